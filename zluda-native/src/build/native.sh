@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds zluda-native's C libraries (run by Maven in the compile phase; needs only gcc and the JDK's headers).
+#   libcuda.so.1   the shim: exports of the CUDA driver API, JVM start, cuGetProcAddress, export tables
+#   libzluda_rt.so the host runtime (JNI natives of org.zludaj.nativ.HostRuntime)
+# Usage: native.sh JAVA_HOME GENERATED_C_DIR OUT_DIR
+set -euo pipefail
+java_home=$1 gen=$2 out=$3
+src=$(cd "$(dirname "$0")/../main/c" && pwd)
+mkdir -p "$out"
+cflags=(-O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-format-truncation -Werror=implicit-function-declaration
+        -I"$java_home/include" -I"$java_home/include/linux" -I"$gen" -I"$src/shim" -I"$src/rt")
+gcc "${cflags[@]}" -fvisibility=hidden -DZLUDA_BUILD_JAVA_HOME="\"$java_home\"" -shared \
+    -Wl,-soname,libcuda.so.1 -Wl,--no-undefined -Wl,-z,now -o "$out/libcuda.so.1" \
+    "$src"/shim/*.c "$gen"/zluda_exports.c "$gen"/zluda_procaddr.c -ldl -lpthread
+ln -sf libcuda.so.1 "$out/libcuda.so"
+gcc "${cflags[@]}" -shared -Wl,--no-undefined -o "$out/libzluda_rt.so" "$src"/rt/*.c -lpthread
+echo "zluda-native: built $(nm -D --defined-only "$out/libcuda.so.1" | grep -c ' T cu') driver exports"

@@ -1,0 +1,158 @@
+/* ZLUDA-J host runtime: JNI natives of org.zludaj.nativ.HostRuntime.
+ * Raw memory access for the Java driver (device memory is host memory on this backend) and the grid launcher:
+ * blocks are spread over a pool of worker threads (one per core); inside a block, threads run one after another
+ * (the fast path for kernels without block or warp operations). */
+#define _GNU_SOURCE
+#include "hostrt.h"
+#include <jni.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define JN(name) Java_org_zludaj_nativ_HostRuntime_##name
+#define PTR(x) ((void *)(uintptr_t)(x))
+
+JNIEXPORT jlong JNICALL JN(allocate)(JNIEnv *e, jclass c, jlong size, jlong align) {
+    (void)e; (void)c;
+    void *p = NULL;
+    if (posix_memalign(&p, (size_t)align, size ? (size_t)size : 1)) return 0;
+    return (jlong)(uintptr_t)p;
+}
+JNIEXPORT void JNICALL JN(release)(JNIEnv *e, jclass c, jlong p) { (void)e; (void)c; free(PTR(p)); }
+JNIEXPORT void JNICALL JN(copy)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
+    (void)e; (void)c;
+    memmove(PTR(dst), PTR(src), (size_t)n);
+}
+JNIEXPORT void JNICALL JN(fill8)(JNIEnv *e, jclass c, jlong dst, jint v, jlong n) {
+    (void)e; (void)c;
+    memset(PTR(dst), v, (size_t)n);
+}
+JNIEXPORT void JNICALL JN(fill16)(JNIEnv *e, jclass c, jlong dst, jint v, jlong n) {
+    (void)e; (void)c;
+    uint16_t *p = PTR(dst);
+    for (jlong i = 0; i < n; i++) p[i] = (uint16_t)v;
+}
+JNIEXPORT void JNICALL JN(fill32)(JNIEnv *e, jclass c, jlong dst, jint v, jlong n) {
+    (void)e; (void)c;
+    uint32_t *p = PTR(dst);
+    for (jlong i = 0; i < n; i++) p[i] = (uint32_t)v;
+}
+JNIEXPORT jlong JNICALL JN(getLong)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int64_t v; memcpy(&v, PTR(a), 8); return v; }
+JNIEXPORT jint JNICALL JN(getInt)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int32_t v; memcpy(&v, PTR(a), 4); return v; }
+JNIEXPORT void JNICALL JN(putLong)(JNIEnv *e, jclass c, jlong a, jlong v) { (void)e; (void)c; memcpy(PTR(a), &v, 8); }
+JNIEXPORT void JNICALL JN(putInt)(JNIEnv *e, jclass c, jlong a, jint v) { (void)e; (void)c; memcpy(PTR(a), &v, 4); }
+JNIEXPORT void JNICALL JN(read)(JNIEnv *e, jclass c, jlong a, jbyteArray dst, jint off, jint len) {
+    (void)c;
+    (*e)->SetByteArrayRegion(e, dst, off, len, PTR(a));
+}
+JNIEXPORT void JNICALL JN(write)(JNIEnv *e, jclass c, jlong a, jbyteArray src, jint off, jint len) {
+    (void)c;
+    (*e)->GetByteArrayRegion(e, src, off, len, PTR(a));
+}
+JNIEXPORT jlong JNICALL JN(strlen)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; return (jlong)strlen(PTR(a)); }
+JNIEXPORT jint JNICALL JN(threadId)(JNIEnv *e, jclass c) { (void)e; (void)c; return (jint)syscall(SYS_gettid); }
+
+/* ---- grid launch ---- */
+
+typedef struct {
+    zluda_host_kernel fn;
+    void **params;
+    uint32_t grid[3], block[3];
+    size_t shared_bytes;
+    atomic_long next_block;
+    long blocks;
+    atomic_int busy;         /* workers still inside this job */
+} job_t;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_COND_INITIALIZER;
+static job_t *current_job;
+static long job_generation;
+static int workers;
+
+static void run_blocks(job_t *j) {
+    zluda_thread_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    for (int d = 0; d < 3; d++) { ctx.ntid[d] = j->block[d]; ctx.nctaid[d] = j->grid[d]; }
+    void *shared = j->shared_bytes ? aligned_alloc(64, (j->shared_bytes + 63) & ~(size_t)63) : NULL;
+    ctx.shared = shared;
+    long b;
+    while ((b = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
+        ctx.ctaid[0] = (uint32_t)(b % j->grid[0]);
+        ctx.ctaid[1] = (uint32_t)(b / j->grid[0] % j->grid[1]);
+        ctx.ctaid[2] = (uint32_t)(b / j->grid[0] / j->grid[1]);
+        for (uint32_t z = 0; z < j->block[2]; z++)
+            for (uint32_t y = 0; y < j->block[1]; y++)
+                for (uint32_t x = 0; x < j->block[0]; x++) {
+                    ctx.tid[0] = x; ctx.tid[1] = y; ctx.tid[2] = z;
+                    j->fn(j->params, &ctx);
+                }
+    }
+    free(shared);
+}
+
+static void *worker_main(void *unused) {
+    (void)unused;
+    long seen = 0;
+    pthread_mutex_lock(&pool_lock);
+    for (;;) {
+        while (job_generation == seen) pthread_cond_wait(&pool_wake, &pool_lock);
+        seen = job_generation;
+        job_t *j = current_job;
+        if (!j) continue;
+        atomic_fetch_add(&j->busy, 1);
+        pthread_mutex_unlock(&pool_lock);
+        run_blocks(j);
+        pthread_mutex_lock(&pool_lock);
+        if (atomic_fetch_sub(&j->busy, 1) == 1) pthread_cond_broadcast(&pool_done);
+    }
+    return NULL;
+}
+
+static void start_pool(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *env = getenv("ZLUDA_HOST_THREADS");
+    if (env && atoi(env) > 0) n = atoi(env);
+    workers = n > 1 ? (int)n - 1 : 0;  /* the launching thread is the last worker */
+    for (int i = 0; i < workers; i++) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setstacksize(&a, 16u << 20);
+        if (pthread_create(&t, &a, worker_main, NULL) == 0) pthread_detach(t);
+        pthread_attr_destroy(&a);
+    }
+}
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Runs the grid to completion. One launch at a time; its blocks run on every core. */
+JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, jint gx, jint gy, jint gz, jint bx, jint by,
+                                   jint bz, jlong shared) {
+    (void)e; (void)c;
+    pthread_once(&pool_once, start_pool);
+    job_t j = {.fn = (zluda_host_kernel)PTR(fn), .params = PTR(params), .grid = {gx, gy, gz}, .block = {bx, by, bz},
+               .shared_bytes = (size_t)shared};
+    j.blocks = (long)gx * gy * gz;
+    atomic_init(&j.next_block, 0);
+    atomic_init(&j.busy, 0);
+    pthread_mutex_lock(&launch_lock);
+    if (workers > 0 && j.blocks > 1) {
+        pthread_mutex_lock(&pool_lock);
+        current_job = &j;
+        job_generation++;
+        pthread_cond_broadcast(&pool_wake);
+        pthread_mutex_unlock(&pool_lock);
+    }
+    run_blocks(&j);
+    pthread_mutex_lock(&pool_lock);
+    current_job = NULL;
+    while (atomic_load(&j.busy) > 0) pthread_cond_wait(&pool_done, &pool_lock);
+    pthread_mutex_unlock(&pool_lock);
+    pthread_mutex_unlock(&launch_lock);
+    return 0;
+}

@@ -1,0 +1,128 @@
+/* ZLUDA-J shim: cuGetExportTable, the undocumented tables NVIDIA's cudart requires (see docs/architecture.md).
+ *
+ * Layout as in driver 580: slot 0 holds the table's size in bytes, except the context-local-storage table, which
+ * has no size word and ends at a NULL slot. Slots with known meaning forward to the driver in Java (zludaDark*);
+ * the others answer CUDA_ERROR_NOT_SUPPORTED and name themselves once on stderr. The integrity check hashes the
+ * addresses of these very tables, so they are never copied. */
+#define _GNU_SOURCE
+#include "shim.h"
+#include "zluda_ids.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+CUresult zludaDarkPrimaryContext(void *pctx, int32_t dev);
+CUresult zludaDarkClsPut(void *ctx, void *key, void *value, void *dtor);
+CUresult zludaDarkClsDelete(void *ctx, void *key);
+CUresult zludaDarkClsGet(void *value, void *ctx, void *key);
+CUresult zludaDarkContextCheck(void *ctx, void *r1, void *r2);
+CUresult zludaDarkIntegrityCheck(int32_t version, uint64_t secs, void *out, void *t1, void *t6, void *slot, int32_t pid, int32_t tid);
+CUresult zludaDarkModuleFromFatbin(void *module, void *wrapper);
+
+#define UNKNOWN_SLOT(tbl, idx)                                                                          \
+    static CUresult dark_##tbl##_##idx(void) {                                                        \
+        static int said;                                                                                \
+        if (!said) { said = 1; fprintf(stderr, "ZLUDA-J: export table " #tbl " slot " #idx " is not supported\n"); } \
+        return CUDA_ERROR_NOT_SUPPORTED;                                                                \
+    }
+UNKNOWN_SLOT(f8cff951, 1) UNKNOWN_SLOT(f8cff951, 2)
+UNKNOWN_SLOT(6bd5fb6c, 3) UNKNOWN_SLOT(6bd5fb6c, 4) UNKNOWN_SLOT(6bd5fb6c, 5) UNKNOWN_SLOT(6bd5fb6c, 9)
+UNKNOWN_SLOT(6bd5fb6c, 11)
+UNKNOWN_SLOT(a094798c, 1) UNKNOWN_SLOT(a094798c, 3) UNKNOWN_SLOT(a094798c, 4) UNKNOWN_SLOT(a094798c, 5)
+UNKNOWN_SLOT(42d85a81, 1) UNKNOWN_SLOT(42d85a81, 2)
+UNKNOWN_SLOT(263e8860, 1) UNKNOWN_SLOT(263e8860, 4) UNKNOWN_SLOT(263e8860, 5) UNKNOWN_SLOT(263e8860, 6)
+UNKNOWN_SLOT(263e8860, 7) UNKNOWN_SLOT(263e8860, 8) UNKNOWN_SLOT(263e8860, 9) UNKNOWN_SLOT(263e8860, 10)
+UNKNOWN_SLOT(263e8860, 11) UNKNOWN_SLOT(263e8860, 12) UNKNOWN_SLOT(263e8860, 13) UNKNOWN_SLOT(263e8860, 14)
+UNKNOWN_SLOT(d4082055, 2)
+
+/* 6bd5fb6c: cudart interface */
+static CUresult cudart_module_from_fatbin(void *module, void *wrapper) { return zludaDarkModuleFromFatbin(module, wrapper); }
+static CUresult cudart_primary_context(void *pctx, int dev) { return zludaDarkPrimaryContext(pctx, dev); }
+static CUresult cudart_module_from_fatbin_ext1(void *module, void *wrapper, void *a, void *b, unsigned c) {
+    if (a || b || c) return CUDA_ERROR_NOT_SUPPORTED;
+    return zludaDarkModuleFromFatbin(module, wrapper);
+}
+static CUresult cudart_fn7(size_t unused) { (void)unused; return CUDA_SUCCESS; }
+static CUresult cudart_module_from_fatbin_ext2(void *fatbin, void *module, void *a, void *b, unsigned c) {
+    if (a || b || c) return CUDA_ERROR_NOT_SUPPORTED;
+    return zludaDarkModuleFromFatbin(module, fatbin);
+}
+static CUresult cudart_load_compilers(void) { return CUDA_SUCCESS; }
+
+/* a094798c: tools callback hooks: two driver-owned buffers cudart writes into */
+static uint32_t hook_buffer1[256], hook_buffer2[4];
+static void *hooks_buffer1(void **p, size_t *n) { if (p) *p = hook_buffer1; if (n) *n = 0x400; return hook_buffer1; }
+static void *hooks_buffer2(void **p, size_t *n) { if (p) *p = hook_buffer2; if (n) *n = 0xe; return hook_buffer2; }
+
+/* 263e8860: context checks */
+static CUresult checks_context(void *ctx, unsigned *r1, void **r2) { return zludaDarkContextCheck(ctx, r1, r2); }
+static CUresult checks_prepare_key(void *buf, size_t n, unsigned flags) {
+    (void)flags;
+    if (buf && n) memset(buf, 0, n);
+    return CUDA_SUCCESS;
+}
+
+/* c693336e: context-local storage */
+static CUresult cls_put(void *ctx, void *key, void *value, void *dtor) { return zludaDarkClsPut(ctx, key, value, dtor); }
+static CUresult cls_delete(void *ctx, void *key) { return zludaDarkClsDelete(ctx, key); }
+static CUresult cls_get(void **value, void *ctx, void *key) { return zludaDarkClsGet(value, ctx, key); }
+
+/* d4082055: integrity check */
+static CUresult integrity_check(uint32_t version, uint64_t secs, uint64_t out[2]);
+
+#define P(f) ((void *)(f))
+static void *const table_f8cff951[] = {P(0x18), P(dark_f8cff951_1), P(dark_f8cff951_2), NULL};
+static void *const table_6bd5fb6c[] = {P(0x68), P(cudart_module_from_fatbin), P(cudart_primary_context), P(dark_6bd5fb6c_3),
+    P(dark_6bd5fb6c_4), P(dark_6bd5fb6c_5), P(cudart_module_from_fatbin_ext1), P(cudart_fn7),
+    P(cudart_module_from_fatbin_ext2), P(dark_6bd5fb6c_9), NULL, P(dark_6bd5fb6c_11), P(cudart_load_compilers), NULL};
+static void *const table_a094798c[] = {P(0x38), P(dark_a094798c_1), P(hooks_buffer1), P(dark_a094798c_3),
+    P(dark_a094798c_4), P(dark_a094798c_5), P(hooks_buffer2), NULL};
+static void *const table_42d85a81[] = {P(0x18), P(dark_42d85a81_1), P(dark_42d85a81_2), NULL};
+static void *const table_c693336e[] = {P(cls_put), P(cls_delete), P(cls_get), NULL};
+static void *const table_263e8860[] = {P(0x78), P(dark_263e8860_1), P(checks_context), P(checks_prepare_key),
+    P(dark_263e8860_4), P(dark_263e8860_5), P(dark_263e8860_6), P(dark_263e8860_7), P(dark_263e8860_8),
+    P(dark_263e8860_9), P(dark_263e8860_10), P(dark_263e8860_11), P(dark_263e8860_12), P(dark_263e8860_13),
+    P(dark_263e8860_14), NULL};
+static void *const table_d4082055[] = {P(0x18), P(integrity_check), P(dark_d4082055_2), NULL};
+
+static CUresult integrity_check(uint32_t version, uint64_t secs, uint64_t out[2]) {
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    if (version % 10 == 0 || version % 10 == 1) {  /* constant answers of driver 580 */
+        out[0] = version % 10 == 0 ? 0x3341181C03CB675CULL : 0x1841181C03CB675CULL;
+        out[1] = 0x8ED383AA1F4CD1E8ULL;
+        return CUDA_SUCCESS;
+    }
+    return zludaDarkIntegrityCheck((int32_t)version, secs, out, (void *)table_6bd5fb6c, (void *)table_d4082055,
+                                   table_d4082055[1], (int32_t)getpid(), (int32_t)(uint32_t)pthread_self());
+}
+
+static const struct {
+    unsigned char uuid[16];
+    void *const *table;
+} tables[] = {
+    {{0xf8, 0xcf, 0xf9, 0x51, 0x21, 0x46, 0x8b, 0x4e, 0xb9, 0xe2, 0xfb, 0x46, 0x9e, 0x7c, 0x0d, 0xd9}, table_f8cff951},
+    {{0x6b, 0xd5, 0xfb, 0x6c, 0x5b, 0xf4, 0xe7, 0x4a, 0x89, 0x87, 0xd9, 0x39, 0x12, 0xfd, 0x9d, 0xf9}, table_6bd5fb6c},
+    {{0xa0, 0x94, 0x79, 0x8c, 0x2e, 0x74, 0x2e, 0x74, 0x93, 0xf2, 0x08, 0x00, 0x20, 0x0c, 0x0a, 0x66}, table_a094798c},
+    {{0x42, 0xd8, 0x5a, 0x81, 0x23, 0xf6, 0xcb, 0x47, 0x82, 0x98, 0xf6, 0xe7, 0x8a, 0x3a, 0xec, 0xdc}, table_42d85a81},
+    {{0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93}, table_c693336e},
+    {{0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d, 0xfa, 0x7e}, table_263e8860},
+    {{0xd4, 0x08, 0x20, 0x55, 0xbd, 0xe6, 0x70, 0x4b, 0x8d, 0x34, 0xba, 0x12, 0x3c, 0x66, 0xe1, 0xf2}, table_d4082055},
+};
+
+ZLUDA_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const unsigned char *pExportTableId) {
+    if (!ppExportTable || !pExportTableId) return CUDA_ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+        if (!memcmp(tables[i].uuid, pExportTableId, 16)) {
+            *ppExportTable = tables[i].table;
+            return CUDA_SUCCESS;
+        }
+    }
+    if (zluda_trace) {
+        fprintf(stderr, "ZLUDA-J trace: cuGetExportTable(");
+        for (int i = 0; i < 16; i++) fprintf(stderr, "%02x", pExportTableId[i]);
+        fprintf(stderr, ") -> not provided\n");
+    }
+    *ppExportTable = NULL;
+    return CUDA_ERROR_INVALID_VALUE;
+}

@@ -1,0 +1,193 @@
+/* ZLUDA-J shim: starts the JVM inside the application and forwards driver calls to org.zludaj.api.Dispatch.
+ *
+ * The JVM is created lazily, on the first call that needs it, on a thread of our own with an 8 MiB stack (the
+ * application's thread may have a tiny one: JNI_CreateJavaVM then exits the process). Threads attach once as
+ * daemons, cache their JNIEnv, and detach when they end. If no JVM can start, one message goes to stderr and every
+ * call answers CUDA_ERROR_NOT_INITIALIZED; the application is never aborted. */
+#define _GNU_SOURCE
+#include "shim.h"
+#include "zluda_ids.h"
+#include <dirent.h>
+#include <dlfcn.h>
+#include <jni.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef ZLUDA_BUILD_JAVA_HOME
+#define ZLUDA_BUILD_JAVA_HOME ""
+#endif
+
+int zluda_trace;
+static JavaVM *vm;
+static jclass dispatch_class;
+static jmethodID dispatch_call;
+static int jvm_ok;
+static volatile int shutting_down;
+static pthread_once_t jvm_once = PTHREAD_ONCE_INIT;
+static pthread_key_t detach_key;
+static __thread JNIEnv *thread_env;
+static char start_error[1024];
+
+static void detach_thread(void *unused) {
+    (void)unused;
+    if (vm) (*vm)->DetachCurrentThread(vm);
+}
+
+/* Directory holding this library (lib/ of the distribution), resolved through symlinks. */
+static int shim_dir(char *out, size_t n) {
+    Dl_info info;
+    char real[PATH_MAX];
+    if (!dladdr((void *)shim_dir, &info) || !info.dli_fname || !realpath(info.dli_fname, real)) return -1;
+    char *slash = strrchr(real, '/');
+    if (!slash) return -1;
+    *slash = 0;
+    snprintf(out, n, "%s", real);
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* "-Djava.class.path=" + every jar of lib/, sorted (the JNI invocation API does not expand wildcards). */
+static char *class_path_option(const char *lib) {
+    DIR *d = opendir(lib);
+    if (!d) return NULL;
+    char *names[1024];
+    int n = 0;
+    size_t len = strlen("-Djava.class.path=") + 1;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 1024) {
+        size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".jar")) {
+            names[n++] = strdup(e->d_name);
+            len += strlen(lib) + l + 2;
+        }
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_str);
+    char *cp = malloc(len);
+    strcpy(cp, "-Djava.class.path=");
+    for (int i = 0; i < n; i++) {
+        if (i) strcat(cp, ":");
+        strcat(cp, lib);
+        strcat(cp, "/");
+        strcat(cp, names[i]);
+        free(names[i]);
+    }
+    return n ? cp : (free(cp), NULL);
+}
+
+static const char *java_home(void) {
+    const char *h = getenv("ZLUDA_JAVA_HOME");
+    if (h && *h) return h;
+    if (*ZLUDA_BUILD_JAVA_HOME) return ZLUDA_BUILD_JAVA_HOME;
+    h = getenv("JAVA_HOME");
+    return h && *h ? h : NULL;
+}
+
+typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
+
+static void *start_jvm_thread(void *unused) {
+    (void)unused;
+    char lib[PATH_MAX], home[PATH_MAX], libjvm[PATH_MAX + 32], homeopt[PATH_MAX + 32], libopt[PATH_MAX + 32];
+    if (shim_dir(lib, sizeof lib)) { snprintf(start_error, sizeof start_error, "cannot locate libcuda.so.1 itself"); return NULL; }
+    snprintf(home, sizeof home, "%s", lib);
+    char *slash = strrchr(home, '/');
+    if (slash) *slash = 0;
+    const char *jh = java_home();
+    if (!jh) { snprintf(start_error, sizeof start_error, "no JDK: set ZLUDA_JAVA_HOME or JAVA_HOME"); return NULL; }
+    snprintf(libjvm, sizeof libjvm, "%s/lib/server/libjvm.so", jh);
+    void *h = dlopen(libjvm, RTLD_NOW | RTLD_LOCAL);
+    if (!h) { snprintf(start_error, sizeof start_error, "cannot load %s: %s", libjvm, dlerror()); return NULL; }
+    create_vm_fn create = (create_vm_fn)dlsym(h, "JNI_CreateJavaVM");
+    char *cp = class_path_option(lib);
+    if (!create || !cp) { snprintf(start_error, sizeof start_error, "no JNI_CreateJavaVM in %s or no jars in %s", libjvm, lib); return NULL; }
+    snprintf(homeopt, sizeof homeopt, "-Dzluda.home=%s", home);
+    snprintf(libopt, sizeof libopt, "-Dzluda.native.dir=%s", lib);
+    JavaVMOption opts[32];
+    int n = 0;
+    opts[n++].optionString = cp;
+    opts[n++].optionString = homeopt;
+    opts[n++].optionString = libopt;
+    opts[n++].optionString = "-Xrs";                       /* leave the application's signal handlers alone */
+    opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";
+    opts[n++].optionString = "-XX:+UseSerialGC";
+    opts[n++].optionString = "-Xmx2g";
+    opts[n++].optionString = "--enable-native-access=ALL-UNNAMED";
+    opts[n++].optionString = "-Dlogback.configurationFile=";  /* replaced below when the config exists */
+    char logopt[PATH_MAX + 64];
+    snprintf(logopt, sizeof logopt, "-Dlogback.configurationFile=%s/conf/logback.xml", home);
+    opts[n - 1].optionString = logopt;
+    char *extra = getenv("ZLUDA_JVM_OPTS") ? strdup(getenv("ZLUDA_JVM_OPTS")) : NULL;
+    for (char *tok = extra ? strtok(extra, " ") : NULL; tok && n < 32; tok = strtok(NULL, " ")) opts[n++].optionString = tok;
+    JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = n, .options = opts, .ignoreUnrecognized = JNI_TRUE};
+    JNIEnv *env;
+    if (create(&vm, (void **)&env, &args) != JNI_OK) {
+        snprintf(start_error, sizeof start_error, "JNI_CreateJavaVM failed (JDK %s)", jh);
+        vm = NULL;
+        return NULL;
+    }
+    free(cp);
+    jclass boot = (*env)->FindClass(env, "org/zludaj/driver/Bootstrap");
+    jmethodID start = boot ? (*env)->GetStaticMethodID(env, boot, "start", "()Z") : NULL;
+    jclass disp = (*env)->FindClass(env, "org/zludaj/api/Dispatch");
+    jmethodID call = disp ? (*env)->GetStaticMethodID(env, disp, "call", "(IJJJJJJJJJJJJJJJJ)I") : NULL;
+    if (!start || !call || !(*env)->CallStaticBooleanMethod(env, boot, start) || (*env)->ExceptionCheck(env)) {
+        if ((*env)->ExceptionCheck(env)) { (*env)->ExceptionDescribe(env); (*env)->ExceptionClear(env); }
+        snprintf(start_error, sizeof start_error, "the driver classes did not start (classpath %s)", lib);
+        (*vm)->DetachCurrentThread(vm);
+        return NULL;
+    }
+    dispatch_class = (*env)->NewGlobalRef(env, disp);
+    dispatch_call = call;
+    (*vm)->DetachCurrentThread(vm);
+    jvm_ok = 1;
+    return NULL;
+}
+
+static void start_jvm(void) {
+    const char *log = getenv("ZLUDA_LOG");
+    zluda_trace = log && !strcmp(log, "trace");
+    pthread_key_create(&detach_key, detach_thread);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    pthread_t t;
+    if (pthread_create(&t, &attr, start_jvm_thread, NULL) == 0) pthread_join(t, NULL);
+    else snprintf(start_error, sizeof start_error, "cannot create the JVM start thread");
+    pthread_attr_destroy(&attr);
+    if (!jvm_ok) fprintf(stderr, "ZLUDA-J: the CUDA driver is unavailable: %s\n", start_error);
+}
+
+static JNIEnv *current_env(void) {
+    if (thread_env) return thread_env;
+    JNIEnv *env;
+    jint r = (*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_10);
+    if (r == JNI_EDETACHED) {
+        if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void **)&env, NULL) != JNI_OK) return NULL;
+        pthread_setspecific(detach_key, vm);
+    } else if (r != JNI_OK) {
+        return NULL;
+    }
+    return thread_env = env;
+}
+
+CUresult zluda_call(int id, const int64_t *a) {
+    if (shutting_down) return CUDA_ERROR_DEINITIALIZED;
+    pthread_once(&jvm_once, start_jvm);
+    if (!jvm_ok) return CUDA_ERROR_NOT_INITIALIZED;
+    JNIEnv *env = current_env();
+    if (!env) return CUDA_ERROR_OPERATING_SYSTEM;  /* thread stack too small to attach, or JVM gone */
+    jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, a[0], a[1], a[2], a[3], a[4],
+                                         a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]);
+    if ((*env)->ExceptionCheck(env)) {  /* Dispatch catches everything; this is a JVM-level failure */
+        (*env)->ExceptionClear(env);
+        return CUDA_ERROR_UNKNOWN;
+    }
+    return r;
+}
+
+/* At process exit (after the application's atexit handlers) calls answer CUDA_ERROR_DEINITIALIZED, as NVIDIA's do. */
+__attribute__((destructor)) static void zluda_shim_fini(void) { shutting_down = 1; }

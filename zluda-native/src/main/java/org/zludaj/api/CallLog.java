@@ -1,0 +1,36 @@
+package org.zludaj.api;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Trace of driver calls ({@code ZLUDA_LOG=trace}) and the last line of defence against exceptions. */
+public final class CallLog {
+    private CallLog() {}
+
+    private static final Logger LOG = LoggerFactory.getLogger("org.zludaj.trace");
+    static final boolean TRACE = LOG.isTraceEnabled();
+
+    static void enter(int id, long... a) {
+        StringBuilder s = new StringBuilder(Dispatch.name(id)).append('(');
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == 0 && allZeroFrom(a, i)) break;
+            s.append(i > 0 ? ", " : "").append("0x").append(Long.toHexString(a[i]));
+        }
+        LOG.trace("{})", s);
+    }
+
+    private static boolean allZeroFrom(long[] a, int i) {
+        for (int k = i; k < a.length; k++) if (a[k] != 0) return false;
+        return true;
+    }
+
+    static void exit(int id, int result) {
+        LOG.trace("{} -> {}", Dispatch.name(id), CuResult.name(result) != null ? CuResult.name(result) : result);
+    }
+
+    /** An exception escaped a driver function: logged, and turned into CUDA_ERROR_UNKNOWN (never into a crash). */
+    static int failed(int id, Throwable t) {
+        LOG.error("internal error in {}", Dispatch.name(id), t);
+        return t instanceof OutOfMemoryError ? CuResult.CUDA_ERROR_OUT_OF_MEMORY : CuResult.CUDA_ERROR_UNKNOWN;
+    }
+}

@@ -1,0 +1,24 @@
+package org.zludaj.api;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The answer of every driver function ZLUDA-J does not implement: CUDA_ERROR_NOT_SUPPORTED, named once in the log. */
+public final class Unsupported {
+    private Unsupported() {}
+
+    private static final Logger LOG = LoggerFactory.getLogger(Unsupported.class);
+    private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
+
+    public static int report(String function) {
+        if (REPORTED.add(function)) LOG.warn("{} is not supported by ZLUDA-J: returning CUDA_ERROR_NOT_SUPPORTED", function);
+        return CuResult.CUDA_ERROR_NOT_SUPPORTED;
+    }
+
+    /** Functions reported so far (for tests and `zluda info`). */
+    public static Set<String> reported() {
+        return Set.copyOf(REPORTED);
+    }
+}

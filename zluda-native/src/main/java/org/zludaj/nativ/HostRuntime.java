@@ -1,0 +1,73 @@
+package org.zludaj.nativ;
+
+import java.io.File;
+
+/**
+ * The host runtime of zluda-native (libzluda_rt.so): raw memory access for the driver, and the grid launcher of
+ * the host backend. Addresses are plain {@code long}s. The library is found in {@code zluda.native.dir} (set by
+ * the shim to the distribution's lib/, and by the build for tests).
+ */
+public final class HostRuntime {
+    private HostRuntime() {}
+
+    public static final String LIBRARY = "libzluda_rt.so";
+
+    static {
+        String dir = System.getProperty("zluda.native.dir");
+        if (dir == null) throw new UnsatisfiedLinkError("system property zluda.native.dir is not set");
+        System.load(new File(dir, LIBRARY).getAbsolutePath());
+    }
+
+    /** Aligned allocation; 0 when out of memory. */
+    public static native long allocate(long size, long alignment);
+
+    public static native void release(long address);
+
+    /** memmove. */
+    public static native void copy(long dst, long src, long bytes);
+
+    public static native void fill8(long dst, int value, long count);
+
+    public static native void fill16(long dst, int value, long count);
+
+    public static native void fill32(long dst, int value, long count);
+
+    public static native long getLong(long address);
+
+    public static native int getInt(long address);
+
+    public static native void putLong(long address, long value);
+
+    public static native void putInt(long address, int value);
+
+    public static native void read(long address, byte[] dst, int offset, int length);
+
+    public static native void write(long address, byte[] src, int offset, int length);
+
+    public static native long strlen(long address);
+
+    /** The calling thread's kernel thread id. */
+    public static native int threadId();
+
+    /**
+     * Runs a host-compiled kernel {@code void k(void **params, zluda_thread_ctx *ctx)} over the grid, to
+     * completion, on the worker pool. Returns 0.
+     */
+    public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
+                                    int blockX, int blockY, int blockZ, long sharedBytes);
+
+    /** Reads the NUL-terminated string at {@code address} (UTF-8). */
+    public static String string(long address) {
+        int n = (int) strlen(address);
+        byte[] b = new byte[n];
+        read(address, b, 0, n);
+        return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Copies {@code length} bytes at {@code address} into a new array. */
+    public static byte[] bytes(long address, int length) {
+        byte[] b = new byte[length];
+        read(address, b, 0, length);
+        return b;
+    }
+}

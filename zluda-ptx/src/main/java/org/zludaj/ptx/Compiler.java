@@ -1,0 +1,118 @@
+package org.zludaj.ptx;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMMemoryBufferRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMPassBuilderOptionsRef;
+import org.bytedeco.llvm.LLVM.LLVMTargetMachineRef;
+import org.bytedeco.llvm.LLVM.LLVMTargetRef;
+import org.zludaj.ptx.llvm.Ll;
+import org.zludaj.ptx.llvm.Lowering;
+import org.zludaj.ptx.llvm.Tools;
+import org.zludaj.ptx.model.PtxModule;
+import org.zludaj.ptx.target.AmdgpuTarget;
+import org.zludaj.ptx.target.NvptxTarget;
+import org.zludaj.ptx.target.Target;
+
+/** PTX to code for the device targets: AMD code objects (COv5, linked by ld.lld) and NVPTX text. */
+public final class Compiler {
+    private Compiler() {}
+
+    /** Version of the compiler's output format; part of every cache key. */
+    public static final String VERSION = "zluda-j-ptx-0.1";
+
+    /** A target machine for {@code t}; dispose with LLVMDisposeTargetMachine. */
+    public static LLVMTargetMachineRef targetMachine(Target t) throws PtxException {
+        Ll.initialize();
+        LLVMTargetRef target = new LLVMTargetRef();
+        BytePointer err = new BytePointer((Pointer) null);
+        if (LLVMGetTargetFromTriple(new BytePointer(t.triple()), target, err) != 0) {
+            throw new PtxException(new Diagnostic("-", 0, 0, "no LLVM target " + t.triple() + ": " + Ll.message(err)));
+        }
+        return LLVMCreateTargetMachine(target, t.triple(), t.cpu(), t.features(), LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                LLVMCodeModelDefault);
+    }
+
+    /** The data layout string of a target machine. */
+    public static String dataLayout(LLVMTargetMachineRef tm) {
+        var layout = LLVMCreateTargetDataLayout(tm);
+        String s = Ll.message(LLVMCopyStringRepOfTargetData(layout));
+        LLVMDisposeTargetData(layout);
+        return s;
+    }
+
+    /** Runs LLVM's O2 pipeline (new pass manager). */
+    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
+        LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+        try {
+            var e = LLVMRunPasses(m, "default<O2>", tm, opts);
+            if (e != null && !e.isNull()) throw new PtxException(new Diagnostic("-", 0, 0, "LLVM passes: " + Ll.message(LLVMGetErrorMessage(e))));
+        } finally {
+            LLVMDisposePassBuilderOptions(opts);
+        }
+    }
+
+    private static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
+        LLVMMemoryBufferRef buf = new LLVMMemoryBufferRef();
+        BytePointer err = new BytePointer((Pointer) null);
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, fileType, err, buf) != 0) {
+            throw new PtxException(new Diagnostic("-", 0, 0, "LLVM code generation: " + Ll.message(err)));
+        }
+        BytePointer start = LLVMGetBufferStart(buf);
+        byte[] out = new byte[(int) LLVMGetBufferSize(buf)];
+        start.capacity(out.length).get(out);
+        LLVMDisposeMemoryBuffer(buf);
+        return out;
+    }
+
+    /** What one compilation produced: optimized LLVM IR, and the target's code (object, code object or PTX). */
+    public record Output(String llvmIr, byte[] code) {}
+
+    /** Lowers, optimizes and generates code ({@code LLVMObjectFile} or {@code LLVMAssemblyFile}). */
+    public static Output compile(PtxModule ptx, Target t, int fileType) throws PtxException {
+        LLVMTargetMachineRef tm = targetMachine(t);
+        LLVMContextRef ctx = LLVMContextCreate();
+        try {
+            LLVMModuleRef m = Lowering.lower(ptx, t, ctx, dataLayout(tm), "");
+            optimize(m, tm);
+            String ir = Ll.print(m);
+            byte[] code = emit(tm, m, fileType);
+            LLVMDisposeModule(m);
+            return new Output(ir, code);
+        } finally {
+            LLVMContextDispose(ctx);
+            LLVMDisposeTargetMachine(tm);
+        }
+    }
+
+    /** An AMD GPU code object (ELF, COv5), linked with the bundled ld.lld. */
+    public static byte[] amdgpu(PtxModule ptx, String gfx) throws PtxException {
+        byte[] object = compile(ptx, new AmdgpuTarget(gfx), LLVMObjectFile).code();
+        try {
+            Path dir = Files.createTempDirectory("zluda-amdgpu");
+            Path o = dir.resolve("k.o"), co = dir.resolve("k.hsaco");
+            Files.write(o, object);
+            Tools.run("lld", List.of("-flavor", "gnu", "-shared", "--no-undefined", "-o", co.toString(), o.toString()));
+            byte[] out = Files.readAllBytes(co);
+            Files.delete(o);
+            Files.delete(co);
+            Files.delete(dir);
+            return out;
+        } catch (IOException e) {
+            throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "linking the " + gfx + " code object: " + e.getMessage()));
+        }
+    }
+
+    /** PTX text from LLVM's NVPTX back end, for NVIDIA GPUs of compute capability sm/10. */
+    public static String nvptx(PtxModule ptx, int sm) throws PtxException {
+        return new String(compile(ptx, new NvptxTarget(sm), LLVMAssemblyFile).code(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,78 @@
+package org.zludaj.ptx;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.bytedeco.javacpp.LongPointer;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMErrorRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMOrcLLJITBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMOrcLLJITRef;
+import org.bytedeco.llvm.LLVM.LLVMOrcThreadSafeContextRef;
+import org.bytedeco.llvm.LLVM.LLVMTargetMachineRef;
+import org.zludaj.ptx.llvm.Ll;
+import org.zludaj.ptx.llvm.Lowering;
+import org.zludaj.ptx.model.Function;
+import org.zludaj.ptx.model.PtxModule;
+import org.zludaj.ptx.target.HostTarget;
+
+/**
+ * The host target's code generator: PTX kernels compiled by ORC LLJIT into this process. Each module's kernels get a
+ * unique symbol prefix, so modules with equal kernel names coexist in the one JIT.
+ */
+public final class HostJit {
+    private final LLVMOrcLLJITRef jit = new LLVMOrcLLJITRef();
+    private final HostTarget target;
+    private final AtomicLong modules = new AtomicLong();
+
+    public HostJit() throws PtxException {
+        Ll.initialize();
+        LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
+        check(LLVMOrcCreateLLJIT(jit, builder), "creating the host JIT");
+        target = HostTarget.native_();
+    }
+
+    private static void check(LLVMErrorRef e, String what) throws PtxException {
+        if (e != null && !e.isNull()) throw new PtxException(new Diagnostic("-", 0, 0, what + ": " + Ll.message(LLVMGetErrorMessage(e))));
+    }
+
+    public HostTarget target() {
+        return target;
+    }
+
+    /** Compiles every kernel of {@code ptx}; returns kernel name -> entry address. */
+    public synchronized Map<String, Long> add(PtxModule ptx) throws PtxException {
+        String prefix = "zm" + modules.incrementAndGet() + "_";
+        LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+        LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
+        String layout = LLVMOrcLLJITGetDataLayoutStr(jit).getString();
+        LLVMModuleRef m;
+        try {
+            m = Lowering.lower(ptx, target, ctx, layout, prefix);
+        } catch (PtxException e) {
+            LLVMOrcDisposeThreadSafeContext(tsc);
+            throw e;
+        }
+        LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(jit));
+        LLVMTargetMachineRef tm = Compiler.targetMachine(target);
+        try {
+            Compiler.optimize(m, tm);
+        } finally {
+            LLVMDisposeTargetMachine(tm);
+        }
+        check(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), LLVMOrcCreateNewThreadSafeModule(m, tsc)),
+                "adding module " + ptx.name());
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        Map<String, Long> out = new HashMap<>();
+        for (Function f : ptx.functions()) {
+            if (!f.entry() || !f.isDefined()) continue;
+            LongPointer addr = new LongPointer(1);
+            check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix)), "looking up " + f.name());
+            out.put(f.name(), addr.get());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,70 @@
+package org.zludaj.ptx.llvm;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.javacpp.PointerPointer;
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+
+/** Small helpers over the LLVM C API as JavaCPP exposes it. */
+public final class Ll {
+    private Ll() {}
+
+    private static boolean initialized;
+
+    /** Initializes every LLVM target ZLUDA-J uses, once per process. */
+    public static synchronized void initialize() {
+        if (initialized) return;
+        LLVMInitializeAMDGPUTargetInfo();
+        LLVMInitializeAMDGPUTarget();
+        LLVMInitializeAMDGPUTargetMC();
+        LLVMInitializeAMDGPUAsmPrinter();
+        LLVMInitializeAMDGPUAsmParser();
+        LLVMInitializeNVPTXTargetInfo();
+        LLVMInitializeNVPTXTarget();
+        LLVMInitializeNVPTXTargetMC();
+        LLVMInitializeNVPTXAsmPrinter();
+        LLVMInitializeNativeTarget();
+        LLVMInitializeNativeAsmPrinter();
+        LLVMInitializeNativeAsmParser();
+        initialized = true;
+    }
+
+    /** A real array of pointers (the one-argument PointerPointer constructor is a cast, not an array). */
+    public static PointerPointer<Pointer> array(Pointer... items) {
+        PointerPointer<Pointer> p = new PointerPointer<>(Math.max(1, items.length));
+        for (int i = 0; i < items.length; i++) p.put(i, items[i]);
+        return p;
+    }
+
+    /** Calls an intrinsic such as {@code llvm.fma} overloaded on {@code overloads}. */
+    public static LLVMValueRef intrinsic(LLVMModuleRef m, LLVMBuilderRef b, String name, LLVMTypeRef[] overloads,
+                                         LLVMValueRef... args) {
+        int id = LLVMLookupIntrinsicID(name, name.length());
+        if (id == 0) throw new IllegalArgumentException("unknown intrinsic " + name);
+        PointerPointer<Pointer> tys = array(overloads);
+        LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, tys, overloads.length);
+        LLVMTypeRef fnType = LLVMIntrinsicGetType(LLVMGetModuleContext(m), id, tys, overloads.length);
+        return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
+    }
+
+    /** Text of an LLVM error message, disposing it. */
+    public static String message(BytePointer error) {
+        if (error == null || error.isNull()) return "";
+        String s = error.getString();
+        LLVMDisposeMessage(error);
+        return s;
+    }
+
+    /** The module as LLVM IR text. */
+    public static String print(LLVMModuleRef m) {
+        BytePointer p = LLVMPrintModuleToString(m);
+        String s = p.getString();
+        LLVMDisposeMessage(p);
+        return s;
+    }
+}

@@ -1,0 +1,96 @@
+package org.zludaj.ptx;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.zludaj.ptx.llvm.Tools;
+import org.zludaj.ptx.model.PtxModule;
+
+/** The same nvcc-emitted kernels compiled for each target: gfx1100 code object, NVPTX text, host JIT. */
+class TargetsTest {
+    static PtxModule vectoradd() throws Exception {
+        String text = new String(TargetsTest.class.getResourceAsStream("/vectoradd.ptx").readAllBytes(), StandardCharsets.UTF_8);
+        return Ptx.parse("vectoradd.ptx", text);
+    }
+
+    @Test
+    void parsesNvccOutput() throws Exception {
+        PtxModule m = vectoradd();
+        assertEquals("9.0", m.version());
+        assertEquals(75, m.smVersion());
+        assertEquals(List.of("_Z4vaddPKfS0_Pfi", "_Z5saxpyfPKfPfi"), m.functions().stream().map(f -> f.name()).toList());
+        assertEquals(4, m.function("_Z4vaddPKfS0_Pfi").params().size());
+    }
+
+    @Test
+    void amdgpuCodeObjectHasWave32KernelsAndCov5Metadata(@TempDir Path dir) throws Exception {
+        byte[] co = Compiler.amdgpu(vectoradd(), "gfx1100");
+        assertEquals(0x7f, co[0]);
+        assertEquals('E', co[1]);
+        Path f = dir.resolve("k.hsaco");
+        Files.write(f, co);
+        String notes = Tools.run("llvm-readobj", List.of("--notes", "--file-headers", f.toString()));
+        assertTrue(notes.contains("EF_AMDGPU_MACH_AMDGCN_GFX1100"), notes);
+        assertTrue(notes.contains(".name:           _Z4vaddPKfS0_Pfi"), notes);
+        assertTrue(notes.contains(".wavefront_size: 32"), notes);
+        assertTrue(notes.matches("(?s).*amdhsa.version:\\s*-\\s*1\\s*-\\s*2.*"), "code object v5 metadata: " + notes);
+        String asm = Tools.run("llvm-objdump", List.of("-d", "--mcpu=gfx1100", f.toString()));
+        assertTrue(asm.contains("<_Z5saxpyfPKfPfi>:") && asm.contains("s_endpgm"), asm);
+        assertTrue(asm.contains("v_fma") || asm.contains("v_fmac"), "saxpy's fma reaches the ISA: " + asm);
+    }
+
+    @Test
+    void nvptxIsAcceptedByPtxas(@TempDir Path dir) throws Exception {
+        String ptx = Compiler.nvptx(vectoradd(), 90);
+        assertTrue(ptx.contains(".target sm_90"), ptx);
+        assertTrue(ptx.contains(".visible .entry _Z4vaddPKfS0_Pfi"), ptx);
+        File ptxas = findOnPath("ptxas");
+        assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
+        Path in = dir.resolve("k.ptx");
+        Files.writeString(in, ptx);
+        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), out);
+    }
+
+    @Test
+    void hostJitReturnsAnAddressPerKernel() throws Exception {
+        Map<String, Long> k = new HostJit().add(vectoradd());
+        assertEquals(2, k.size());
+        assertNotEquals(0L, k.get("_Z4vaddPKfS0_Pfi"));
+        assertNotEquals(k.get("_Z4vaddPKfS0_Pfi"), k.get("_Z5saxpyfPKfPfi"));
+    }
+
+    @Test
+    void unsupportedInstructionNamesItsLineFunctionAndTarget() {
+        String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 0;\n\tret;\n}\n";
+        PtxException e = assertThrows(PtxException.class, () -> new HostJit().add(Ptx.parse("bar.ptx", ptx)));
+        assertEquals(6, e.diagnostics().get(0).line());
+        assertTrue(e.getMessage().contains("bar.sync") && e.getMessage().contains("function k") && e.getMessage().contains("host"),
+                e.getMessage());
+    }
+
+    @Test
+    void syntaxErrorsCarryLineAndColumn() {
+        PtxException e = assertThrows(PtxException.class, () -> Ptx.parse("bad.ptx", ".version 9.0\n.target sm_75\n.entry k( {\n"));
+        assertEquals("bad.ptx", e.diagnostics().get(0).module());
+        assertEquals(3, e.diagnostics().get(0).line());
+    }
+
+    static File findOnPath(String tool) {
+        for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            File f = new File(d, tool);
+            if (f.canExecute()) return f;
+        }
+        return null;
+    }
+}
