@@ -88,6 +88,7 @@ for n in exports:
     g = GROUPS.get(group_of.get(base(n)) or "", None)
     if g is None or (g == "misc" and (re.match(r"cuGraph(?!ics)", n) or n == "cuGetExportTable")):
         g = "graph" if re.match(r"cuGraph(?!ics)", n) else "init" if n == "cuGetExportTable" else "interop" if re.match(r"cu(GL|EGL|VDPAU|Graphics)", n) else ("misc" if n.startswith("cuProfiler") else "misc")
+    if g == "memory" and n.startswith("cuDevice"): g = "device"   # cuDeviceGetPCIBusId & co.: documented under memory
     entries.append((g, n, ret, ps))
 
 # ABI class of every type, measured by gcc

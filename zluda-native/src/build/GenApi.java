@@ -233,7 +233,7 @@ public class GenApi {
         a.append("/** The driver's implementation of every API group, handed to {@link Dispatch#install}. */\n");
         a.append("public record ApiSet(");
         int i = 0;
-        for (String g : groups.keySet()) a.append(i++ > 0 ? ", " : "").append(iface(g)).append(' ').append(g);
+        for (String g : new TreeSet<>(groups.keySet())) a.append(i++ > 0 ? ", " : "").append(iface(g)).append(' ').append(g);
         a.append(") {}\n");
         Files.writeString(dir.resolve("ApiSet.java"), a.toString());
 

@@ -57,9 +57,10 @@ static void *hooks_buffer2(void **p, size_t *n) { if (p) *p = hook_buffer2; if (
 
 /* 263e8860: context checks */
 static CUresult checks_context(void *ctx, unsigned *r1, void **r2) { return zludaDarkContextCheck(ctx, r1, r2); }
+/* Called with a 64-byte buffer of cudart's whose address then serves as the context-local-storage key. cudart
+ * initializes it itself and follows its first qword later: it must be left as it is. */
 static CUresult checks_prepare_key(void *buf, size_t n, unsigned flags) {
-    (void)flags;
-    if (buf && n) memset(buf, 0, n);
+    (void)buf; (void)n; (void)flags;
     return CUDA_SUCCESS;
 }
 

@@ -1,0 +1,20 @@
+package org.zludaj.driver;
+
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.Dispatch;
+
+/** Entry called once by the shim when the JVM has started: builds the driver and installs it in Dispatch. */
+public final class Bootstrap {
+    private Bootstrap() {}
+
+    public static boolean start() {
+        try {
+            Driver driver = new Driver(Driver.selectBackend());
+            Dispatch.install(driver.apis());
+            return true;
+        } catch (Throwable t) {
+            LoggerFactory.getLogger(Bootstrap.class).error("ZLUDA-J driver failed to start", t);
+            return false;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package org.zludaj.driver;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.CuResult;
+import org.zludaj.driver.fatbin.Fatbin;
+import org.zludaj.nativ.HostRuntime;
+import org.zludaj.ptx.Ptx;
+import org.zludaj.ptx.PtxException;
+import org.zludaj.ptx.model.PtxModule;
+
+/**
+ * What cuModuleLoadData / cuLibraryLoadData receive: a fatbin wrapper, a fatbin container, a cubin ELF or PTX text.
+ * Fatbins give PTX entries; the one for the highest SM that parses is compiled (ZLUDA-J never runs NVIDIA's SASS).
+ */
+final class CodeLoader {
+    private CodeLoader() {}
+
+    private static final Logger LOG = LoggerFactory.getLogger(CodeLoader.class);
+
+    static Library load(Driver d, long image, boolean module) throws CudaException {
+        Mem.nonNull(image, "image");
+        int magic = ByteBuffer.wrap(HostRuntime.bytes(image, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        List<Fatbin.Entry> entries;
+        String origin;
+        try {
+            if (magic == Fatbin.WRAPPER_MAGIC) {
+                entries = Fatbin.fromWrapper(HostRuntime::bytes, image);
+                origin = "fatbin@0x" + Long.toHexString(image);
+            } else if (magic == Fatbin.CONTAINER_MAGIC) {
+                entries = Fatbin.fromContainer(HostRuntime::bytes, image);
+                origin = "fatbin@0x" + Long.toHexString(image);
+            } else if (magic == Fatbin.ELF_MAGIC) {
+                throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU,
+                        "a cubin (NVIDIA machine code) cannot run here: ZLUDA-J needs PTX");
+            } else {
+                return compile(d, List.of(HostRuntime.string(image)), "ptx@0x" + Long.toHexString(image), module);
+            }
+        } catch (Fatbin.FatbinException e) {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, e.getMessage());
+        }
+        List<Fatbin.Entry> ptx = new ArrayList<>(entries.stream().filter(Fatbin.Entry::isPtx).toList());
+        if (ptx.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, origin + " holds no PTX");
+        ptx.sort(Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
+        return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
+    }
+
+    private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
+        PtxException first = null;
+        for (String text : candidates) {
+            PtxModule ptx;
+            try {
+                ptx = Ptx.parse(origin, text);
+            } catch (PtxException e) {
+                if (first == null) first = e;
+                continue;
+            }
+            return new Library(ptx, d.backend.load(0, ptx), module);
+        }
+        LOG.error("no usable PTX in {}:\n{}", origin, first.getMessage());
+        throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.getMessage());
+    }
+
+    /** The kernel {@code name} of a library, with a stable handle. */
+    static long kernel(Driver d, Library lib, String name) throws CudaException {
+        Long h = lib.kernels.get(name);
+        if (h != null) return h;
+        var code = lib.program.kernel(name);
+        if (code == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no kernel named " + name);
+        synchronized (lib) {
+            return lib.kernels.computeIfAbsent(name, n -> d.handles.add(new Kernel(lib, code)));
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package org.zludaj.driver;
+
+import java.util.ArrayDeque;
+import org.zludaj.api.CuContextApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.nativ.HostRuntime;
+
+/** Contexts (cuCtx*) and primary contexts (cuDevicePrimaryCtx*). Each thread has its own context stack. */
+final class ContextApi implements CuContextApi {
+    private final Driver d;
+
+    ContextApi(Driver d) {
+        this.d = d;
+    }
+
+    @Override
+    public int cuCtxGetCurrent(long pctx) {
+        return Api.call("cuCtxGetCurrent", () -> {
+            Mem.nonNull(pctx, "pctx");
+            d.requireInit();
+            Context c = d.current();
+            HostRuntime.putLong(pctx, c == null ? 0 : c.handle);
+        });
+    }
+
+    @Override
+    public int cuCtxSetCurrent(long ctx) {
+        return Api.call("cuCtxSetCurrent", () -> {
+            d.requireInit();
+            ArrayDeque<Context> s = d.stack();
+            if (ctx == 0) {
+                s.pollLast();
+                return;
+            }
+            Context c = d.handles.get(ctx, Context.class);
+            s.pollLast();
+            s.addLast(c);
+        });
+    }
+
+    @Override
+    public int cuCtxPushCurrent_v2(long ctx) {
+        return Api.call("cuCtxPushCurrent", () -> {
+            d.requireInit();
+            d.stack().addLast(d.handles.get(ctx, Context.class));
+        });
+    }
+
+    @Override
+    public int cuCtxPopCurrent_v2(long pctx) {
+        return Api.call("cuCtxPopCurrent", () -> {
+            d.requireInit();
+            Context c = d.stack().pollLast();
+            if (c == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "context stack is empty");
+            if (pctx != 0) HostRuntime.putLong(pctx, c.handle);
+        });
+    }
+
+    @Override
+    public int cuCtxGetDevice(long device) {
+        return Api.call("cuCtxGetDevice", () -> Mem.putInt(device, d.requireCurrent().device, "device"));
+    }
+
+    @Override
+    public int cuCtxGetDevice_v2(long device, long ctx) {
+        return Api.call("cuCtxGetDevice", () -> Mem.putInt(device, d.context(ctx).device, "device"));
+    }
+
+    @Override
+    public int cuCtxSynchronize() {
+        return Api.call("cuCtxSynchronize", () -> {
+            d.requireCurrent();
+            d.backend.synchronize();
+        });
+    }
+
+    @Override
+    public int cuCtxSynchronize_v2(long ctx) {
+        return Api.call("cuCtxSynchronize", () -> {
+            d.context(ctx);
+            d.backend.synchronize();
+        });
+    }
+
+    @Override
+    public int cuCtxCreate_v2(long pctx, int flags, int dev) {
+        return Api.call("cuCtxCreate", () -> {
+            Mem.nonNull(pctx, "pctx");
+            d.checkDevice(dev);
+            Context c = new Context(dev, false, flags);
+            c.handle = d.handles.add(c);
+            d.stack().addLast(c);
+            HostRuntime.putLong(pctx, c.handle);
+        });
+    }
+
+    @Override
+    public int cuCtxCreate_v4(long pctx, long ctxCreateParams, int flags, int dev) {
+        if (ctxCreateParams != 0) return org.zludaj.api.Unsupported.report("cuCtxCreate_v4 with CUctxCreateParams");
+        return cuCtxCreate_v2(pctx, flags, dev);
+    }
+
+    @Override
+    public int cuCtxDestroy_v2(long ctx) {
+        return Api.call("cuCtxDestroy", () -> {
+            d.requireInit();
+            Context c = d.handles.get(ctx, Context.class);
+            if (c.primary) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy of a primary context");
+            d.backend.synchronize();
+            d.stack().removeIf(x -> x == c);
+            d.handles.remove(ctx);
+        });
+    }
+
+    @Override
+    public int cuCtxGetApiVersion(long ctx, long version) {
+        return Api.call("cuCtxGetApiVersion", () -> {
+            d.context(ctx);
+            Mem.putInt(version, 3020, "version");
+        });
+    }
+
+    @Override
+    public int cuCtxGetFlags(long flags) {
+        return Api.call("cuCtxGetFlags", () -> Mem.putInt(flags, d.requireCurrent().flags, "flags"));
+    }
+
+    @Override
+    public int cuCtxSetFlags(int flags) {
+        return Api.call("cuCtxSetFlags", () -> d.requireCurrent().flags = flags);
+    }
+
+    @Override
+    public int cuCtxGetLimit(long pvalue, int limit) {
+        return Api.call("cuCtxGetLimit", () -> {
+            Context c = d.requireCurrent();
+            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_UNSUPPORTED_LIMIT, "limit " + limit);
+            Mem.putLong(pvalue, c.limits[limit], "pvalue");
+        });
+    }
+
+    @Override
+    public int cuCtxSetLimit(int limit, long value) {
+        return Api.call("cuCtxSetLimit", () -> {
+            Context c = d.requireCurrent();
+            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_UNSUPPORTED_LIMIT, "limit " + limit);
+            c.limits[limit] = value;
+        });
+    }
+
+    @Override
+    public int cuCtxGetStreamPriorityRange(long leastPriority, long greatestPriority) {
+        return Api.call("cuCtxGetStreamPriorityRange", () -> {
+            d.requireCurrent();
+            if (leastPriority != 0) HostRuntime.putInt(leastPriority, 0);
+            if (greatestPriority != 0) HostRuntime.putInt(greatestPriority, 0);
+        });
+    }
+
+    @Override
+    public int cuCtxGetCacheConfig(long pconfig) {
+        return Api.call("cuCtxGetCacheConfig", () -> {
+            d.requireCurrent();
+            Mem.putInt(pconfig, 0, "pconfig");
+        });
+    }
+
+    @Override
+    public int cuCtxSetCacheConfig(int config) {
+        return Api.call("cuCtxSetCacheConfig", () -> {
+            d.requireCurrent();
+            if (config < 0 || config > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cache config " + config);
+        });
+    }
+
+    // ---- primary contexts
+
+    @Override
+    public int cuDevicePrimaryCtxRetain(long pctx, int dev) {
+        return Api.call("cuDevicePrimaryCtxRetain", () -> {
+            Mem.nonNull(pctx, "pctx");
+            Context c = d.primary[d.checkDevice(dev)];
+            synchronized (c) {
+                c.retained++;
+            }
+            HostRuntime.putLong(pctx, c.handle);
+        });
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxRelease_v2(int dev) {
+        return Api.call("cuDevicePrimaryCtxRelease", () -> {
+            Context c = d.primary[d.checkDevice(dev)];
+            synchronized (c) {
+                if (c.retained == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "primary context is not retained");
+                c.retained--;
+            }
+        });
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxRelease(int dev) {
+        return cuDevicePrimaryCtxRelease_v2(dev);
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxGetState(int dev, long flags, long active) {
+        return Api.call("cuDevicePrimaryCtxGetState", () -> {
+            Context c = d.primary[d.checkDevice(dev)];
+            Mem.putInt(flags, c.flags, "flags");
+            Mem.putInt(active, c.retained > 0 ? 1 : 0, "active");
+        });
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxSetFlags_v2(int dev, int flags) {
+        return Api.call("cuDevicePrimaryCtxSetFlags", () -> d.primary[d.checkDevice(dev)].flags = flags);
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxSetFlags(int dev, int flags) {
+        return cuDevicePrimaryCtxSetFlags_v2(dev, flags);
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxReset_v2(int dev) {
+        return Api.call("cuDevicePrimaryCtxReset", () -> {
+            Context c = d.primary[d.checkDevice(dev)];
+            d.backend.synchronize();
+            c.localStorage.clear();
+        });
+    }
+
+    @Override
+    public int cuDevicePrimaryCtxReset(int dev) {
+        return cuDevicePrimaryCtxReset_v2(dev);
+    }
+}

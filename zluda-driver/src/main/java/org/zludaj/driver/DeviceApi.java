@@ -1,0 +1,105 @@
+package org.zludaj.driver;
+
+import java.nio.charset.StandardCharsets;
+import org.zludaj.api.CuDeviceApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.driver.backend.Device;
+import org.zludaj.nativ.HostRuntime;
+
+/** Device management: cuDeviceGet*, and the primary-context calls cuDevicePrimaryCtx* live in {@link ContextApi}. */
+final class DeviceApi implements CuDeviceApi {
+    private final Driver d;
+
+    DeviceApi(Driver d) {
+        this.d = d;
+    }
+
+    private Device dev(int ordinal) throws CudaException {
+        return d.devices().get(d.checkDevice(ordinal));
+    }
+
+    @Override
+    public int cuDeviceGet(long device, int ordinal) {
+        return Api.call("cuDeviceGet", () -> {
+            Mem.nonNull(device, "device");
+            d.checkDevice(ordinal);
+            HostRuntime.putInt(device, ordinal);
+        });
+    }
+
+    @Override
+    public int cuDeviceGetCount(long count) {
+        return Api.call("cuDeviceGetCount", () -> {
+            Mem.nonNull(count, "count");
+            d.requireInit();
+            HostRuntime.putInt(count, d.deviceCount());
+        });
+    }
+
+    @Override
+    public int cuDeviceGetName(long name, int len, int device) {
+        return Api.call("cuDeviceGetName", () -> {
+            Mem.nonNull(name, "name");
+            if (len <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "len " + len);
+            byte[] b = dev(device).name().getBytes(StandardCharsets.UTF_8);
+            int n = Math.min(b.length, len - 1);
+            HostRuntime.write(name, b, 0, n);
+            HostRuntime.write(name + n, new byte[1], 0, 1);
+        });
+    }
+
+    @Override
+    public int cuDeviceTotalMem_v2(long bytes, int device) {
+        return Api.call("cuDeviceTotalMem", () -> Mem.putLong(bytes, dev(device).totalMemory(), "bytes"));
+    }
+
+    @Override
+    public int cuDeviceTotalMem(long bytes, int device) {
+        return Api.call("cuDeviceTotalMem", () -> Mem.putInt(bytes, (int) Math.min(Integer.MAX_VALUE, dev(device).totalMemory()), "bytes"));
+    }
+
+    @Override
+    public int cuDeviceGetAttribute(long pi, int attrib, int device) {
+        return Api.call("cuDeviceGetAttribute", () -> {
+            Mem.nonNull(pi, "pi");
+            Device dv = dev(device);
+            if (attrib <= 0 || attrib >= dv.attributes().length)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no device attribute " + attrib);
+            HostRuntime.putInt(pi, dv.attribute(attrib));
+        });
+    }
+
+    @Override
+    public int cuDeviceGetUuid(long uuid, int device) {
+        return Api.call("cuDeviceGetUuid", () -> {
+            Mem.nonNull(uuid, "uuid");
+            HostRuntime.write(uuid, dev(device).uuid(), 0, 16);
+        });
+    }
+
+    @Override
+    public int cuDeviceGetUuid_v2(long uuid, int device) {
+        return cuDeviceGetUuid(uuid, device);
+    }
+
+    @Override
+    public int cuDeviceComputeCapability(long major, long minor, int device) {
+        return Api.call("cuDeviceComputeCapability", () -> {
+            Device dv = dev(device);
+            Mem.putInt(major, dv.attribute(75), "major");
+            Mem.putInt(minor, dv.attribute(76), "minor");
+        });
+    }
+
+    @Override
+    public int cuDeviceGetPCIBusId(long pciBusId, int len, int device) {
+        return Api.call("cuDeviceGetPCIBusId", () -> {
+            Mem.nonNull(pciBusId, "pciBusId");
+            Device dv = dev(device);
+            String id = String.format("%08x:%02x:%02x.0", dv.attribute(50), dv.attribute(33), dv.attribute(34));
+            if (len < id.length() + 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "buffer of " + len + " bytes");
+            byte[] b = (id + "\0").getBytes(StandardCharsets.US_ASCII);
+            HostRuntime.write(pciBusId, b, 0, b.length);
+        });
+    }
+}

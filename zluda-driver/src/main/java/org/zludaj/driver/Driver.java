@@ -1,0 +1,108 @@
+package org.zludaj.driver;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.ApiSet;
+import org.zludaj.api.CuGraphApi;
+import org.zludaj.api.CuInteropApi;
+import org.zludaj.api.CuMiscApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.api.CuTextureApi;
+import org.zludaj.driver.backend.Backend;
+import org.zludaj.driver.backend.host.HostBackend;
+
+/**
+ * The driver's state: the backend, the handle tables, the primary contexts, and each thread's context stack.
+ * The API group classes ({@link DeviceApi}, {@link MemoryApi} ...) implement the CUDA functions over it.
+ */
+public final class Driver {
+    private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+    public static final int VERSION = 13000;
+
+    final Backend backend;
+    final Handles handles = new Handles();
+    final Context[] primary;
+    private volatile boolean initialized;
+    private final ThreadLocal<ArrayDeque<Context>> stack = ThreadLocal.withInitial(ArrayDeque::new);
+
+    public Driver(Backend backend) {
+        this.backend = backend;
+        int n = backend.devices().size();
+        primary = new Context[n];
+        for (int i = 0; i < n; i++) {
+            primary[i] = new Context(i, true, 0);
+            primary[i].handle = handles.add(primary[i]);
+        }
+    }
+
+    /** The backend named by ZLUDA_BACKEND (default: host, the only one in this build). */
+    public static Backend selectBackend() {
+        String name = System.getenv().getOrDefault("ZLUDA_BACKEND", "host");
+        String[] cc = System.getenv().getOrDefault("ZLUDA_CC", "8.6").split("\\.");
+        int major = 8, minor = 6;
+        try {
+            major = Integer.parseInt(cc[0]);
+            minor = cc.length > 1 ? Integer.parseInt(cc[1]) : 0;
+        } catch (NumberFormatException e) {
+            LOG.warn("ZLUDA_CC={} is not a compute capability like 8.6; using 8.6", System.getenv("ZLUDA_CC"));
+        }
+        if (!name.equals("host")) LOG.warn("backend '{}' is not available in this build; using host", name);
+        LOG.info("backend host (compute capability {}.{})", major, minor);
+        return new HostBackend(major, minor);
+    }
+
+    /** The ApiSet to install in Dispatch: one object per API group. */
+    public ApiSet apis() {
+        // groups in alphabetical order, as GenApi declares them
+        return new ApiSet(new ContextApi(this), new DarkApi(this), new DeviceApi(this), new ErrorApi(), new EventApi(this),
+                new CuGraphApi() {}, new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
+                new MemoryApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this), new CuTextureApi() {});
+    }
+
+    void initialize() {
+        initialized = true;
+    }
+
+    void requireInit() throws CudaException {
+        if (!initialized) throw new CudaException(CuResult.CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called");
+    }
+
+    int deviceCount() {
+        return primary.length;
+    }
+
+    int checkDevice(int device) throws CudaException {
+        requireInit();
+        if (device < 0 || device >= primary.length)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "no device " + device);
+        return device;
+    }
+
+    /** The calling thread's current context, or null. */
+    Context current() {
+        return stack.get().peekLast();
+    }
+
+    Context requireCurrent() throws CudaException {
+        requireInit();
+        Context c = current();
+        if (c == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "no current context");
+        return c;
+    }
+
+    ArrayDeque<Context> stack() {
+        return stack.get();
+    }
+
+    /** A context argument: 0 means the current one. */
+    Context context(long handle) throws CudaException {
+        requireInit();
+        return handle == 0 ? requireCurrent() : handles.get(handle, Context.class);
+    }
+
+    List<org.zludaj.driver.backend.Device> devices() {
+        return backend.devices();
+    }
+}

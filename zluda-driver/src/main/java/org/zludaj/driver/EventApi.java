@@ -1,0 +1,79 @@
+package org.zludaj.driver;
+
+import org.zludaj.api.CuEventApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.nativ.HostRuntime;
+
+/** Events (cuEvent*): timestamps taken when recorded; earlier work has completed by then in this slice. */
+final class EventApi implements CuEventApi {
+    private final Driver d;
+    private final StreamApi streams;
+
+    EventApi(Driver d) {
+        this.d = d;
+        this.streams = new StreamApi(d);
+    }
+
+    @Override
+    public int cuEventCreate(long phEvent, int flags) {
+        return Api.call("cuEventCreate", () -> {
+            Mem.nonNull(phEvent, "phEvent");
+            d.requireCurrent();
+            if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "event flags " + flags);
+            HostRuntime.putLong(phEvent, d.handles.add(new Event(flags)));
+        });
+    }
+
+    @Override
+    public int cuEventDestroy_v2(long hEvent) {
+        return Api.call("cuEventDestroy", () -> {
+            d.handles.get(hEvent, Event.class);
+            d.handles.remove(hEvent);
+        });
+    }
+
+    @Override
+    public int cuEventRecord(long hEvent, long hStream) {
+        return Api.call("cuEventRecord", () -> {
+            Event e = d.handles.get(hEvent, Event.class);
+            streams.stream(hStream);
+            d.backend.synchronize();
+            e.recordedNanos = System.nanoTime();
+        });
+    }
+
+    @Override public int cuEventRecord_ptsz(long hEvent, long hStream) { return cuEventRecord(hEvent, hStream); }
+
+    @Override
+    public int cuEventRecordWithFlags(long hEvent, long hStream, int flags) {
+        return cuEventRecord(hEvent, hStream);
+    }
+
+    @Override
+    public int cuEventSynchronize(long hEvent) {
+        return Api.call("cuEventSynchronize", () -> d.handles.get(hEvent, Event.class));
+    }
+
+    @Override
+    public int cuEventQuery(long hEvent) {
+        return Api.call("cuEventQuery", () -> d.handles.get(hEvent, Event.class));
+    }
+
+    @Override
+    public int cuEventElapsedTime_v2(long pMilliseconds, long hStart, long hEnd) {
+        return Api.call("cuEventElapsedTime", () -> {
+            Mem.nonNull(pMilliseconds, "pMilliseconds");
+            Event a = d.handles.get(hStart, Event.class), b = d.handles.get(hEnd, Event.class);
+            if ((a.flags & 2) != 0 || (b.flags & 2) != 0)  // CU_EVENT_DISABLE_TIMING
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "event created with CU_EVENT_DISABLE_TIMING");
+            if (a.recordedNanos < 0 || b.recordedNanos < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "event not recorded");
+            float ms = (b.recordedNanos - a.recordedNanos) / 1e6f;
+            HostRuntime.putInt(pMilliseconds, Float.floatToRawIntBits(ms));
+        });
+    }
+
+    @Override
+    public int cuEventElapsedTime(long pMilliseconds, long hStart, long hEnd) {
+        return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
+    }
+}

@@ -1,0 +1,78 @@
+package org.zludaj.driver;
+
+import org.zludaj.api.CuLibraryApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.nativ.HostRuntime;
+
+/** Libraries and kernels (cuLibrary*, cuKernel*): what cudart 12/13 loads every fatbin through. */
+final class LibraryApi implements CuLibraryApi {
+    private final Driver d;
+
+    LibraryApi(Driver d) {
+        this.d = d;
+    }
+
+    @Override
+    public int cuLibraryLoadData(long library, long code, long jitOptions, long jitOptionsValues, int numJitOptions,
+                                 long libraryOptions, long libraryOptionValues, int numLibraryOptions) {
+        return Api.call("cuLibraryLoadData", () -> {
+            Mem.nonNull(library, "library");
+            d.requireInit();
+            if (numJitOptions < 0 || numLibraryOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
+            Library lib = CodeLoader.load(d, code, false);
+            HostRuntime.putLong(library, d.handles.add(lib));
+        });
+    }
+
+    @Override
+    public int cuLibraryUnload(long library) {
+        return Api.call("cuLibraryUnload", () -> {
+            Library lib = d.handles.get(library, Library.class);
+            lib.kernels.values().forEach(d.handles::remove);
+            d.handles.remove(library);
+        });
+    }
+
+    @Override
+    public int cuLibraryGetKernel(long pKernel, long library, long name) {
+        return Api.call("cuLibraryGetKernel", () -> {
+            Mem.nonNull(pKernel, "pKernel");
+            Library lib = d.handles.get(library, Library.class);
+            HostRuntime.putLong(pKernel, CodeLoader.kernel(d, lib, Mem.string(name, "name")));
+        });
+    }
+
+    @Override
+    public int cuLibraryGetModule(long pMod, long library) {
+        return Api.call("cuLibraryGetModule", () -> {
+            d.handles.get(library, Library.class);
+            Mem.putLong(pMod, library, "pMod");  // a library serves as its own module
+        });
+    }
+
+    @Override
+    public int cuKernelGetFunction(long pFunc, long kernel) {
+        return Api.call("cuKernelGetFunction", () -> {
+            d.requireCurrent();
+            d.handles.get(kernel, Kernel.class);
+            Mem.putLong(pFunc, kernel, "pFunc");  // the CUkernel handle is also its CUfunction
+        });
+    }
+
+    @Override
+    public int cuLibraryGetGlobal(long dptr, long bytes, long library, long name) {
+        return Api.call("cuLibraryGetGlobal", () -> {
+            d.handles.get(library, Library.class);
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module-scope variable " + Mem.string(name, "name")
+                    + ": module variables are not supported yet");
+        });
+    }
+
+    @Override
+    public int cuKernelGetAttribute(long pi, int attrib, long kernel, int dev) {
+        return Api.call("cuKernelGetAttribute", () -> {
+            d.checkDevice(dev);
+            Mem.putInt(pi, LaunchApi.attribute(d, d.handles.get(kernel, Kernel.class), attrib), "pi");
+        });
+    }
+}

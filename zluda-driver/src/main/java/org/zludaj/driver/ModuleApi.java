@@ -1,0 +1,64 @@
+package org.zludaj.driver;
+
+import org.zludaj.api.CuModuleApi;
+import org.zludaj.api.CuResult;
+import org.zludaj.nativ.HostRuntime;
+
+/** Modules (cuModule*): PTX text or fatbins loaded into the current context. */
+final class ModuleApi implements CuModuleApi {
+    private final Driver d;
+
+    ModuleApi(Driver d) {
+        this.d = d;
+    }
+
+    @Override
+    public int cuModuleLoadData(long module, long image) {
+        return Api.call("cuModuleLoadData", () -> {
+            Mem.nonNull(module, "module");
+            d.requireCurrent();
+            HostRuntime.putLong(module, d.handles.add(CodeLoader.load(d, image, true)));
+        });
+    }
+
+    @Override
+    public int cuModuleLoadDataEx(long module, long image, int numOptions, long options, long optionValues) {
+        if (numOptions < 0) return CuResult.CUDA_ERROR_INVALID_VALUE;
+        return cuModuleLoadData(module, image);
+    }
+
+    @Override
+    public int cuModuleUnload(long hmod) {
+        return Api.call("cuModuleUnload", () -> {
+            Library lib = d.handles.get(hmod, Library.class);
+            lib.kernels.values().forEach(d.handles::remove);
+            d.handles.remove(hmod);
+        });
+    }
+
+    @Override
+    public int cuModuleGetFunction(long hfunc, long hmod, long name) {
+        return Api.call("cuModuleGetFunction", () -> {
+            Mem.nonNull(hfunc, "hfunc");
+            Library lib = d.handles.get(hmod, Library.class);
+            HostRuntime.putLong(hfunc, CodeLoader.kernel(d, lib, Mem.string(name, "name")));
+        });
+    }
+
+    @Override
+    public int cuModuleGetLoadingMode(long mode) {
+        return Api.call("cuModuleGetLoadingMode", () -> {
+            boolean eager = "EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"));
+            Mem.putInt(mode, eager ? 1 : 2, "mode");  // CU_MODULE_EAGER_LOADING = 1, CU_MODULE_LAZY_LOADING = 2
+        });
+    }
+
+    @Override
+    public int cuModuleGetGlobal_v2(long dptr, long bytes, long hmod, long name) {
+        return Api.call("cuModuleGetGlobal", () -> {
+            d.handles.get(hmod, Library.class);
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module-scope variable " + Mem.string(name, "name")
+                    + ": module variables are not supported yet");
+        });
+    }
+}

@@ -1,0 +1,42 @@
+package org.zludaj.driver.backend;
+
+import java.util.List;
+import org.zludaj.driver.CudaException;
+import org.zludaj.ptx.model.PtxModule;
+
+/**
+ * What the driver needs from an execution platform. Three implementations: host (the CPU), hip (AMD GPUs) and
+ * cuda (NVIDIA loopback). Everything CUDA-specific (handles, contexts, fatbins, argument checks) stays above it.
+ */
+public interface Backend {
+    String name();
+
+    List<Device> devices();
+
+    /** Device memory of {@code bytes} on {@code device}; the address is what kernels and copies use. */
+    long allocate(int device, long bytes) throws CudaException;
+
+    void free(long address) throws CudaException;
+
+    /** Copies between any two addresses the backend understands (host or device). */
+    void copy(long dst, long src, long bytes) throws CudaException;
+
+    /** Sets {@code count} elements of {@code elementBytes} (1, 2 or 4) to {@code value}. */
+    void fill(long dst, int elementBytes, int value, long count) throws CudaException;
+
+    /** Compiles and loads a module's kernels for {@code device}. */
+    Program load(int device, PtxModule ptx) throws CudaException;
+
+    /** Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values. */
+    void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams) throws CudaException;
+
+    /** Waits for all work of the backend. */
+    void synchronize() throws CudaException;
+
+    /** A loaded module: its kernels by PTX name. */
+    interface Program {
+        Kernel kernel(String name);
+
+        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx) {}
+    }
+}
