@@ -1,0 +1,87 @@
+package org.zludaj.ptx.target;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.llvm.Ll;
+import org.zludaj.ptx.model.StateSpace;
+
+/**
+ * The host CPU (x86-64), run by the host backend. A kernel is {@code void k(void **params, zluda_thread_ctx *ctx)}:
+ * {@code params} is CUDA's kernelParams array and {@code ctx} the thread's context, whose layout is shared with
+ * zluda-native's hostrt.h: twelve u32 (tid, ntid, ctaid, nctaid, x/y/z each) then the block's shared memory.
+ */
+public record HostTarget(String triple, String cpu, String features) implements Target {
+    /** Index of the first u32 of each special register in zluda_thread_ctx. */
+    static int ctxField(String register) {
+        return switch (register) {
+            case "%tid" -> 0;
+            case "%ntid" -> 3;
+            case "%ctaid" -> 6;
+            case "%nctaid" -> 9;
+            default -> -1;
+        };
+    }
+
+    /** The CPU this process runs on. */
+    public static HostTarget native_() {
+        Ll.initialize();
+        BytePointer t = LLVMGetDefaultTargetTriple(), c = LLVMGetHostCPUName(), f = LLVMGetHostCPUFeatures();
+        return new HostTarget(Ll.message(t), Ll.message(c), Ll.message(f));
+    }
+
+    @Override
+    public String name() {
+        return "host";
+    }
+
+    @Override
+    public int addressSpace(StateSpace space) {
+        return 0;
+    }
+
+    @Override
+    public String kernelSymbol(String ptxName, String modulePrefix) {
+        return modulePrefix + ptxName;
+    }
+
+    @Override
+    public LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr), 2, 0);
+    }
+
+    @Override
+    public List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params) {
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMValueRef array = LLVMGetParam(kernel, 0);
+        List<LLVMValueRef> out = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            LLVMValueRef slot = LLVMBuildGEP2(b, ptr, array, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), i, 0)), 1, "");
+            out.add(LLVMBuildLoad2(b, ptr, slot, "param" + i));
+        }
+        return out;
+    }
+
+    @Override
+    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim) {
+        int field = ctxField(name);
+        if (field < 0) throw new IllegalArgumentException(name);
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        LLVMValueRef p = LLVMBuildGEP2(b, i32, LLVMGetParam(kernel, 1), Ll.array(LLVMConstInt(i32, field + dim, 0)), 1, "");
+        return LLVMBuildLoad2(b, i32, p, name.substring(1) + "." + "xyz".charAt(dim));
+    }
+
+    @Override
+    public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
+        LLVMSetLinkage(kernel, LLVMExternalLinkage);
+    }
+}

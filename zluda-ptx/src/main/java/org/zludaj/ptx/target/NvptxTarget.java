@@ -1,0 +1,73 @@
+package org.zludaj.ptx.target;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.llvm.Ll;
+import org.zludaj.ptx.model.StateSpace;
+
+/** NVIDIA GPUs through LLVM's NVPTX back end: the cuda loopback backend runs our PTX output on NVIDIA's driver. */
+public record NvptxTarget(int sm) implements Target {
+    @Override
+    public String name() {
+        return "sm_" + sm;
+    }
+
+    @Override
+    public String triple() {
+        return "nvptx64-nvidia-cuda";
+    }
+
+    @Override
+    public String cpu() {
+        return "sm_" + sm;
+    }
+
+    @Override
+    public String features() {
+        return sm >= 90 ? "+ptx80" : sm >= 80 ? "+ptx70" : "+ptx64";
+    }
+
+    @Override
+    public int addressSpace(StateSpace space) {
+        return switch (space) {
+            case GLOBAL -> 1;
+            case SHARED -> 3;
+            case CONST -> 4;
+            case LOCAL -> 5;
+            default -> 0;
+        };
+    }
+
+    @Override
+    public LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
+    }
+
+    @Override
+    public List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params) {
+        List<LLVMValueRef> out = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            LLVMValueRef slot = LLVMBuildAlloca(b, params.get(i), "param" + i);
+            LLVMBuildStore(b, LLVMGetParam(kernel, i), slot);
+            out.add(slot);
+        }
+        return out;
+    }
+
+    @Override
+    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim) {
+        return Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1) + "." + "xyz".charAt(dim), new LLVMTypeRef[0]);
+    }
+
+    @Override
+    public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
+        LLVMSetFunctionCallConv(kernel, LLVMPTXKernelCallConv);
+    }
+}
