@@ -11,8 +11,6 @@ import org.zludaj.api.CuResult;
 import org.zludaj.driver.fatbin.Fatbin;
 import org.zludaj.nativ.HostRuntime;
 import org.zludaj.ptx.Ptx;
-import org.zludaj.ptx.PtxException;
-import org.zludaj.ptx.model.PtxModule;
 
 /**
  * What cuModuleLoadData / cuLibraryLoadData receive: a fatbin wrapper, a fatbin container, a cubin ELF or PTX text.
@@ -50,20 +48,16 @@ final class CodeLoader {
         return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
     }
 
+    /** Compiles the first candidate PTX that reads without error; otherwise INVALID_PTX with every diagnostic. */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
-        PtxException first = null;
+        Ptx.Parsed first = null;
         for (String text : candidates) {
-            PtxModule ptx;
-            try {
-                ptx = Ptx.parse(origin, text);
-            } catch (PtxException e) {
-                if (first == null) first = e;
-                continue;
-            }
-            return new Library(ptx, d.backend.load(0, ptx), module);
+            Ptx.Parsed p = Ptx.parseLenient(origin, text);
+            if (p.ok()) return new Library(p.module(), d.backend.load(0, p.module()), module);
+            if (first == null) first = p;
         }
-        LOG.error("no usable PTX in {}:\n{}", origin, first.getMessage());
-        throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.getMessage());
+        LOG.error("PTX of {} has errors (functions {}):\n{}", origin, first.failedFunctions(), first.log());
+        throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.log());
     }
 
     /** The kernel {@code name} of a library, with a stable handle. */

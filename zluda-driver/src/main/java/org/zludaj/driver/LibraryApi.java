@@ -19,7 +19,14 @@ final class LibraryApi implements CuLibraryApi {
             Mem.nonNull(library, "library");
             d.requireInit();
             if (numJitOptions < 0 || numLibraryOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
-            Library lib = CodeLoader.load(d, code, false);
+            JitOptions jit = JitOptions.read(numJitOptions, jitOptions, jitOptionsValues);
+            Library lib;
+            try {
+                lib = CodeLoader.load(d, code, false);
+            } catch (CudaException e) {
+                jit.error(e.getMessage());
+                throw e;
+            }
             HostRuntime.putLong(library, d.handles.add(lib));
         });
     }

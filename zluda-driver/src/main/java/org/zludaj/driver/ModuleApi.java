@@ -23,8 +23,25 @@ final class ModuleApi implements CuModuleApi {
 
     @Override
     public int cuModuleLoadDataEx(long module, long image, int numOptions, long options, long optionValues) {
-        if (numOptions < 0) return CuResult.CUDA_ERROR_INVALID_VALUE;
-        return cuModuleLoadData(module, image);
+        return Api.call("cuModuleLoadDataEx", () -> {
+            Mem.nonNull(module, "module");
+            if (numOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
+            JitOptions jit = JitOptions.read(numOptions, options, optionValues);
+            d.requireCurrent();
+            HostRuntime.putLong(module, d.handles.add(load(image, jit)));
+        });
+    }
+
+    /** Loads a module, reporting into the JIT log buffers. */
+    Library load(long image, JitOptions jit) throws CudaException {
+        try {
+            Library lib = CodeLoader.load(d, image, true);
+            jit.info("ZLUDA-J: " + lib.ptx.functions().size() + " functions compiled for " + d.backend.name());
+            return lib;
+        } catch (CudaException e) {
+            jit.error(e.getMessage());
+            throw e;
+        }
     }
 
     @Override

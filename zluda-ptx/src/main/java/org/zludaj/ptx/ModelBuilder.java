@@ -3,76 +3,110 @@ package org.zludaj.ptx;
 import java.util.ArrayList;
 import java.util.List;
 import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.Token;
 import org.antlr.v4.runtime.tree.TerminalNode;
 import org.zludaj.ptx.model.Function;
 import org.zludaj.ptx.model.Operand;
-import org.zludaj.ptx.model.PtxModule;
 import org.zludaj.ptx.model.StateSpace;
 import org.zludaj.ptx.model.Statement;
 import org.zludaj.ptx.model.Type;
 import org.zludaj.ptx.model.Variable;
 import org.zludaj.ptx.parser.PtxParser;
 
-/** Parse tree to typed model; problems become {@link Diagnostic}s, never exceptions. */
+/**
+ * Parse tree of one piece of a module to model. Problems become {@link Diagnostic}s attributed to the function they
+ * are in (so that function alone is dropped), never exceptions.
+ */
 final class ModelBuilder {
     private final String moduleName;
-    private final List<Diagnostic> diags = new ArrayList<>();
+    final List<Diagnostic> diagnostics = new ArrayList<>();
+    /** Functions that had a problem while being built. */
+    final List<String> failed = new ArrayList<>();
+    String version;
+    final List<String> targets = new ArrayList<>();
+    int addressSize = -1;
+    final List<Variable> globals = new ArrayList<>();
+    final List<Function> functions = new ArrayList<>();
+    private String currentFunction;
+    private boolean currentFailed;
 
     ModelBuilder(String moduleName) {
         this.moduleName = moduleName;
     }
 
-    List<Diagnostic> diagnostics() {
-        return diags;
-    }
-
     private void error(ParserRuleContext at, String message) {
-        diags.add(new Diagnostic(moduleName, at.getStart().getLine(), at.getStart().getCharPositionInLine() + 1, message));
+        error(at.getStart(), message);
     }
 
-    PtxModule module(PtxParser.ModuleContext m) {
-        String version = null;
-        List<String> targets = new ArrayList<>();
-        int addressSize = 64;
-        List<Variable> globals = new ArrayList<>();
-        List<Function> functions = new ArrayList<>();
+    private void error(Token at, String message) {
+        String where = currentFunction != null ? "function " + currentFunction + ": " : "";
+        diagnostics.add(new Diagnostic(moduleName, at.getLine(), at.getCharPositionInLine() + 1, where + message));
+        currentFailed = true;
+    }
+
+    void module(PtxParser.ModuleContext m) {
         for (PtxParser.TopLevelContext t : m.topLevel()) {
             if (t.versionDirective() != null) version = t.versionDirective().FLOAT().getText();
             else if (t.targetDirective() != null) t.targetDirective().ID().forEach(id -> targets.add(id.getText()));
-            else if (t.addressSizeDirective() != null) addressSize = (int) parseInt(t.addressSizeDirective().INT().getText());
-            else if (t.declaration() != null) globals.addAll(declaration(t.declaration()));
-            else if (t.function() != null) {
+            else if (t.addressSizeDirective() != null) {
+                addressSize = (int) parseInt(t.addressSizeDirective().INT().getText());
+                if (addressSize != 64) error(t, ".address_size " + addressSize + " is not supported (only 64)");
+            } else if (t.declaration() != null) {
+                currentFunction = null;
+                globals.addAll(declaration(t.declaration()));
+            } else if (t.function() != null) {
+                currentFunction = t.function().name.getText();
+                currentFailed = false;
                 Function f = function(t.function());
-                if (f != null) functions.add(f);
+                if (currentFailed) failed.add(f.name());
+                else functions.add(f);
+                currentFunction = null;
             }
         }
-        if (version == null) diags.add(new Diagnostic(moduleName, 1, 1, "missing .version directive"));
-        if (addressSize != 64) diags.add(new Diagnostic(moduleName, 1, 1, ".address_size " + addressSize + " is not supported (only 64)"));
-        return new PtxModule(moduleName, version, List.copyOf(targets), addressSize, List.copyOf(globals), List.copyOf(functions));
     }
 
     private Function function(PtxParser.FunctionContext f) {
         List<String> attrs = new ArrayList<>();
-        for (PtxParser.AttributeContext a : f.attribute()) attrs.add(a.getText());
+        for (PtxParser.AttributeContext a : f.attribute()) attrs.add(attributeText(a));
         boolean entry = f.kind.getText().equals(".entry");
         List<Variable> returns = List.of(), params = List.of();
-        List<PtxParser.ParamsContext> ps = f.params();
-        // ( returns ) name ( params ): the first list is the return list only when it precedes the name
         int nameIndex = f.name.getTokenIndex();
-        for (PtxParser.ParamsContext p : ps) {
-            List<Variable> vs = new ArrayList<>();
-            for (PtxParser.ParamDeclContext d : p.paramDecl()) vs.add(param(d));
+        for (PtxParser.ParamsContext p : f.params()) {
+            List<Variable> vs = params(p);
             if (p.getStart().getTokenIndex() < nameIndex) returns = vs;
             else params = vs;
         }
+        List<String> directives = new ArrayList<>();
+        for (PtxParser.PerformanceDirectiveContext d : f.performanceDirective()) {
+            if (d.pragmaDirective() != null) directives.add(".pragma " + String.join(", ", strings(d.pragmaDirective())) + ";");
+            else if (d.DOT_ID() != null) {
+                StringBuilder s = new StringBuilder(d.DOT_ID().getText());
+                for (int i = 0; i < d.INT().size(); i++) s.append(i == 0 ? " " : ", ").append(d.INT(i).getText());
+                directives.add(s.toString());
+            } else directives.add(d.getText());
+        }
         List<Statement> body = f.body() == null ? null : statements(f.body().statement());
-        return new Function(entry, List.copyOf(attrs), f.name.getText(), returns, params, body, f.getStart().getLine());
+        return new Function(entry, List.copyOf(attrs), f.name.getText(), returns, params, List.copyOf(directives), body,
+                f.getStart().getLine());
     }
 
-    private Variable param(PtxParser.ParamDeclContext d) {
-        List<Long> dims = new ArrayList<>();
-        for (PtxParser.ArraySuffixContext a : d.arraySuffix()) dims.add(a.INT() == null ? -1 : parseInt(a.INT().getText()));
-        return variable(d, d.attribute(), d.ID().getText(), 0, dims, null);
+    private static List<String> strings(PtxParser.PragmaDirectiveContext p) {
+        List<String> out = new ArrayList<>();
+        for (TerminalNode s : p.STRING()) out.add(s.getText());
+        return out;
+    }
+
+    private List<Variable> params(PtxParser.ParamsContext p) {
+        List<Variable> vs = new ArrayList<>();
+        if (p == null) return vs;
+        for (PtxParser.ParamDeclContext d : p.paramDecl()) {
+            List<Long> dims = new ArrayList<>();
+            for (PtxParser.ArraySuffixContext a : d.arraySuffix()) dims.add(a.INT() == null ? -1 : parseInt(a.INT().getText()));
+            String name = d.ID() != null ? d.ID().getText() : "_";
+            Variable v = variable(d, d.attribute(), name, 0, dims, null);
+            if (v != null) vs.add(v);
+        }
+        return List.copyOf(vs);
     }
 
     private List<Variable> declaration(PtxParser.DeclarationContext d) {
@@ -88,21 +122,37 @@ final class ModelBuilder {
         return out;
     }
 
+    private static String attributeText(PtxParser.AttributeContext a) {
+        if (a.DOT_ID().size() > 1) {  // .attribute(.managed, ...)
+            StringBuilder s = new StringBuilder(a.DOT_ID(0).getText()).append('(');
+            for (int i = 1; i < a.DOT_ID().size(); i++) s.append(i > 1 ? ", " : "").append(a.DOT_ID(i).getText());
+            return s.append(')').toString();
+        }
+        if (a.DOT_ID().size() == 1) return a.INT() != null ? a.DOT_ID(0).getText() + " " + a.INT().getText() : a.DOT_ID(0).getText();
+        return a.getText();
+    }
+
     private Variable variable(ParserRuleContext at, List<PtxParser.AttributeContext> attributes, String name, int range,
                               List<Long> dims, Operand init) {
         StateSpace space = null;
         Type type = null;
         int vector = 0, align = 0;
+        boolean pointer = false;
         List<String> other = new ArrayList<>();
         for (PtxParser.AttributeContext a : attributes) {
-            String key = a.DOT_ID() != null ? a.DOT_ID().getText() : a.getText();
+            String key = a.DOT_ID().isEmpty() ? a.getText() : a.DOT_ID(0).getText();
             StateSpace s = StateSpace.of(key);
             Type t = Type.of(key);
-            if (s != null) space = s;
-            else if (t != null) type = t;
+            if (pointer || a.DOT_ID().size() > 1) other.add(attributeText(a));           // .ptr .global .align 16: the pointee's
+            else if (key.equals(".ptr")) { pointer = true; other.add(key); }
+            else if (s != null && space == null) space = s;
+            else if (t != null && type == null) type = t;
             else if (key.equals(".v2") || key.equals(".v4") || key.equals(".v8")) vector = key.charAt(2) - '0';
             else if (key.equals(".align") && a.INT() != null) align = (int) parseInt(a.INT().getText());
-            else other.add(a.getText());
+            else if (key.equals(".visible") || key.equals(".extern") || key.equals(".weak") || key.equals(".common")) other.add(key);
+            else {
+                error(a, "unexpected " + attributeText(a) + " in the declaration of " + name);
+            }
         }
         if (space == null) {
             error(at, "declaration of " + name + " has no state space");
@@ -117,35 +167,75 @@ final class ModelBuilder {
     }
 
     private List<Statement> statements(List<PtxParser.StatementContext> list) {
-        List<Statement> out = new ArrayList<>();
+        List<Statement> out = new ArrayList<>(list.size());
         for (PtxParser.StatementContext s : list) {
             int line = s.getStart().getLine();
-            if (s instanceof PtxParser.LabelContext l) out.add(new Statement.Label(l.ID().getText(), line));
+            if (s instanceof PtxParser.InstructionContext i) out.add(instruction(i));
+            else if (s instanceof PtxParser.LabelContext l) out.add(new Statement.Label(l.ID().getText(), line));
             else if (s instanceof PtxParser.LocalDeclarationContext d)
-                out.add(new Statement.Declaration(declaration(d.declaration()), line));
+                out.add(new Statement.Declaration(List.copyOf(declaration(d.declaration())), line));
             else if (s instanceof PtxParser.BlockContext b) out.add(new Statement.Block(statements(b.body().statement()), line));
-            else if (s instanceof PtxParser.PragmaStatementContext p) {
-                List<String> values = new ArrayList<>();
-                for (TerminalNode str : p.pragmaDirective().STRING()) values.add(unquote(str.getText()));
-                out.add(new Statement.Pragma(values, line));
-            } else if (s instanceof PtxParser.InstructionContext i) out.add(instruction(i));
+            else if (s instanceof PtxParser.PragmaStatementContext p) out.add(new Statement.Pragma(strings(p.pragmaDirective()), line));
+            else if (s instanceof PtxParser.CallPrototypeContext c) out.add(new Statement.Directive(callPrototype(c), line));
+            else if (s instanceof PtxParser.OtherDirectiveContext o) {
+                StringBuilder t = new StringBuilder(o.DOT_ID().getText());
+                for (int k = 1; k < o.getChildCount() - 1; k++) {
+                    String x = o.getChild(k).getText();
+                    t.append(x.equals(",") ? "," : " " + x);
+                }
+                out.add(new Statement.Directive(t.toString(), line));
+            }
         }
-        return out;
+        return List.copyOf(out);
+    }
+
+    private String callPrototype(PtxParser.CallPrototypeContext c) {
+        StringBuilder s = new StringBuilder(".callprototype");
+        boolean beforeSink = true;
+        for (int k = 1; k < c.getChildCount(); k++) {
+            var ch = c.getChild(k);
+            String x = ch.getText();
+            if (ch instanceof PtxParser.ParamsContext p) {
+                List<String> items = new ArrayList<>();
+                for (Variable v : params(p)) items.add(PtxPrinter.variable(v));
+                s.append(String.join(", ", items));
+            } else if (x.equals("(")) s.append(" (");
+            else if (x.equals(")")) s.append(")");
+            else if (x.equals("_") && beforeSink) { s.append(" _"); beforeSink = false; }
+            else if (x.equals(";")) { }
+            else s.append(' ').append(x);
+        }
+        return s.toString();
     }
 
     private Statement.Instruction instruction(PtxParser.InstructionContext i) {
         Statement.Guard guard = null;
         if (i.guard() != null) guard = new Statement.Guard(i.guard().ID().getText(), i.guard().getChildCount() == 3);
-        List<String> mods = new ArrayList<>();
-        for (TerminalNode m : i.DOT_ID()) mods.add(m.getText());
-        List<Operand> ops = new ArrayList<>();
-        if (i.operandList() != null) for (PtxParser.OperandContext o : i.operandList().operand()) ops.add(operand(o));
-        return new Statement.Instruction(guard, i.opcode.getText(), List.copyOf(mods), List.copyOf(ops),
-                i.getStart().getLine(), i.getStart().getCharPositionInLine() + 1);
+        List<TerminalNode> dots = i.DOT_ID();
+        List<String> mods = new ArrayList<>(dots.size());
+        for (TerminalNode m : dots) mods.add(m.getText());
+        List<Operand> ops = List.of();
+        if (i.operandList() != null) {
+            List<PtxParser.OperandContext> os = i.operandList().operand();
+            ops = new ArrayList<>(os.size());
+            for (PtxParser.OperandContext o : os) ops.add(operand(o));
+        }
+        return new Statement.Instruction(guard, i.opcode.getText(), mods, ops, i.getStart().getLine(),
+                i.getStart().getCharPositionInLine() + 1);
     }
 
     private Operand operand(PtxParser.OperandContext o) {
-        if (o instanceof PtxParser.AddressContext a) return address(a.expression());
+        if (o instanceof PtxParser.PlainContext p) {
+            Operand first = expression(p.expression(0));
+            return p.expression().size() == 2 ? new Operand.Pair(first, expression(p.expression(1))) : first;
+        }
+        if (o instanceof PtxParser.AddressContext a) {
+            if (a.operand().size() == 1 && a.operand(0) instanceof PtxParser.PlainContext p && p.expression().size() == 1)
+                return address(p.expression(0));
+            List<Operand> es = new ArrayList<>();
+            for (PtxParser.OperandContext e : a.operand()) es.add(operand(e));
+            return new Operand.Bracket(es);
+        }
         if (o instanceof PtxParser.VectorContext v) {
             List<Operand> es = new ArrayList<>();
             for (PtxParser.OperandContext e : v.operand()) es.add(operand(e));
@@ -156,10 +246,7 @@ final class ModelBuilder {
             if (t.operandList() != null) for (PtxParser.OperandContext e : t.operandList().operand()) es.add(operand(e));
             return new Operand.Tuple(es);
         }
-        if (o instanceof PtxParser.SinkContext) return new Operand.Sink();
-        PtxParser.PlainContext p = (PtxParser.PlainContext) o;
-        Operand first = expression(p.expression(0));
-        return p.expression().size() == 2 ? new Operand.Pair(first, expression(p.expression(1))) : first;
+        return new Operand.Sink();
     }
 
     private Operand address(PtxParser.ExpressionContext e) {
@@ -185,15 +272,26 @@ final class ModelBuilder {
     private Operand expression(PtxParser.ExpressionContext e) {
         if (e instanceof PtxParser.NameContext n)
             return new Operand.Name(n.ID().getText(), n.DOT_ID() == null ? null : n.DOT_ID().getText());
-        if (e instanceof PtxParser.IntegerContext i) return new Operand.IntImm(parseInt(i.INT().getText()));
-        if (e instanceof PtxParser.FloatingContext f) return new Operand.FloatImm(Double.parseDouble(f.FLOAT().getText()), 0, 0);
+        if (e instanceof PtxParser.IntegerContext i) {
+            try {
+                return new Operand.IntImm(parseInt(i.INT().getText()));
+            } catch (NumberFormatException x) {
+                error(e, "integer constant " + i.INT().getText() + " is out of range");
+                return new Operand.IntImm(0);
+            }
+        }
         if (e instanceof PtxParser.HexFloatContext h) {
             String t = h.HEXFLOAT().getText();
-            long bits = Long.parseUnsignedLong(t.substring(2), 16);
             boolean f32 = Character.toLowerCase(t.charAt(1)) == 'f';
+            if (t.length() != (f32 ? 10 : 18)) {
+                error(e, "hexadecimal float " + t + " must have " + (f32 ? 8 : 16) + " digits");
+                return new Operand.FloatImm(0, 0, 32);
+            }
+            long bits = Long.parseUnsignedLong(t.substring(2), 16);
             double value = f32 ? Float.intBitsToFloat((int) bits) : Double.longBitsToDouble(bits);
             return new Operand.FloatImm(value, bits, f32 ? 32 : 64);
         }
+        if (e instanceof PtxParser.FloatingContext f) return new Operand.FloatImm(Double.parseDouble(f.FLOAT().getText()), 0, 0);
         if (e instanceof PtxParser.NegateContext n) {
             Operand x = expression(n.expression());
             if (x instanceof Operand.IntImm i) return new Operand.IntImm(-i.value());
@@ -204,7 +302,7 @@ final class ModelBuilder {
         if (e instanceof PtxParser.ComplementContext c) {
             Operand x = expression(c.expression());
             if (x instanceof Operand.IntImm i) return new Operand.IntImm(~i.value());
-            error(e, "unsupported expression " + e.getText());
+            error(e, "~ applies to integer constants only: " + e.getText());
             return x;
         }
         if (e instanceof PtxParser.ParenContext p) return expression(p.expression());
@@ -226,9 +324,5 @@ final class ModelBuilder {
         if (t.startsWith("0b") || t.startsWith("0B")) return Long.parseUnsignedLong(t.substring(2), 2);
         if (t.length() > 1 && t.startsWith("0")) return Long.parseUnsignedLong(t.substring(1), 8);
         return Long.parseUnsignedLong(t);
-    }
-
-    private static String unquote(String s) {
-        return s.length() >= 2 ? s.substring(1, s.length() - 1) : s;
     }
 }

@@ -1,7 +1,8 @@
 /*
  * ZLUDA-J PTX grammar. Deliberately generic: an instruction is (guard, opcode, ordered modifiers, operands), and a
- * declaration is (attributes, names); the meaning of opcodes and modifiers is checked by the instruction table in
- * the model builder, so adding an opcode never touches this grammar. Designed for the whole PTX ISA (up to 9.0).
+ * declaration is (attributes, declarators); the meaning of opcodes and modifiers is checked afterwards by the
+ * instruction table (org.zludaj.ptx.isa), so adding an opcode never touches this grammar. Covers PTX ISA up to 9.0.
+ * Large modules are split at top-level boundaries and the pieces parsed independently (org.zludaj.ptx.Chunks).
  */
 grammar Ptx;
 
@@ -33,7 +34,7 @@ function
       performanceDirective* (body | ';')
     ;
 params        : paramDecl (',' paramDecl)* ;
-paramDecl     : attribute+ ID arraySuffix* ;
+paramDecl     : attribute+ (ID | '_') arraySuffix* ;
 performanceDirective : DOT_ID (INT (',' INT)*)? | '.noreturn' | pragmaDirective ;
 
 body : '{' statement* '}' ;
@@ -44,20 +45,21 @@ statement
     | guard? opcode=ID DOT_ID* operandList? ';' # instruction
     | body                                     # block
     | pragmaDirective                          # pragmaStatement
+    | '.callprototype' ('(' params? ')')? '_' ('(' params? ')')? '.noreturn'? ';' # callPrototype
     | DOT_ID (ID | INT) (',' (ID | INT))* ';'  # otherDirective
     ;
 
 guard : '@' '!'? ID ;
 
 declaration : attribute+ declarator (',' declarator)* ;
-attribute   : DOT_ID INT? | '.entry' | '.func' ;
+attribute   : DOT_ID INT? | DOT_ID '(' DOT_ID (',' DOT_ID)* ')' | '.entry' | '.func' ;
 declarator  : ID ('<' INT '>')? arraySuffix* ('=' initializer)? ;
 arraySuffix : '[' INT? ']' ;
 initializer : '{' initializer (',' initializer)* '}' | expression ;
 
 operandList : operand (',' operand)* ;
 operand
-    : '[' expression ']'                               # address
+    : '[' operand (',' operand)* ']'                  # address
     | '{' operand (',' operand)* '}'                   # vector
     | '_'                                              # sink
     | '(' operandList? ')'                             # tuple
@@ -78,7 +80,7 @@ expression
     ;
 
 // ---- lexer ----
-DOT_ID   : '.' [a-zA-Z_] [a-zA-Z0-9_$]* ;
+DOT_ID   : '.' [a-zA-Z_] [a-zA-Z0-9_$]* ('::' [a-zA-Z0-9_]+)* ;
 ID       : [a-zA-Z] [a-zA-Z0-9_$]* | [_$%] [a-zA-Z0-9_$]+ ;
 HEXFLOAT : '0' [fFdD] [0-9a-fA-F]+ ;
 FLOAT    : [0-9]+ '.' [0-9]* ([eE] [+-]? [0-9]+)? ;

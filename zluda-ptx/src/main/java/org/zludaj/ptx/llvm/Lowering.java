@@ -149,6 +149,9 @@ public final class Lowering {
             case BF16 -> LLVMBFloatTypeInContext(ctx);
             case F32 -> LLVMFloatTypeInContext(ctx);
             case F64 -> LLVMDoubleTypeInContext(ctx);
+            case F8X2, E4M3X2, E5M2X2 -> LLVMInt16TypeInContext(ctx);
+            case TF32 -> LLVMInt32TypeInContext(ctx);
+            case TEXREF, SAMPLERREF, SURFREF -> LLVMInt64TypeInContext(ctx);
         };
     }
 

@@ -15,6 +15,9 @@ public sealed interface Operand {
     /** {@code [base + offset]}; base is null for an absolute address. */
     record Address(Name base, long offset) implements Operand {}
 
+    /** {@code [a, b, ...]} with more than one item (texture and surface instructions). */
+    record Bracket(List<Operand> elements) implements Operand {}
+
     record Vector(List<Operand> elements) implements Operand {}
 
     /** {@code (a, b, ...)} argument lists of call. */

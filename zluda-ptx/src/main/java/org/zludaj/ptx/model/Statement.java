@@ -4,6 +4,8 @@ import java.util.List;
 
 /** A statement of a function body. */
 public sealed interface Statement {
+    int line();
+
     record Label(String name, int line) implements Statement {}
 
     /** Variables declared in the body ({@code .reg}, {@code .local}, {@code .shared}, {@code .param} ...). */
@@ -11,6 +13,9 @@ public sealed interface Statement {
 
     /** A nested {@code { ... }} block with its own scope. */
     record Block(List<Statement> statements, int line) implements Statement {}
+
+    /** Other directives in a body, kept as normalized text: {@code .callprototype}, {@code .branchtargets} ... */
+    record Directive(String text, int line) implements Statement {}
 
     /** A {@code .pragma} inside a body. */
     record Pragma(List<String> values, int line) implements Statement {}

@@ -6,9 +6,10 @@ public enum Type {
     U8(1, Kind.UNSIGNED), U16(2, Kind.UNSIGNED), U32(4, Kind.UNSIGNED), U64(8, Kind.UNSIGNED),
     S8(1, Kind.SIGNED), S16(2, Kind.SIGNED), S32(4, Kind.SIGNED), S64(8, Kind.SIGNED),
     F16(2, Kind.FLOAT), F16X2(4, Kind.FLOAT), BF16(2, Kind.FLOAT), BF16X2(4, Kind.FLOAT), F32(4, Kind.FLOAT),
-    F64(8, Kind.FLOAT);
+    F64(8, Kind.FLOAT), F8X2(2, Kind.FLOAT), E4M3X2(2, Kind.FLOAT), E5M2X2(2, Kind.FLOAT), TF32(4, Kind.FLOAT),
+    TEXREF(8, Kind.OPAQUE), SAMPLERREF(8, Kind.OPAQUE), SURFREF(8, Kind.OPAQUE);
 
-    public enum Kind { PRED, BITS, UNSIGNED, SIGNED, FLOAT }
+    public enum Kind { PRED, BITS, UNSIGNED, SIGNED, FLOAT, OPAQUE }
 
     private final int bytes;
     private final Kind kind;
@@ -38,13 +39,19 @@ public enum Type {
         return kind == Kind.SIGNED;
     }
 
+    private static final java.util.Map<String, Type> BY_MODIFIER = new java.util.HashMap<>();
+
+    static {
+        for (Type t : values()) BY_MODIFIER.put("." + t.name().toLowerCase(java.util.Locale.ROOT), t);
+    }
+
     /** The type named by a modifier such as {@code .u32}, or null. */
     public static Type of(String modifier) {
-        if (modifier.length() < 2 || modifier.charAt(0) != '.') return null;
-        try {
-            return Type.valueOf(modifier.substring(1).toUpperCase(java.util.Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
+        return BY_MODIFIER.get(modifier);
+    }
+
+    /** The modifier naming this type, e.g. {@code .u32}. */
+    public String modifier() {
+        return "." + name().toLowerCase(java.util.Locale.ROOT);
     }
 }

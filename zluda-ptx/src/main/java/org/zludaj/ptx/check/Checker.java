@@ -1,0 +1,279 @@
+package org.zludaj.ptx.check;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.zludaj.ptx.Diagnostic;
+import org.zludaj.ptx.isa.InstructionTable;
+import org.zludaj.ptx.model.Function;
+import org.zludaj.ptx.model.Operand;
+import org.zludaj.ptx.model.PtxModule;
+import org.zludaj.ptx.model.StateSpace;
+import org.zludaj.ptx.model.Statement;
+import org.zludaj.ptx.model.Statement.Instruction;
+import org.zludaj.ptx.model.Type;
+import org.zludaj.ptx.model.Variable;
+
+/**
+ * Semantic checks of a parsed module, per function: the instruction table (opcode, modifiers, operand count, PTX
+ * version and target), name resolution with PTX scoping (module, parameters, nested blocks), labels (duplicate,
+ * undefined), operand types under the ISA's relaxed rules, and state spaces of addressed variables.
+ */
+public final class Checker {
+    private Checker() {}
+
+    public record Result(List<Diagnostic> diagnostics, Set<String> failed) {}
+
+    /** Special registers (with or without a .x/.y/.z component) and their families. */
+    static boolean isSpecial(String name) {
+        if (SPECIAL.contains(name)) return true;
+        return name.matches("%envreg([0-9]|[12][0-9]|3[01])|%pm[0-7](_64)?|%lanemask_(eq|le|lt|ge|gt)|%reserved_smem_offset_(begin|end|cap|[01])");
+    }
+
+    private static final Set<String> SPECIAL = Set.of("%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid",
+            "%smid", "%nsmid", "%gridid", "%clock", "%clock_hi", "%clock64", "%globaltimer", "%globaltimer_lo",
+            "%globaltimer_hi", "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size", "%current_graph_exec",
+            "%is_explicit_cluster", "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
+            "%cluster_nctarank", "WARP_SZ");
+
+    public static Result check(PtxModule m) {
+        List<Diagnostic> diags = new ArrayList<>();
+        Set<String> failed = new LinkedHashSet<>();
+        Map<String, Variable> globals = new HashMap<>();
+        Set<String> functions = new HashSet<>();
+        for (Variable v : m.globals()) {
+            if (globals.put(v.name(), v) != null && !v.attributes().contains(".extern"))
+                diags.add(new Diagnostic(m.name(), v.line(), 0, "duplicate declaration of " + v.name()));
+        }
+        for (Function f : m.functions()) functions.add(f.name());
+        int ptx = 0, sm = m.smVersion();
+        try {
+            if (m.version() != null) ptx = (int) Math.round(Double.parseDouble(m.version()) * 10);
+        } catch (NumberFormatException e) {
+            diags.add(new Diagnostic(m.name(), 1, 1, "bad .version " + m.version()));
+        }
+        for (Variable v : m.globals()) checkInitializer(m, v, globals, functions, diags);
+        for (Function f : m.functions()) {
+            if (!f.isDefined()) continue;
+            FunctionChecker fc = new FunctionChecker(m, f, globals, functions, ptx, sm);
+            fc.run();
+            if (!fc.diags.isEmpty()) {
+                diags.addAll(fc.diags);
+                failed.add(f.name());
+            }
+        }
+        return new Result(diags, failed);
+    }
+
+    private static void checkInitializer(PtxModule m, Variable v, Map<String, Variable> globals, Set<String> functions,
+                                         List<Diagnostic> diags) {
+        if (v.initializer() == null) return;
+        Deque<Operand> todo = new ArrayDeque<>(List.of(v.initializer()));
+        while (!todo.isEmpty()) {
+            Operand o = todo.pop();
+            if (o instanceof Operand.Name n && !globals.containsKey(n.name()) && !functions.contains(n.name()))
+                diags.add(new Diagnostic(m.name(), v.line(), 0, "initializer of " + v.name() + " names undefined " + n.name()));
+            else if (o instanceof Operand.Aggregate a) a.elements().forEach(todo::push);
+            else if (o instanceof Operand.Call c) todo.push(c.argument());
+            else if (o instanceof Operand.Sum s) {
+                todo.push(s.left());
+                todo.push(s.right());
+            } else if (o instanceof Operand.Neg n) todo.push(n.operand());
+        }
+    }
+
+    private static final class FunctionChecker {
+        final PtxModule m;
+        final Function f;
+        final Map<String, Variable> globals;
+        final Set<String> functions;
+        final int ptx, sm;
+        final List<Diagnostic> diags = new ArrayList<>();
+        final Deque<Map<String, Variable>> scopes = new ArrayDeque<>();
+        final Set<String> labels = new HashSet<>();
+        final InstructionTable table = InstructionTable.get();
+
+        FunctionChecker(PtxModule m, Function f, Map<String, Variable> globals, Set<String> functions, int ptx, int sm) {
+            this.m = m;
+            this.f = f;
+            this.globals = globals;
+            this.functions = functions;
+            this.ptx = ptx;
+            this.sm = sm;
+        }
+
+        void error(int line, int column, String message) {
+            diags.add(new Diagnostic(m.name(), line, column, "function " + f.name() + ": " + message));
+        }
+
+        void run() {
+            Map<String, Variable> params = new HashMap<>();
+            for (Variable p : f.params()) params.put(p.name(), p);
+            for (Variable p : f.returns()) params.put(p.name(), p);
+            scopes.push(params);
+            collectLabels(f.body());
+            block(f.body());
+        }
+
+        void collectLabels(List<Statement> body) {
+            for (Statement s : body) {
+                if (s instanceof Statement.Label l && !labels.add(l.name())) error(l.line(), 0, "duplicate label " + l.name());
+                else if (s instanceof Statement.Block b) collectLabels(b.statements());
+            }
+        }
+
+        void block(List<Statement> body) {
+            Map<String, Variable> scope = new HashMap<>();
+            scopes.push(scope);
+            for (Statement s : body) {  // declarations are visible in the whole block
+                if (s instanceof Statement.Declaration d) {
+                    for (Variable v : d.variables()) {
+                        if (v.rangeCount() > 0) {
+                            for (int i = 0; i < v.rangeCount(); i++) declare(scope, v.name() + i, v);
+                        } else {
+                            declare(scope, v.name(), v);
+                        }
+                    }
+                }
+            }
+            for (Statement s : body) {
+                if (s instanceof Statement.Instruction i) instruction(i);
+                else if (s instanceof Statement.Block b) block(b.statements());
+            }
+            scopes.pop();
+        }
+
+        void declare(Map<String, Variable> scope, String name, Variable v) {
+            if (scope.put(name, v) != null) error(v.line(), 0, "duplicate declaration of " + name);
+        }
+
+        Variable lookup(String name) {
+            for (Map<String, Variable> s : scopes) {
+                Variable v = s.get(name);
+                if (v != null) return v;
+            }
+            return globals.get(name);
+        }
+
+        void instruction(Instruction i) {
+            String bad = table.validate(i, ptx, sm);
+            if (bad != null) {
+                error(i.line(), i.column(), bad);
+                return;
+            }
+            if (i.guard() != null) {
+                Variable g = lookup(i.guard().predicate());
+                if (g == null) error(i.line(), i.column(), "undefined predicate " + i.guard().predicate());
+                else if (g.type() != Type.PRED) error(i.line(), i.column(), "guard " + i.guard().predicate() + " is not a .pred register");
+            }
+            boolean branch = i.opcode().equals("bra") || i.opcode().equals("brx") || i.opcode().equals("call");
+            for (int k = 0; k < i.operands().size(); k++) names(i, i.operands().get(k), branch && k == 0);
+            if (diags.isEmpty()) {
+                types(i);
+                spaces(i);
+            }
+        }
+
+        /** Every name an operand mentions must resolve: register, variable, label, function or special register. */
+        void names(Instruction i, Operand o, boolean branchTarget) {
+            if (o instanceof Operand.Name n) {
+                String name = n.name();
+                if (lookup(name) != null || functions.contains(name) || isSpecial(name)) return;
+                if (labels.contains(name)) return;
+                error(i.line(), i.column(), (branchTarget ? "undefined label " : "undefined name ") + name + " in " + i.text());
+            } else if (o instanceof Operand.Address a) {
+                if (a.base() != null) names(i, a.base(), false);
+            } else if (o instanceof Operand.Vector v) {
+                v.elements().forEach(e -> names(i, e, false));
+            } else if (o instanceof Operand.Bracket b) {
+                b.elements().forEach(e -> names(i, e, false));
+            } else if (o instanceof Operand.Tuple t) {
+                t.elements().forEach(e -> names(i, e, branchTarget));
+            } else if (o instanceof Operand.Pair p) {
+                names(i, p.first(), false);
+                names(i, p.second(), false);
+            } else if (o instanceof Operand.Not n) {
+                names(i, n.operand(), false);
+            } else if (o instanceof Operand.Neg n) {
+                names(i, n.operand(), false);
+            }
+        }
+
+        static final Set<String> SAME_TYPE = Set.of("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg",
+                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt");
+
+        /** The relaxed type rules for instructions whose register operands all have the instruction's type. */
+        void types(Instruction i) {
+            if (!SAME_TYPE.contains(i.opcode())) return;
+            Type t = null;
+            for (String mod : i.modifiers()) {
+                Type x = Type.of(mod);
+                if (x != null) t = x;
+            }
+            if (t == null || t == Type.PRED && !i.opcode().equals("mov")) return;
+            boolean wide = i.has(".wide");
+            for (int k = 0; k < i.operands().size(); k++) {
+                Operand o = i.operands().get(k);
+                boolean predicateSlot = i.opcode().equals("setp") && (k == 0 || k == 3) || i.opcode().equals("selp") && k == 3;
+                Type want = predicateSlot ? Type.PRED : t;
+                int bits = want.bits() * (wide && (k == 0 || k == 3 && i.opcode().equals("mad")) ? 2 : 1);
+                if (o instanceof Operand.Pair p) {
+                    checkReg(i, p.first(), want, bits);
+                    checkReg(i, p.second(), want, bits);
+                } else if (o instanceof Operand.Not n) {
+                    checkReg(i, n.operand(), want, bits);
+                } else if (!(o instanceof Operand.Vector)) {
+                    checkReg(i, o, want, bits);
+                }
+            }
+        }
+
+        void checkReg(Instruction i, Operand o, Type want, int bits) {
+            if (!(o instanceof Operand.Name n) || n.component() != null) return;
+            Variable v = lookup(n.name());
+            if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0) return;
+            Type r = v.type();
+            if (want == Type.PRED || r == Type.PRED) {
+                if (want != r) error(i.line(), i.column(), i.text() + ": " + n.name() + " is ." + r.name().toLowerCase()
+                        + ", a ." + want.name().toLowerCase() + " operand is needed");
+                return;
+            }
+            boolean sizeOk = r.bits() == bits;
+            boolean kindOk = r.kind() == Type.Kind.BITS || want.kind() == Type.Kind.BITS
+                    || want.isFloat() == r.isFloat();
+            if (!sizeOk || !kindOk) {
+                error(i.line(), i.column(), i.text() + ": register " + n.name() + " of type " + r.modifier()
+                        + " does not fit a " + bits + "-bit " + (want.isFloat() ? "float" : "integer") + " operand");
+            }
+        }
+
+        /** A variable addressed directly must live in the instruction's state space (or be reached generically). */
+        void spaces(Instruction i) {
+            if (!i.opcode().equals("ld") && !i.opcode().equals("st") && !i.opcode().equals("ldu")) return;
+            StateSpace space = null;
+            for (String mod : i.modifiers()) {
+                String key = mod.contains("::") ? mod.substring(0, mod.indexOf("::")) : mod;
+                StateSpace s = StateSpace.of(key);
+                if (s != null) space = s;
+            }
+            for (Operand o : i.operands()) {
+                if (!(o instanceof Operand.Address a) || a.base() == null) continue;
+                Variable v = lookup(a.base().name());
+                if (v == null || v.space() == StateSpace.REG) continue;
+                if (space != null && v.space() != space) {
+                    error(i.line(), i.column(), i.text() + " addresses " + v.name() + ", a ." + v.space().name().toLowerCase()
+                            + " variable");
+                }
+                boolean kernelParam = f.entry() && f.params().contains(v);
+                if (i.opcode().equals("st") && (v.space() == StateSpace.CONST || kernelParam))
+                    error(i.line(), i.column(), "cannot store to ." + v.space().name().toLowerCase() + " variable " + v.name());
+            }
+        }
+    }
+}

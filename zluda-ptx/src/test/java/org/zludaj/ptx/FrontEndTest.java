@@ -1,0 +1,161 @@
+package org.zludaj.ptx;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.zludaj.ptx.model.Positions;
+import org.zludaj.ptx.model.PtxModule;
+
+/** The PTX front end: diagnostics, per-function isolation, the instruction table, semantic checks, printer. */
+class FrontEndTest {
+    static final String[] CORPUS = {"vectoradd_75", "vectoradd_90", "reduction_75", "reduction_90", "sgemm_75", "sgemm_90",
+        "streams_75", "streams_90", "wmma_75", "wmma_90"};
+
+    static String resource(String name) throws IOException {
+        return new String(FrontEndTest.class.getResourceAsStream("/corpus/" + name + ".ptx").readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    static List<String> corpus() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (String n : CORPUS) out.add(resource(n));
+        return out;
+    }
+
+    static final String HEAD = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+    static Ptx.Parsed lenient(String body) {
+        return Ptx.parseLenient("t.ptx", HEAD + body);
+    }
+
+    static String kernel(String name, String body) {
+        return ".visible .entry " + name + "(.param .u64 p)\n{\n.reg .pred %p<3>;\n.reg .b32 %r<5>;\n.reg .f32 %f<3>;\n"
+                + ".reg .b64 %rd<3>;\n" + body + "\nret;\n}\n";
+    }
+
+    /** The one diagnostic of a module whose single kernel has one problem. */
+    static Diagnostic only(String body) {
+        Ptx.Parsed p = lenient(kernel("k", body));
+        assertEquals(1, p.diagnostics().size(), p.log());
+        assertEquals(java.util.Set.of("k"), p.failedFunctions());
+        return p.diagnostics().get(0);
+    }
+
+    @Test
+    void corpusParsesCleanlyAndRoundTrips() throws Exception {
+        for (String text : corpus()) {
+            PtxModule m = Ptx.parse("m.ptx", text);
+            assertFalse(m.functions().isEmpty());
+            PtxModule again = Ptx.parse("printed.ptx", PtxPrinter.print(m));
+            assertEquals(Positions.strip(m), Positions.strip(again));
+        }
+    }
+
+    @Test
+    void syntaxErrorHasModuleLineAndColumn() {
+        Ptx.Parsed p = Ptx.parseLenient("bad.ptx", HEAD + ".visible .entry k()\n{\n\tadd.s32 %r1, , %r2;\n}\n");
+        assertFalse(p.ok());
+        Diagnostic d = p.diagnostics().get(0);
+        assertEquals("bad.ptx", d.module());
+        assertEquals(6, d.line());
+        assertTrue(d.column() > 1, d.toString());
+        assertTrue(d.message().startsWith("function k: "), d.toString());
+    }
+
+    @Test
+    void aBrokenFunctionIsReportedAndTheOthersStayUsable() {
+        String text = kernel("good1", "add.s32 %r1, %r2, %r3;") + kernel("syntax", "add.s32 %r1 %r2;")
+                + kernel("semantic", "bra NOWHERE;") + kernel("good2", "mov.u32 %r1, %tid.x;");
+        Ptx.Parsed p = lenient(text);
+        assertEquals(List.of("good1", "good2"), p.module().functions().stream().map(f -> f.name()).toList());
+        assertEquals(java.util.Set.of("syntax", "semantic"), p.failedFunctions());
+        assertTrue(p.log().contains("function syntax:") && p.log().contains("function semantic: undefined label NOWHERE"), p.log());
+        PtxException e = assertThrows(PtxException.class, () -> Ptx.parse("t.ptx", HEAD + text));
+        assertEquals(p.diagnostics(), e.diagnostics());
+    }
+
+    @Test
+    void instructionTable() {
+        assertTrue(only("frobnicate.u32 %r1, %r2;").message().contains("unknown instruction frobnicate"));
+        assertTrue(only("add.u32.bogus %r1, %r2, %r3;").message().contains("modifier .bogus is not valid for add"));
+        assertTrue(only("add.u32 %r1, %r2;").message().contains("takes 3 operands, not 2"));
+        Ptx.Parsed old = Ptx.parseLenient("old.ptx", ".version 6.0\n.target sm_70\n.address_size 64\n" + kernel("k",
+                "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f1,%f1,%f1}, {%r1,%r1,%r1,%r1}, {%r1,%r1}, {%f1,%f1,%f1,%f1};"));
+        assertTrue(old.log().contains("requires PTX ISA"), old.log());
+        Ptx.Parsed sm = Ptx.parseLenient("sm.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n" + kernel("k",
+                "redux.sync.add.u32 %r1, %r2, -1;"));
+        assertTrue(sm.log().contains("requires sm_80"), sm.log());
+    }
+
+    @Test
+    void namesAndLabels() {
+        assertTrue(only("bra MISSING;").message().contains("undefined label MISSING"));
+        assertTrue(only("mov.u32 %r1, %nosuch;").message().contains("undefined name %nosuch"));
+        assertTrue(only("L1:\nL1:\nmov.u32 %r1, 1;").message().contains("duplicate label L1"));
+        assertTrue(only("@%r1 bra L;\nL:").message().contains("is not a .pred register"));
+        // a register declared in a nested block is not visible after it
+        assertTrue(only("{\n.reg .b32 %inner;\nmov.u32 %inner, 1;\n}\nmov.u32 %r1, %inner;").message().contains("undefined name %inner"));
+        assertTrue(lenient(kernel("k", "mov.u32 %r1, %envreg3;\nmov.u32 %r2, %laneid;\nmov.u64 %rd1, %clock64;")).ok());
+    }
+
+    @Test
+    void relaxedTypeRules() {
+        assertTrue(lenient(kernel("k", "add.u32 %r1, %r2, %r3;\nadd.s32 %r1, %r2, %r3;\nadd.f32 %f1, %f2, %f2;\nmov.b32 %f1, %r1;")).ok(),
+                "bit-size registers fit any same-size type");
+        assertTrue(only("add.f32 %f1, %rd1, %f2;").message().contains("register %rd1 of type .b64 does not fit a 32-bit float"));
+        assertTrue(only(".reg .s32 %s;\nadd.f32 %f1, %s, %f2;").message().contains("does not fit a 32-bit float"));
+        assertTrue(only("setp.lt.s32 %r1, %r2, %r3;").message().contains(".pred operand is needed"));
+        assertTrue(lenient(kernel("k", "mul.wide.u32 %rd1, %r1, %r2;")).ok(), ".wide destinations are double width");
+    }
+
+    @Test
+    void stateSpaces() {
+        String shared = ".shared .align 4 .b8 smem[64];\n.const .align 4 .b32 c;\n";
+        Ptx.Parsed p = lenient(shared + kernel("k", "ld.global.u32 %r1, [smem];"));
+        assertTrue(p.log().contains("ld.global.u32 addresses smem, a .shared variable"), p.log());
+        p = lenient(shared + kernel("k", "st.const.u32 [c], %r1;"));
+        assertTrue(p.log().contains("cannot store to .const variable c"), p.log());
+        p = lenient(shared + kernel("k", "st.param.u64 [p], %rd1;"));
+        assertTrue(p.log().contains("cannot store to .param variable p"), p.log());
+        assertTrue(lenient(shared + kernel("k", "ld.shared.u32 %r1, [smem+4];\nld.param.u64 %rd1, [p];\nld.u32 %r1, [smem];")).ok());
+    }
+
+    @Test
+    void parallelPiecesGiveTheSameModule() throws Exception {
+        StringBuilder big = new StringBuilder(resource("sgemm_90"));
+        String body = resource("reduction_90");
+        body = body.substring(body.indexOf(".address_size 64") + ".address_size 64".length());
+        for (int i = 0; i < 40; i++) big.append(body.replace("_Z", "_Z" + i + "x").replace(" s[]", " s" + i + "[]").replace("[s]", "[s" + i + "]").replace(", s;", ", s" + i + ";"));
+        String text = big.toString();
+        Ptx.Parsed sequential = Ptx.parseLenient("big.ptx", text, Integer.MAX_VALUE);
+        Ptx.Parsed parallel = Ptx.parseLenient("big.ptx", text, 16 * 1024);
+        assertTrue(sequential.ok(), sequential.log());
+        assertEquals(sequential.module(), parallel.module(), "same model, positions included");
+        String broken = text.replace("_Z7x9block_sumPKfPfi(", "_Z7x9block_sumPKfPfi((");
+        Ptx.Parsed b = Ptx.parseLenient("big.ptx", broken, 16 * 1024);
+        assertEquals(java.util.Set.of("_Z7x9block_sumPKfPfi"), b.failedFunctions(), b.log());
+        assertEquals(sequential.module().functions().size() - 1, b.module().functions().size());
+    }
+
+    @Test
+    void printerKeepsDirectivesAndInitializers() throws Exception {
+        String text = HEAD + ".global .align 8 .u64 ptrs[2] = {generic(tab), tab+4};\n.global .align 4 .b32 tab[3] = {1, -2, 0x7fffffff};\n"
+                + ".visible .entry k(.param .u64 .ptr .global .align 16 k_p)\n.maxntid 256, 1, 1\n.minnctapersm 2\n{\n"
+                + ".reg .b64 %rd<2>;\n.reg .f32 %f<2>;\nmov.f32 %f1, 0f3F800000;\nld.param.u64 %rd1, [k_p+-8];\nret;\n}\n";
+        PtxModule m = Ptx.parse("t.ptx", text);
+        String printed = PtxPrinter.print(m);
+        assertTrue(printed.contains(".maxntid 256, 1, 1") && printed.contains("0f3F800000") && printed.contains("generic(tab)"), printed);
+        assertEquals(Positions.strip(m), Positions.strip(Ptx.parse("p.ptx", printed)));
+        assertEquals(List.of(".ptr", ".global", ".align 16"), m.functions().get(0).params().get(0).attributes());
+    }
+
+    @Test
+    void everyDiagnosticNamesItsPlace() {
+        Ptx.Parsed p = lenient(kernel("k", "add.u32 %r1, %r2, %r9999;"));
+        assertEquals(List.of("t.ptx:10"), p.diagnostics().stream().map(d -> d.module() + ":" + d.line()).collect(Collectors.toList()));
+    }
+}
