@@ -41,7 +41,10 @@ final class Chunks {
                 case '{' -> { depth++; content = true; }
                 case '}' -> {
                     depth = Math.max(0, depth - 1);
-                    if (depth == 0) {
+                    int next = i + 1;
+                    while (next < n && Character.isWhitespace(t.charAt(next))) next++;
+                    boolean initializer = next < n && (t.charAt(next) == ';' || t.charAt(next) == ',');
+                    if (depth == 0 && !initializer) {
                         out.add(new Chunk(start, i + 1, startLine));
                         start = i + 1;
                         startLine = line;

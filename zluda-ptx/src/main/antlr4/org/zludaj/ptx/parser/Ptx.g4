@@ -80,7 +80,7 @@ expression
     ;
 
 // ---- lexer ----
-DOT_ID   : '.' [a-zA-Z_] [a-zA-Z0-9_$]* ('::' [a-zA-Z0-9_]+)* ;
+DOT_ID   : '.' [a-zA-Z0-9_] [a-zA-Z0-9_$]* ('::' [a-zA-Z0-9_]+)* ;
 ID       : [a-zA-Z] [a-zA-Z0-9_$]* | [_$%] [a-zA-Z0-9_$]+ ;
 HEXFLOAT : '0' [fFdD] [0-9a-fA-F]+ ;
 FLOAT    : [0-9]+ '.' [0-9]* ([eE] [+-]? [0-9]+)? ;
