@@ -177,6 +177,11 @@ final class ModelBuilder {
             else if (s instanceof PtxParser.BlockContext b) out.add(new Statement.Block(statements(b.body().statement()), line));
             else if (s instanceof PtxParser.PragmaStatementContext p) out.add(new Statement.Pragma(strings(p.pragmaDirective()), line));
             else if (s instanceof PtxParser.CallPrototypeContext c) out.add(new Statement.Directive(callPrototype(c), line));
+            else if (s instanceof PtxParser.TargetListContext tl) {
+                List<String> names = new ArrayList<>();
+                for (TerminalNode id : tl.ID()) names.add(id.getText());
+                out.add(new Statement.Directive(tl.kind.getText() + " " + String.join(", ", names), line));
+            }
             else if (s instanceof PtxParser.OtherDirectiveContext o) {
                 StringBuilder t = new StringBuilder(o.DOT_ID().getText());
                 for (int k = 1; k < o.getChildCount() - 1; k++) {

@@ -41,6 +41,7 @@ body : '{' statement* '}' ;
 
 statement
     : ID ':'                                   # label
+    | kind=('.branchtargets' | '.calltargets') ID (',' ID)* ';' # targetList
     | declaration ';'                          # localDeclaration
     | guard? opcode=ID DOT_ID* operandList? ';' # instruction
     | body                                     # block
