@@ -98,6 +98,16 @@ class PtxInstructionTest {
         return false;
     }
 
+    /** A short reason for host-pending.txt. */
+    static String reason(String diff) {
+        var m = java.util.regex.Pattern.compile("instruction (\\S+) .*?is not supported yet|register (%\\w+) is not supported|"
+                + "\\.func \\(device functions and calls\\)|variable \\S+ inside a function|LLVM verifier|Failed to materialize|no output")
+                .matcher(diff);
+        if (m.find()) return m.group(0);
+        if (diff.contains("values differ")) return "results differ from NVIDIA";
+        return diff.lines().findFirst().orElse("").replaceAll("0x[0-9a-f]+", "").strip();
+    }
+
     static String tolerance(Path dir) throws Exception {
         for (String line : Files.readAllLines(dir.resolve("test.txt"))) {
             String[] f = line.trim().split("\\s+");
@@ -167,6 +177,7 @@ class PtxInstructionTest {
         Map<String, Buffers> got = runAll(exe, dirs, work);
         Map<String, String> pending = pending();
         List<String> failures = new ArrayList<>(), nowPassing = new ArrayList<>();
+        Map<String, String> stillFailing = new TreeMap<>();
         int passed = 0;
         for (Path d : dirs) {
             String name = d.getFileName().toString();
@@ -175,6 +186,14 @@ class PtxInstructionTest {
             if (diff == null) passed++;
             if (diff == null && pending.containsKey(name)) nowPassing.add(name);
             if (diff != null && !pending.containsKey(name)) failures.add(name + ": " + diff);
+            if (diff != null) stillFailing.put(name, reason(diff));
+        }
+        if (Boolean.getBoolean("ptx.tests.updatePending")) {  // development aid: rewrite the list from this run
+            StringBuilder f = new StringBuilder("# ptx-tests not yet passing on the host backend, with the first reason"
+                    + " (PtxInstructionTest keeps this list true).\n");
+            stillFailing.forEach((n, r) -> f.append(n).append(' ').append(r).append('\n'));
+            Files.writeString(PTX.resolve("host-pending.txt"), f.toString());
+            return;
         }
         System.out.printf("ptx-tests on the host backend: %d of %d match NVIDIA (%d listed as pending)%n", passed, dirs.size(), pending.size());
         assertTrue(failures.isEmpty(), failures.size() + " tests differ from NVIDIA:\n" + String.join("\n", failures));

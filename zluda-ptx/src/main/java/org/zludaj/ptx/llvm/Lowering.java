@@ -32,10 +32,10 @@ import org.zludaj.ptx.target.Target;
  * the instruction, its line, the function and the target; nothing is dropped.
  */
 public final class Lowering {
-    private final PtxModule ptx;
-    private final Target target;
-    private final LLVMContextRef ctx;
-    private final LLVMModuleRef module;
+    final PtxModule ptx;
+    final Target target;
+    final LLVMContextRef ctx;
+    final LLVMModuleRef module;
     private final String symbolPrefix;
     private final List<Diagnostic> errors = new ArrayList<>();
 
@@ -80,7 +80,7 @@ public final class Lowering {
     // ------------------------------------------------------------------------------------------ per kernel
 
     /** Thrown inside one function's lowering; becomes a diagnostic and lowering continues with the next function. */
-    private static final class Unsupported extends RuntimeException {
+    static final class Unsupported extends RuntimeException {
         final int line;
 
         Unsupported(int line, String message) {
@@ -94,8 +94,8 @@ public final class Lowering {
     private record Param(LLVMValueRef address, Variable variable) {}
 
     private Function fn;
-    private LLVMValueRef kernel;
-    private LLVMBuilderRef b;
+    LLVMValueRef kernel;
+    LLVMBuilderRef b;
     private Map<String, Reg> regs;
     private Map<String, Param> params;
     private Map<String, LLVMBasicBlockRef> labels;
@@ -137,7 +137,7 @@ public final class Lowering {
         return LLVMArrayType2(LLVMInt8TypeInContext(ctx), n);
     }
 
-    private LLVMTypeRef llvmType(Type t) {
+    LLVMTypeRef llvmType(Type t) {
         return switch (t) {
             case PRED -> LLVMInt1TypeInContext(ctx);
             case B8, U8, S8 -> LLVMInt8TypeInContext(ctx);
@@ -239,7 +239,7 @@ public final class Lowering {
         return LLVMBuildLoad2(b, r.llvmType, r.slot, "");
     }
 
-    private Type type(Instruction i) {
+    Type type(Instruction i) {
         for (int k = i.modifiers().size() - 1; k >= 0; k--) {
             Type t = Type.of(i.modifiers().get(k));
             if (t != null) return t;
@@ -247,11 +247,14 @@ public final class Lowering {
         throw new Unsupported(i.line(), i.text() + ": no type modifier");
     }
 
-    private Unsupported unsupported(Instruction i) {
+    Unsupported unsupported(Instruction i) {
         return new Unsupported(i.line(), "instruction " + i.text() + " is not supported yet");
     }
 
+    private final IntegerOps integers = new IntegerOps(this);
+
     private void instruction(Instruction i) {
+        if (integers.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);
@@ -385,7 +388,7 @@ public final class Lowering {
     }
 
     /** PTX shifts clamp: amounts >= width give 0 (or the sign for arithmetic right shifts). */
-    private LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
+    LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
         LLVMTypeRef lt = llvmType(t);
         LLVMValueRef width = LLVMConstInt(LLVMInt32TypeInContext(ctx), t.bits(), 0);
         LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, amount32, width, "");
@@ -400,7 +403,7 @@ public final class Lowering {
         return LLVMBuildSelect(b, big, LLVMConstInt(lt, 0, 0), r, "");
     }
 
-    private Type widened(Instruction i, Type t) {
+    Type widened(Instruction i, Type t) {
         return switch (t) {
             case U16 -> Type.U32;
             case S16 -> Type.S32;
@@ -411,7 +414,7 @@ public final class Lowering {
         };
     }
 
-    private LLVMValueRef extend(LLVMValueRef v, Type from, Type to) {
+    LLVMValueRef extend(LLVMValueRef v, Type from, Type to) {
         return from.isSigned() ? LLVMBuildSExt(b, v, llvmType(to), "") : LLVMBuildZExt(b, v, llvmType(to), "");
     }
 
@@ -549,7 +552,7 @@ public final class Lowering {
     // ------------------------------------------------------------------------------------------- operands
 
     /** Reads an operand as PTX type {@code t} (registers of another type of the same size are reinterpreted). */
-    private LLVMValueRef read(Instruction i, Operand o, Type t) {
+    LLVMValueRef read(Instruction i, Operand o, Type t) {
         LLVMTypeRef lt = llvmType(t);
         if (o instanceof Operand.IntImm imm) {
             if (t.isFloat()) return LLVMConstReal(lt, imm.value());
@@ -586,7 +589,7 @@ public final class Lowering {
         return name.equals("%tid") || name.equals("%ntid") || name.equals("%ctaid") || name.equals("%nctaid");
     }
 
-    private void write(Instruction i, Operand dst, LLVMValueRef v, Type t) {
+    void write(Instruction i, Operand dst, LLVMValueRef v, Type t) {
         if (dst instanceof Operand.Sink) return;
         if (!(dst instanceof Operand.Name n) || !regs.containsKey(n.name()))
             throw new Unsupported(i.line(), i.text() + ": destination " + dst + " is not a register");
