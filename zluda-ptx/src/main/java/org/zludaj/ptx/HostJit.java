@@ -9,6 +9,7 @@ import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMErrorRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMOrcDefinitionGeneratorRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcLLJITBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcLLJITRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcThreadSafeContextRef;
@@ -32,6 +33,11 @@ public final class HostJit {
         Ll.initialize();
         LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
         check(LLVMOrcCreateLLJIT(jit, builder), "creating the host JIT");
+        // kernels may call the C library (libm for exp2f, sinf ...): resolve from this process
+        LLVMOrcDefinitionGeneratorRef process = new LLVMOrcDefinitionGeneratorRef();
+        check(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(process, LLVMOrcLLJITGetGlobalPrefix(jit), null, null),
+                "resolving process symbols");
+        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), process);
         target = HostTarget.native_();
     }
 

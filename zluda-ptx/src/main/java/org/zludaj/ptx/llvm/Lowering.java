@@ -252,9 +252,11 @@ public final class Lowering {
     }
 
     private final IntegerOps integers = new IntegerOps(this);
+    private final FloatOps floats = new FloatOps(this);
 
     private void instruction(Instruction i) {
         if (integers.lower(i)) return;
+        if (floats.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);

@@ -1,0 +1,403 @@
+package org.zludaj.ptx.llvm;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.model.Statement.Instruction;
+import org.zludaj.ptx.model.Type;
+
+/**
+ * PTX floating point with NVIDIA's results on every target, without touching any global rounding or denormal mode
+ * (AMD GPUs have only global mode bits; the CPU's are shared with the JVM):
+ * <ul>
+ *   <li>directed rounding (.rz .rm .rp) = the round-to-nearest result corrected by the sign of the exact error,
+ *       which error-free transformations give exactly (TwoSum, FMA remainders of products, quotients and roots);</li>
+ *   <li>.ftz flushes subnormal inputs and results to sign-preserving zero; .sat clamps to [0, 1] with NaN to 0;</li>
+ *   <li>NaN results are NVIDIA's canonical NaN; min/max order -0 below +0 and return the number when one input is
+ *       NaN (the .NaN forms return NaN);</li>
+ *   <li>half precision (f16, bf16 and their x2 pairs) computes in a wider type whose single rounding back is exact.</li>
+ * </ul>
+ */
+final class FloatOps {
+    private final Lowering l;
+
+    FloatOps(Lowering l) {
+        this.l = l;
+    }
+
+    enum Round { RN, RZ, RM, RP }
+
+    private LLVMBuilderRef b() {
+        return l.b;
+    }
+
+    private LLVMTypeRef ft(Type t) {
+        return switch (t) {
+            case F32 -> LLVMFloatTypeInContext(l.ctx);
+            case F64 -> LLVMDoubleTypeInContext(l.ctx);
+            case F16 -> LLVMHalfTypeInContext(l.ctx);
+            case BF16 -> LLVMBFloatTypeInContext(l.ctx);
+            default -> throw new IllegalArgumentException(t.name());
+        };
+    }
+
+    private LLVMTypeRef it(int bits) {
+        return LLVMIntTypeInContext(l.ctx, bits);
+    }
+
+    private LLVMValueRef real(LLVMTypeRef t, double v) {
+        return LLVMConstReal(t, v);
+    }
+
+    private LLVMValueRef intr(String name, LLVMTypeRef t, LLVMValueRef... args) {
+        return Ll.intrinsic(l.module, b(), name, new LLVMTypeRef[] {t}, args);
+    }
+
+    private LLVMValueRef sel(LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) {
+        return LLVMBuildSelect(b(), c, a, b, "");
+    }
+
+    private LLVMValueRef fcmp(int p, LLVMValueRef a, LLVMValueRef b) {
+        return LLVMBuildFCmp(b(), p, a, b, "");
+    }
+
+    static Round rounding(Instruction i) {
+        if (i.has(".rz") || i.has(".rzi")) return Round.RZ;
+        if (i.has(".rm") || i.has(".rmi")) return Round.RM;
+        if (i.has(".rp") || i.has(".rpi")) return Round.RP;
+        return Round.RN;
+    }
+
+    private static boolean half(Type t) {
+        return t == Type.F16 || t == Type.BF16 || t == Type.F16X2 || t == Type.BF16X2;
+    }
+
+    /** Handles the floating-point instruction forms; returns false for others. */
+    boolean lower(Instruction i) {
+        Type t = scalarType(i);
+        if (t == null) return false;
+        String op = i.opcode();
+        switch (op) {
+            case "add", "sub", "mul", "fma", "mad", "div", "min", "max", "sqrt", "rcp", "rsqrt", "abs", "neg", "copysign",
+                 "ex2", "lg2", "sin", "cos", "tanh" -> { }
+            case "testp" -> {
+                testp(i, t);
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+        Type full = l.type(i);
+        if (full == Type.F16X2 || full == Type.BF16X2) {
+            pair(i, full == Type.F16X2 ? Type.F16 : Type.BF16);
+            return true;
+        }
+        LLVMValueRef[] in = new LLVMValueRef[i.operands().size() - 1];
+        for (int k = 0; k < in.length; k++) in[k] = l.read(i, i.operands().get(k + 1), t);
+        l.write(i, i.operands().get(0), compute(i, t, in), t);
+        return true;
+    }
+
+    /** The instruction's float type, or null for non-float instructions. */
+    private Type scalarType(Instruction i) {
+        Type t = null;
+        for (String m : i.modifiers()) {
+            Type x = Type.of(m);
+            if (x != null) t = x;
+        }
+        if (t == null || !t.isFloat() || t == Type.TF32) return null;
+        return t;
+    }
+
+    /** f16x2 / bf16x2: the scalar operation on each half of the packed 32-bit registers. */
+    private void pair(Instruction i, Type lane) {
+        LLVMTypeRef i16 = it(16), i32 = it(32);
+        LLVMValueRef[] lo = new LLVMValueRef[i.operands().size() - 1], hi = new LLVMValueRef[lo.length];
+        for (int k = 0; k < lo.length; k++) {
+            LLVMValueRef v = l.read(i, i.operands().get(k + 1), Type.B32);
+            lo[k] = LLVMBuildBitCast(b(), LLVMBuildTrunc(b(), v, i16, ""), ft(lane), "");
+            hi[k] = LLVMBuildBitCast(b(), LLVMBuildTrunc(b(), LLVMBuildLShr(b(), v, LLVMConstInt(i32, 16, 0), ""), i16, ""), ft(lane), "");
+        }
+        LLVMValueRef rl = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), compute(i, lane, lo), i16, ""), i32, "");
+        LLVMValueRef rh = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), compute(i, lane, hi), i16, ""), i32, "");
+        l.write(i, i.operands().get(0), LLVMBuildOr(b(), rl, LLVMBuildShl(b(), rh, LLVMConstInt(i32, 16, 0), ""), ""), Type.B32);
+    }
+
+    /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
+    LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
+        boolean ftz = i.has(".ftz") && t == Type.F32;
+        if (ftz) for (int k = 0; k < in.length; k++) in[k] = flush(in[k], t);
+        LLVMValueRef r;
+        String op = i.opcode();
+        if (half(t)) {
+            r = halfOp(i, t, in);
+        } else {
+            Round rnd = rounding(i);
+            boolean approx = i.has(".approx");
+            r = switch (op) {
+                case "add" -> directed(rnd, t, LLVMBuildFAdd(b(), in[0], in[1], ""), sumError(in[0], in[1], t), in);
+                case "sub" -> {
+                    LLVMValueRef nb = LLVMBuildFNeg(b(), in[1], "");
+                    yield directed(rnd, t, LLVMBuildFSub(b(), in[0], in[1], ""), sumError(in[0], nb, t), in);
+                }
+                case "mul" -> {
+                    LLVMValueRef p = LLVMBuildFMul(b(), in[0], in[1], "");
+                    yield directed(rnd, t, p, intr("llvm.fma", ft(t), in[0], in[1], LLVMBuildFNeg(b(), p, "")), in);
+                }
+                case "fma", "mad" -> fma(rnd, t, in);
+                case "div" -> approx ? LLVMBuildFMul(b(), in[0], LLVMBuildFDiv(b(), real(ft(t), 1), in[1], ""), "") : divide(rnd, t, in[0], in[1]);
+                case "rcp" -> approx ? LLVMBuildFDiv(b(), real(ft(t), 1), in[0], "") : divide(rnd, t, real(ft(t), 1), in[0]);
+                case "sqrt" -> approx ? intr("llvm.sqrt", ft(t), in[0]) : sqrt(rnd, t, in[0]);
+                case "rsqrt" -> LLVMBuildFDiv(b(), real(ft(t), 1), intr("llvm.sqrt", ft(t), in[0]), "");
+                case "min", "max" -> minMax(i, t, in);
+                case "abs" -> intr("llvm.fabs", ft(t), in[0]);
+                case "neg" -> LLVMBuildFNeg(b(), in[0], "");
+                case "copysign" -> intr("llvm.copysign", ft(t), in[1], in[0]);
+                case "ex2" -> intr("llvm.exp2", ft(t), in[0]);
+                case "lg2" -> intr("llvm.log2", ft(t), in[0]);
+                case "sin" -> intr("llvm.sin", ft(t), in[0]);
+                case "cos" -> intr("llvm.cos", ft(t), in[0]);
+                case "tanh" -> intr("llvm.tanh", ft(t), in[0]);
+                default -> throw l.unsupported(i);
+            };
+        }
+        boolean keepsNaN = op.equals("abs") || op.equals("neg") || op.equals("copysign") || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
+        if (!keepsNaN) r = canonical(r, t);
+        if (ftz) r = flush(r, t);
+        if (i.has(".sat")) r = saturate(r, t);
+        if (i.has(".relu")) r = relu(r, t);
+        return r;
+    }
+
+    // ---- the pieces
+
+    /** NVIDIA's canonical NaN for the type. */
+    LLVMValueRef canonicalNaN(Type t) {
+        return switch (t) {
+            case F32 -> LLVMConstBitCast(LLVMConstInt(it(32), 0x7fffffffL, 0), ft(t));
+            case F64 -> LLVMConstBitCast(LLVMConstInt(it(64), 0x7fffffffffffffffL, 0), ft(t));
+            default -> LLVMConstBitCast(LLVMConstInt(it(16), 0x7fff, 0), ft(t));
+        };
+    }
+
+    LLVMValueRef canonical(LLVMValueRef v, Type t) {
+        return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(t), v);
+    }
+
+    LLVMValueRef flush(LLVMValueRef v, Type t) {
+        double min = t == Type.F64 ? Double.MIN_NORMAL : Float.MIN_NORMAL;
+        LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), min));
+        return sel(tiny, intr("llvm.copysign", ft(t), real(ft(t), 0), v), v);
+    }
+
+    LLVMValueRef saturate(LLVMValueRef v, Type t) {
+        LLVMValueRef zero = real(ft(t), 0), one = real(ft(t), 1);
+        LLVMValueRef r = sel(fcmp(LLVMRealOGT, v, one), one, v);
+        r = sel(fcmp(LLVMRealOLT, r, zero), zero, r);
+        r = sel(fcmp(LLVMRealOEQ, r, zero), zero, r);  // -0 becomes +0
+        return sel(fcmp(LLVMRealUNO, v, v), zero, r);
+    }
+
+    private LLVMValueRef relu(LLVMValueRef v, Type t) {
+        LLVMValueRef zero = real(ft(t), 0);
+        return sel(fcmp(LLVMRealOLT, v, zero), zero, v);
+    }
+
+    /** TwoSum: the exact error of a + b, given as the second term. */
+    private LLVMValueRef sumError(LLVMValueRef a, LLVMValueRef bv, Type t) {
+        LLVMValueRef s = LLVMBuildFAdd(b(), a, bv, "");
+        LLVMValueRef bb = LLVMBuildFSub(b(), s, a, "");
+        LLVMValueRef aa = LLVMBuildFSub(b(), s, bb, "");
+        return LLVMBuildFAdd(b(), LLVMBuildFSub(b(), a, aa, ""), LLVMBuildFSub(b(), bv, bb, ""), "");
+    }
+
+    /**
+     * The directed-rounding result from the round-to-nearest result x and the sign of (exact - x), given as a value
+     * of that sign (zero when exact). Overflow to infinity from finite inputs is handled too.
+     */
+    private LLVMValueRef directed(Round rnd, Type t, LLVMValueRef x, LLVMValueRef err, LLVMValueRef[] inputs) {
+        if (rnd == Round.RN) return x;
+        LLVMTypeRef f = ft(t);
+        LLVMValueRef zero = real(f, 0);
+        LLVMValueRef below = fcmp(LLVMRealOLT, err, zero), above = fcmp(LLVMRealOGT, err, zero);
+        LLVMValueRef r = switch (rnd) {
+            case RZ -> sel(LLVMBuildOr(b(), LLVMBuildAnd(b(), fcmp(LLVMRealOGT, x, zero), below, ""),
+                    LLVMBuildAnd(b(), fcmp(LLVMRealOLT, x, zero), above, ""), ""), towardZero(x, t), x);
+            case RM -> sel(below, nextDown(x, t), x);
+            default -> sel(above, nextUp(x, t), x);
+        };
+        // overflow: round to nearest gave infinity although all inputs are finite
+        LLVMValueRef finite = LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 1, 0);
+        for (LLVMValueRef in : inputs) finite = LLVMBuildAnd(b(), finite, isFinite(in, t), "");
+        LLVMValueRef overflow = LLVMBuildAnd(b(), finite, isInf(x, t), "");
+        double max = t == Type.F64 ? Double.MAX_VALUE : Float.MAX_VALUE;
+        LLVMValueRef pos = fcmp(LLVMRealOGT, x, zero);
+        LLVMValueRef clamped = switch (rnd) {
+            case RZ -> intr("llvm.copysign", f, real(f, max), x);
+            case RM -> sel(pos, real(f, max), x);
+            default -> sel(pos, x, real(f, -max));
+        };
+        return sel(overflow, clamped, r);
+    }
+
+    private LLVMValueRef isFinite(LLVMValueRef v, Type t) {
+        return fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), Double.POSITIVE_INFINITY));
+    }
+
+    private LLVMValueRef isInf(LLVMValueRef v, Type t) {
+        return fcmp(LLVMRealOEQ, intr("llvm.fabs", ft(t), v), real(ft(t), Double.POSITIVE_INFINITY));
+    }
+
+    private LLVMValueRef bits(LLVMValueRef v, Type t) {
+        return LLVMBuildBitCast(b(), v, it(t.bits()), "");
+    }
+
+    private LLVMValueRef fromBits(LLVMValueRef v, Type t) {
+        return LLVMBuildBitCast(b(), v, ft(t), "");
+    }
+
+    /** The next value above x (x finite; from -0 or +0 the smallest subnormal). */
+    private LLVMValueRef nextUp(LLVMValueRef x, Type t) {
+        LLVMTypeRef i = it(t.bits());
+        LLVMValueRef bx = bits(x, t), one = LLVMConstInt(i, 1, 0);
+        LLVMValueRef isZero = fcmp(LLVMRealOEQ, x, real(ft(t), 0));
+        LLVMValueRef pos = fcmp(LLVMRealOGT, x, real(ft(t), 0));
+        LLVMValueRef r = sel(pos, LLVMBuildAdd(b(), bx, one, ""), LLVMBuildSub(b(), bx, one, ""));
+        return sel(isZero, fromBits(one, t), fromBits(r, t));
+    }
+
+    private LLVMValueRef nextDown(LLVMValueRef x, Type t) {
+        return LLVMBuildFNeg(b(), nextUp(LLVMBuildFNeg(b(), x, ""), t), "");
+    }
+
+    /** The next value toward zero (x finite and non-zero). */
+    private LLVMValueRef towardZero(LLVMValueRef x, Type t) {
+        return fromBits(LLVMBuildSub(b(), bits(x, t), LLVMConstInt(it(t.bits()), 1, 0), ""), t);
+    }
+
+    private LLVMValueRef fma(Round rnd, Type t, LLVMValueRef[] in) {
+        LLVMValueRef r = intr("llvm.fma", ft(t), in[0], in[1], in[2]);
+        if (rnd == Round.RN) return r;
+        if (t == Type.F32) {
+            // in double: the product is exact, TwoSum gives the exact error of adding c; then the f32 rounding error
+            LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx);
+            LLVMValueRef a = LLVMBuildFPExt(b(), in[0], d, ""), bb = LLVMBuildFPExt(b(), in[1], d, ""), c = LLVMBuildFPExt(b(), in[2], d, "");
+            LLVMValueRef p = LLVMBuildFMul(b(), a, bb, "");
+            LLVMValueRef s = LLVMBuildFAdd(b(), p, c, ""), e = sumError(p, c, Type.F64);
+            LLVMValueRef back = LLVMBuildFPExt(b(), r, d, "");
+            LLVMValueRef diff = LLVMBuildFSub(b(), s, back, "");
+            LLVMValueRef sign = sel(fcmp(LLVMRealONE, diff, real(d, 0)), diff, e);
+            return directed(rnd, t, r, LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLT, sign, real(d, 0)), real(d, -1), sel(fcmp(LLVMRealOGT, sign, real(d, 0)), real(d, 1), real(d, 0))), ft(t), ""), in);
+        }
+        // f64: the error of the fused result from the exact product (TwoProd) and two TwoSums
+        LLVMValueRef u1 = LLVMBuildFMul(b(), in[0], in[1], "");
+        LLVMValueRef u2 = intr("llvm.fma", ft(t), in[0], in[1], LLVMBuildFNeg(b(), u1, ""));
+        LLVMValueRef a1 = LLVMBuildFAdd(b(), in[2], u2, ""), z = sumError(in[2], u2, t);
+        LLVMValueRef b1 = LLVMBuildFAdd(b(), u1, a1, ""), b2 = sumError(u1, a1, t);
+        LLVMValueRef g = LLVMBuildFAdd(b(), LLVMBuildFSub(b(), b1, r, ""), b2, "");
+        return directed(rnd, t, r, LLVMBuildFAdd(b(), g, z, ""), in);
+    }
+
+    private LLVMValueRef divide(Round rnd, Type t, LLVMValueRef a, LLVMValueRef d) {
+        LLVMValueRef q = LLVMBuildFDiv(b(), a, d, "");
+        if (rnd == Round.RN) return q;
+        // a - q*d exactly; the exact quotient lies above q when that remainder has the sign of d
+        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), q, ""), d, a);
+        LLVMValueRef err = sel(fcmp(LLVMRealOLT, d, real(ft(t), 0)), LLVMBuildFNeg(b(), rem, ""), rem);
+        return directed(rnd, t, q, err, new LLVMValueRef[] {a, d, q});
+    }
+
+    private LLVMValueRef sqrt(Round rnd, Type t, LLVMValueRef a) {
+        LLVMValueRef s = intr("llvm.sqrt", ft(t), a);
+        if (rnd == Round.RN) return s;
+        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), s, ""), s, a);  // a - s*s exactly
+        return directed(rnd, t, s, rem, new LLVMValueRef[] {a});
+    }
+
+    private LLVMValueRef minMax(Instruction i, Type t, LLVMValueRef[] in) {
+        boolean min = i.opcode().equals("min"), nan = i.has(".NaN");
+        LLVMValueRef r = minMax2(t, in[0], in[1], min, nan);
+        for (int k = 2; k < in.length; k++) r = minMax2(t, r, in[k], min, nan);
+        if (i.has(".xorsign")) {  // max.xorsign.abs: |result| with the sign of a xor b
+            LLVMValueRef s = LLVMBuildXor(b(), bits(in[0], t), bits(in[1], t), "");
+            LLVMValueRef neg = LLVMBuildICmp(b(), LLVMIntSLT, s, LLVMConstInt(it(t.bits()), 0, 0), "");
+            r = sel(neg, LLVMBuildFNeg(b(), intr("llvm.fabs", ft(t), r), ""), intr("llvm.fabs", ft(t), r));
+        }
+        return r;
+    }
+
+    /**
+     * PTX min/max of two values: -0 orders below +0; with one NaN input the other value (the .NaN forms: NaN).
+     * Written with compares: LLVM 20's minimumnum lowering is not dependable on every target.
+     */
+    private LLVMValueRef minMax2(Type t, LLVMValueRef a, LLVMValueRef bv, boolean min, boolean nan) {
+        LLVMValueRef lt = fcmp(min ? LLVMRealOLT : LLVMRealOGT, a, bv);
+        LLVMValueRef eq = fcmp(LLVMRealOEQ, a, bv);
+        LLVMValueRef ba = bits(a, t), bb = bits(bv, t);
+        LLVMValueRef zeros = fromBits(min ? LLVMBuildOr(b(), ba, bb, "") : LLVMBuildAnd(b(), ba, bb, ""), t);
+        LLVMValueRef r = sel(lt, a, sel(eq, zeros, bv));
+        LLVMValueRef aNaN = fcmp(LLVMRealUNO, a, a), bNaN = fcmp(LLVMRealUNO, bv, bv);
+        if (nan) return sel(LLVMBuildOr(b(), aNaN, bNaN, ""), canonicalNaN(t), r);
+        r = sel(aNaN, bv, sel(bNaN, a, r));
+        return sel(LLVMBuildAnd(b(), aNaN, bNaN, ""), canonicalNaN(t), r);
+    }
+
+    /** f16/bf16 arithmetic in a wider type whose single rounding back is exact (f32 for one operation, f64 for fma). */
+    private LLVMValueRef halfOp(Instruction i, Type t, LLVMValueRef[] in) {
+        String op = i.opcode();
+        switch (op) {
+            case "neg" -> { return fromBits(LLVMBuildXor(b(), bits(in[0], t), LLVMConstInt(it(16), 0x8000, 0), ""), t); }
+            case "abs" -> { return fromBits(LLVMBuildAnd(b(), bits(in[0], t), LLVMConstInt(it(16), 0x7fff, 0), ""), t); }
+            default -> { }
+        }
+        boolean fused = op.equals("fma") || op.equals("mad");
+        LLVMTypeRef wide = fused ? LLVMDoubleTypeInContext(l.ctx) : LLVMFloatTypeInContext(l.ctx);
+        Type wt = fused ? Type.F64 : Type.F32;
+        LLVMValueRef[] w = new LLVMValueRef[in.length];
+        for (int k = 0; k < in.length; k++) w[k] = LLVMBuildFPExt(b(), in[k], wide, "");
+        LLVMValueRef r = switch (op) {
+            case "add" -> LLVMBuildFAdd(b(), w[0], w[1], "");
+            case "sub" -> LLVMBuildFSub(b(), w[0], w[1], "");
+            case "mul" -> LLVMBuildFMul(b(), w[0], w[1], "");
+            case "fma", "mad" -> intr("llvm.fma", wide, w[0], w[1], w[2]);
+            case "min", "max" -> minMax(i, wt, w);
+            case "ex2" -> intr("llvm.exp2", wide, w[0]);
+            default -> throw l.unsupported(i);
+        };
+        if (rounding(i) != Round.RN) throw l.unsupported(i);
+        return narrow(r, wt, t);
+    }
+
+    /** Round-to-nearest-even from f32/f64 to f16 or bf16, NaN to the canonical NaN. */
+    LLVMValueRef narrow(LLVMValueRef v, Type from, Type to) {
+        if (to == Type.BF16) {
+            LLVMValueRef f = from == Type.F64 ? LLVMBuildFPTrunc(b(), v, LLVMFloatTypeInContext(l.ctx), "") : v;
+            LLVMValueRef x = bits(f, Type.F32);
+            LLVMTypeRef i32 = it(32);
+            LLVMValueRef lsb = LLVMBuildAnd(b(), LLVMBuildLShr(b(), x, LLVMConstInt(i32, 16, 0), ""), LLVMConstInt(i32, 1, 0), "");
+            LLVMValueRef rounded = LLVMBuildLShr(b(), LLVMBuildAdd(b(), LLVMBuildAdd(b(), x, LLVMConstInt(i32, 0x7fff, 0), ""), lsb, ""), LLVMConstInt(i32, 16, 0), "");
+            LLVMValueRef h = LLVMBuildTrunc(b(), rounded, it(16), "");
+            return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(Type.BF16), fromBits(h, Type.BF16));
+        }
+        LLVMValueRef h = LLVMBuildFPTrunc(b(), v, ft(Type.F16), "");
+        return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(Type.F16), h);
+    }
+
+    private void testp(Instruction i, Type t) {
+        LLVMValueRef a = l.read(i, i.operands().get(1), t);
+        LLVMValueRef abs = intr("llvm.fabs", ft(t), a);
+        double min = t == Type.F64 ? Double.MIN_NORMAL : Float.MIN_NORMAL;
+        LLVMValueRef inf = real(ft(t), Double.POSITIVE_INFINITY);
+        LLVMValueRef r;
+        if (i.has(".finite")) r = fcmp(LLVMRealOLT, abs, inf);
+        else if (i.has(".infinite")) r = fcmp(LLVMRealOEQ, abs, inf);
+        else if (i.has(".number")) r = fcmp(LLVMRealORD, a, a);
+        else if (i.has(".notanumber")) r = fcmp(LLVMRealUNO, a, a);
+        else if (i.has(".normal")) r = LLVMBuildAnd(b(), fcmp(LLVMRealOGE, abs, real(ft(t), min)), fcmp(LLVMRealOLT, abs, inf), "");
+        else r = LLVMBuildAnd(b(), fcmp(LLVMRealOLT, abs, real(ft(t), min)), fcmp(LLVMRealONE, abs, real(ft(t), 0)), "");
+        l.write(i, i.operands().get(0), r, Type.PRED);
+    }
+}
