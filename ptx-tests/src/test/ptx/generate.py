@@ -132,7 +132,7 @@ for t in ["b32", "u32", "s32", "b64", "u64", "s64"]:
     kind = "shl" if t.startswith("b") else "shr"
     for op in (["shl", "shr"] if t.startswith("b") else ["shr"]):
         elementwise("int_%s_%s" % (op, t), "and.b32 $B, $B, 127;\n%s.%s $D, $A, $B;" % (op, t), [t, "u32"], t)
-elementwise("int_bfi_b32", "bfi.b32 $D, $A, $B, $C, $E;".replace("$E", "%r14"), ["b32", "b32", "u32", "u32"], "b32")
+elementwise("int_bfi_b32", "bfi.b32 $D, $A, $B, $C, %r13;", ["b32", "b32", "u32", "u32"], "b32")
 elementwise("int_bfi_b64", "bfi.b64 $D, $A, $B, $C, %r13;", ["b64", "b64", "u32", "u32"], "b64")
 for mode in ["", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"]:
     elementwise("int_prmt%s" % mode.replace(".", "_"), "prmt.b32%s $D, $A, $B, $C;" % mode, ["b32", "b32", "b32"], "b32")
@@ -152,7 +152,7 @@ for cmp in ["eq", "ne", "lt", "le", "gt", "ge"]:
         elementwise("setp_%s_%s" % (cmp, t), "and.b%s $B, $B, 3;\nand.b%s $A, $A, 3;\nsetp.%s.%s %%p1, $A, $B;\nselp.u32 $D, 1, 0, %%p1;" % (t[1:], t[1:], cmp, t), [t, t], "u32")
 for cmp in ["lo", "ls", "hi", "hs"]:
     elementwise("setp_%s_u32" % cmp, "and.b32 $B, $B, 3;\nand.b32 $A, $A, 3;\nsetp.%s.u32 %%p1, $A, $B;\nselp.u32 $D, 1, 0, %%p1;" % cmp, ["u32", "u32"], "u32")
-elementwise("setp_and_or_pair", "setp.lt.and.s32 %p1|%p2, $A, $B, %p3;\nsetp.gt.or.s32 %p3|%p4, $B, $C, %p1;\nselp.u32 %r20, 1, 0, %p2;\nselp.u32 %r21, 2, 0, %p4;\nor.b32 $D, %r20, %r21;", ["s32", "s32", "s32"], "u32")
+elementwise("setp_and_or_pair", "setp.ne.s32 %p3, $C, 0;\nsetp.lt.and.s32 %p1|%p2, $A, $B, %p3;\nsetp.gt.or.s32 %p3|%p4, $B, $C, %p1;\nselp.u32 %r20, 1, 0, %p2;\nselp.u32 %r21, 2, 0, %p4;\nor.b32 $D, %r20, %r21;", ["s32", "s32", "s32"], "u32")
 elementwise("set_lt_u32_s32", "set.lt.u32.s32 $D, $A, $B;", ["s32", "s32"], "u32")
 elementwise("set_gt_f32_s32", "set.gt.f32.s32 $D, $A, $B;", ["s32", "s32"], "f32")
 elementwise("selp_s64", "setp.lt.s64 %p1, $A, $B;\nselp.b64 $D, $A, $B, %p1;", ["s64", "s64"], "s64")

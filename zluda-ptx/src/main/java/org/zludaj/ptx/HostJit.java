@@ -38,6 +38,11 @@ public final class HostJit {
         check(LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(process, LLVMOrcLLJITGetGlobalPrefix(jit), null, null),
                 "resolving process symbols");
         LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), process);
+        // libm may be loaded only locally (as a dependency of libjvm): search it by name as well
+        LLVMOrcDefinitionGeneratorRef libm = new LLVMOrcDefinitionGeneratorRef();
+        check(LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(libm, new org.bytedeco.javacpp.BytePointer("libm.so.6"), LLVMOrcLLJITGetGlobalPrefix(jit), null, null),
+                "loading libm");
+        LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), libm);
         target = HostTarget.native_();
     }
 

@@ -138,13 +138,12 @@ final class FloatOps {
             Round rnd = rounding(i);
             boolean approx = i.has(".approx");
             r = switch (op) {
-                case "add" -> directed(rnd, t, LLVMBuildFAdd(b(), in[0], in[1], ""), sumError(in[0], in[1], t), in);
-                case "sub" -> {
-                    LLVMValueRef nb = LLVMBuildFNeg(b(), in[1], "");
-                    yield directed(rnd, t, LLVMBuildFSub(b(), in[0], in[1], ""), sumError(in[0], nb, t), in);
-                }
+                case "add" -> sum(rnd, t, in[0], in[1], in);
+                case "sub" -> sum(rnd, t, in[0], LLVMBuildFNeg(b(), in[1], ""), in);
                 case "mul" -> {
                     LLVMValueRef p = LLVMBuildFMul(b(), in[0], in[1], "");
+                    if (rnd == Round.RN) yield p;
+                    if (t == Type.F32) yield directed(rnd, t, p, errorOf(p, LLVMBuildFMul(b(), wide(in[0]), wide(in[1]), ""), null), in);
                     yield directed(rnd, t, p, intr("llvm.fma", ft(t), in[0], in[1], LLVMBuildFNeg(b(), p, "")), in);
                 }
                 case "fma", "mad" -> fma(rnd, t, in);
@@ -164,7 +163,8 @@ final class FloatOps {
                 default -> throw l.unsupported(i);
             };
         }
-        boolean keepsNaN = op.equals("abs") || op.equals("neg") || op.equals("copysign") || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
+        boolean keepsNaN = t == Type.F64 || !half(t) && (op.equals("abs") || op.equals("neg")) || op.equals("copysign")
+                || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
         if (!keepsNaN) r = canonical(r, t);
         if (ftz) r = flush(r, t);
         if (i.has(".sat")) r = saturate(r, t);
@@ -204,6 +204,42 @@ final class FloatOps {
     private LLVMValueRef relu(LLVMValueRef v, Type t) {
         LLVMValueRef zero = real(ft(t), 0);
         return sel(fcmp(LLVMRealOLT, v, zero), zero, v);
+    }
+
+    private LLVMValueRef wide(LLVMValueRef f32) {
+        return LLVMBuildFPExt(b(), f32, LLVMDoubleTypeInContext(l.ctx), "");
+    }
+
+    /**
+     * For f32: a value with the sign of (exact - r32), where the exact result is hi + lo in f64 (lo exact or null).
+     * f64 has room for the whole f32 range, subnormals included, so this is exact where f32 error terms underflow.
+     */
+    private LLVMValueRef errorOf(LLVMValueRef r32, LLVMValueRef hi, LLVMValueRef lo) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx);
+        LLVMValueRef diff = LLVMBuildFSub(b(), hi, wide(r32), "");
+        LLVMValueRef sign = lo == null ? diff : sel(fcmp(LLVMRealONE, diff, real(d, 0)), diff, lo);
+        LLVMValueRef unit = sel(fcmp(LLVMRealOLT, sign, real(d, 0)), real(d, -1), sel(fcmp(LLVMRealOGT, sign, real(d, 0)), real(d, 1), real(d, 0)));
+        return LLVMBuildFPTrunc(b(), unit, LLVMFloatTypeInContext(l.ctx), "");
+    }
+
+    /** a + b with the instruction's rounding; an exact zero is -0 when rounding toward minus infinity (IEEE 754). */
+    private LLVMValueRef sum(Round rnd, Type t, LLVMValueRef a, LLVMValueRef bv, LLVMValueRef[] in) {
+        LLVMValueRef s = LLVMBuildFAdd(b(), a, bv, "");
+        if (rnd == Round.RN) return s;
+        LLVMValueRef err;
+        if (t == Type.F32) {
+            LLVMValueRef a64 = wide(a), b64 = wide(bv);
+            err = errorOf(s, LLVMBuildFAdd(b(), a64, b64, ""), sumError(a64, b64, Type.F64));
+        } else {
+            err = sumError(a, bv, t);
+        }
+        LLVMValueRef r = directed(rnd, t, s, err, in);
+        if (rnd == Round.RM) {
+            LLVMValueRef bothPlusZero = LLVMBuildICmp(b(), LLVMIntEQ, LLVMBuildOr(b(), bits(a, t), bits(bv, t), ""), LLVMConstInt(it(t.bits()), 0, 0), "");
+            LLVMValueRef exactZero = LLVMBuildAnd(b(), fcmp(LLVMRealOEQ, s, real(ft(t), 0)), fcmp(LLVMRealOEQ, err, real(ft(t), 0)), "");
+            r = sel(LLVMBuildAnd(b(), exactZero, LLVMBuildNot(b(), bothPlusZero, ""), ""), real(ft(t), -0.0), r);
+        }
+        return r;
     }
 
     /** TwoSum: the exact error of a + b, given as the second term. */
@@ -304,6 +340,12 @@ final class FloatOps {
     private LLVMValueRef divide(Round rnd, Type t, LLVMValueRef a, LLVMValueRef d) {
         LLVMValueRef q = LLVMBuildFDiv(b(), a, d, "");
         if (rnd == Round.RN) return q;
+        if (t == Type.F32) {  // the f64 quotient and its exact remainder decide the direction
+            LLVMValueRef a64 = wide(a), d64 = wide(d), q64 = LLVMBuildFDiv(b(), a64, d64, "");
+            LLVMValueRef rem = intr("llvm.fma", LLVMDoubleTypeInContext(l.ctx), LLVMBuildFNeg(b(), q64, ""), d64, a64);
+            LLVMValueRef lo = sel(fcmp(LLVMRealOLT, d64, real(LLVMDoubleTypeInContext(l.ctx), 0)), LLVMBuildFNeg(b(), rem, ""), rem);
+            return directed(rnd, t, q, errorOf(q, q64, lo), new LLVMValueRef[] {a, d, q});
+        }
         // a - q*d exactly; the exact quotient lies above q when that remainder has the sign of d
         LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), q, ""), d, a);
         LLVMValueRef err = sel(fcmp(LLVMRealOLT, d, real(ft(t), 0)), LLVMBuildFNeg(b(), rem, ""), rem);
@@ -313,6 +355,12 @@ final class FloatOps {
     private LLVMValueRef sqrt(Round rnd, Type t, LLVMValueRef a) {
         LLVMValueRef s = intr("llvm.sqrt", ft(t), a);
         if (rnd == Round.RN) return s;
+        if (t == Type.F32) {
+            LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx);
+            LLVMValueRef a64 = wide(a), s64 = intr("llvm.sqrt", d, a64);
+            LLVMValueRef rem = intr("llvm.fma", d, LLVMBuildFNeg(b(), s64, ""), s64, a64);
+            return directed(rnd, t, s, errorOf(s, s64, rem), new LLVMValueRef[] {a});
+        }
         LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), s, ""), s, a);  // a - s*s exactly
         return directed(rnd, t, s, rem, new LLVMValueRef[] {a});
     }
@@ -396,7 +444,10 @@ final class FloatOps {
         else if (i.has(".infinite")) r = fcmp(LLVMRealOEQ, abs, inf);
         else if (i.has(".number")) r = fcmp(LLVMRealORD, a, a);
         else if (i.has(".notanumber")) r = fcmp(LLVMRealUNO, a, a);
-        else if (i.has(".normal")) r = LLVMBuildAnd(b(), fcmp(LLVMRealOGE, abs, real(ft(t), min)), fcmp(LLVMRealOLT, abs, inf), "");
+        else if (i.has(".normal")) {  // NVIDIA: zero counts as normal
+            LLVMValueRef normalOrZero = LLVMBuildOr(b(), fcmp(LLVMRealOGE, abs, real(ft(t), min)), fcmp(LLVMRealOEQ, abs, real(ft(t), 0)), "");
+            r = LLVMBuildAnd(b(), normalOrZero, fcmp(LLVMRealOLT, abs, inf), "");
+        }
         else r = LLVMBuildAnd(b(), fcmp(LLVMRealOLT, abs, real(ft(t), min)), fcmp(LLVMRealONE, abs, real(ft(t), 0)), "");
         l.write(i, i.operands().get(0), r, Type.PRED);
     }

@@ -235,6 +235,7 @@ final class IntegerOps {
             LLVMValueRef bit = LLVMBuildTrunc(b(), LLVMBuildLShr(b(), a, widen(select(neg, c32(0), idx), lt), ""), LLVMInt1TypeInContext(l.ctx), "");
             bit = select(neg, c(LLVMInt1TypeInContext(l.ctx), 0), bit);
             value = select(bit, LLVMBuildOr(b(), value, LLVMBuildNot(b(), mask, ""), ""), value);
+            value = select(icmp(LLVMIntEQ, len, c32(0)), c(lt, 0), value);  // NVIDIA: a zero-length field is 0
         }
         out(i, value, t);
     }

@@ -500,21 +500,28 @@ public final class Lowering {
             };
             r = LLVMBuildICmp(b, pred, x, y, "");
         }
+        // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
+        LLVMValueRef notR = LLVMBuildNot(b, r, "");
         String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
         if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
             LLVMValueRef c = read(i, o.get(3), Type.PRED);
-            r = switch (combine) {
-                case ".and" -> LLVMBuildAnd(b, r, c, "");
-                case ".or" -> LLVMBuildOr(b, r, c, "");
-                default -> LLVMBuildXor(b, r, c, "");
-            };
+            r = combine(combine, r, c);
+            notR = combine(combine, notR, c);
         }
         if (o.get(0) instanceof Operand.Pair pair) {
             write(i, pair.first(), r, Type.PRED);
-            if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), LLVMBuildNot(b, r, ""), Type.PRED);
+            if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), notR, Type.PRED);
         } else {
             write(i, o.get(0), r, Type.PRED);
         }
+    }
+
+    private LLVMValueRef combine(String op, LLVMValueRef x, LLVMValueRef c) {
+        return switch (op) {
+            case ".and" -> LLVMBuildAnd(b, x, c, "");
+            case ".or" -> LLVMBuildOr(b, x, c, "");
+            default -> LLVMBuildXor(b, x, c, "");
+        };
     }
 
     private void cvt(Instruction i) {
