@@ -22,9 +22,11 @@ import org.zludaj.ptx.model.Type;
  */
 final class FloatOps {
     private final Lowering l;
+    final Conversions conversions;
 
     FloatOps(Lowering l) {
         this.l = l;
+        this.conversions = new Conversions(l, this);
     }
 
     enum Round { RN, RZ, RM, RP }
@@ -279,6 +281,11 @@ final class FloatOps {
         return sel(overflow, clamped, r);
     }
 
+    /** Directed rounding for conversions: x rounded to nearest, err of the sign of (exact - x). */
+    LLVMValueRef directedFrom(Round rnd, Type t, LLVMValueRef x, LLVMValueRef err) {
+        return directed(rnd, t, x, err, new LLVMValueRef[0]);
+    }
+
     private LLVMValueRef isFinite(LLVMValueRef v, Type t) {
         return fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), Double.POSITIVE_INFINITY));
     }
@@ -405,7 +412,7 @@ final class FloatOps {
         LLVMTypeRef wide = fused ? LLVMDoubleTypeInContext(l.ctx) : LLVMFloatTypeInContext(l.ctx);
         Type wt = fused ? Type.F64 : Type.F32;
         LLVMValueRef[] w = new LLVMValueRef[in.length];
-        for (int k = 0; k < in.length; k++) w[k] = LLVMBuildFPExt(b(), in[k], wide, "");
+        for (int k = 0; k < in.length; k++) w[k] = conversions.convertFloat(in[k], t, wt, Round.RN, false, false);
         LLVMValueRef r = switch (op) {
             case "add" -> LLVMBuildFAdd(b(), w[0], w[1], "");
             case "sub" -> LLVMBuildFSub(b(), w[0], w[1], "");
@@ -421,17 +428,7 @@ final class FloatOps {
 
     /** Round-to-nearest-even from f32/f64 to f16 or bf16, NaN to the canonical NaN. */
     LLVMValueRef narrow(LLVMValueRef v, Type from, Type to) {
-        if (to == Type.BF16) {
-            LLVMValueRef f = from == Type.F64 ? LLVMBuildFPTrunc(b(), v, LLVMFloatTypeInContext(l.ctx), "") : v;
-            LLVMValueRef x = bits(f, Type.F32);
-            LLVMTypeRef i32 = it(32);
-            LLVMValueRef lsb = LLVMBuildAnd(b(), LLVMBuildLShr(b(), x, LLVMConstInt(i32, 16, 0), ""), LLVMConstInt(i32, 1, 0), "");
-            LLVMValueRef rounded = LLVMBuildLShr(b(), LLVMBuildAdd(b(), LLVMBuildAdd(b(), x, LLVMConstInt(i32, 0x7fff, 0), ""), lsb, ""), LLVMConstInt(i32, 16, 0), "");
-            LLVMValueRef h = LLVMBuildTrunc(b(), rounded, it(16), "");
-            return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(Type.BF16), fromBits(h, Type.BF16));
-        }
-        LLVMValueRef h = LLVMBuildFPTrunc(b(), v, ft(Type.F16), "");
-        return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(Type.F16), h);
+        return conversions.convertFloat(v, from, to, Round.RN, false, false);
     }
 
     private void testp(Instruction i, Type t) {

@@ -282,7 +282,7 @@ public final class Lowering {
                 LLVMValueRef c = read(i, o.get(3), Type.PRED);
                 write(i, o.get(0), LLVMBuildSelect(b, c, read(i, o.get(1), t), read(i, o.get(2), t), ""), t);
             }
-            case "cvt" -> cvt(i);
+            case "cvt" -> floats.conversions.cvt(i);
             case "bar", "barrier", "shfl", "vote", "match", "redux", "activemask", "membar", "fence", "atom", "red" ->
                     throw new Unsupported(i.line(), "instruction " + i.text()
                             + " (block, warp or atomic operation) is not supported yet on " + target.name());
