@@ -79,6 +79,7 @@ static void run_blocks(job_t *j) {
     for (int d = 0; d < 3; d++) { ctx.ntid[d] = j->block[d]; ctx.nctaid[d] = j->grid[d]; }
     void *shared = j->shared_bytes ? aligned_alloc(64, (j->shared_bytes + 63) & ~(size_t)63) : NULL;
     ctx.shared = shared;
+    ctx.shared_size = j->shared_bytes;
     long b;
     while ((b = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
         ctx.ctaid[0] = (uint32_t)(b % j->grid[0]);

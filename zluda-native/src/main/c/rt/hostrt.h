@@ -9,7 +9,8 @@ typedef struct {
     uint32_t ntid[3];    /* field 3..5  %ntid */
     uint32_t ctaid[3];   /* field 6..8  %ctaid */
     uint32_t nctaid[3];  /* field 9..11 %nctaid */
-    void *shared;        /* field 12    dynamic + static shared memory of the block */
+    void *shared;        /* byte 48     static + dynamic shared memory of the block */
+    uint64_t shared_size; /* byte 56    its size */
 } zluda_thread_ctx;
 
 typedef void (*zluda_host_kernel)(void **params, zluda_thread_ctx *ctx);

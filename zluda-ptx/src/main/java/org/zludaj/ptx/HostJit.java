@@ -54,15 +54,28 @@ public final class HostJit {
         return target;
     }
 
+    /** A compiled host kernel: its entry and the static shared memory of its module. */
+    public record Kernel(long address, long staticShared) {}
+
     /** Compiles every kernel of {@code ptx}; returns kernel name -> entry address. */
     public synchronized Map<String, Long> add(PtxModule ptx) throws PtxException {
+        Map<String, Long> out = new HashMap<>();
+        addKernels(ptx).forEach((k, v) -> out.put(k, v.address()));
+        return out;
+    }
+
+    /** Compiles every kernel of {@code ptx}. */
+    public synchronized Map<String, Kernel> addKernels(PtxModule ptx) throws PtxException {
         String prefix = "zm" + modules.incrementAndGet() + "_";
         LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
         LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
         String layout = LLVMOrcLLJITGetDataLayoutStr(jit).getString();
         LLVMModuleRef m;
+        long shared;
         try {
-            m = Lowering.lower(ptx, target, ctx, layout, prefix);
+            Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, layout, prefix);
+            m = lowered.module();
+            shared = lowered.staticShared();
         } catch (PtxException e) {
             LLVMOrcDisposeThreadSafeContext(tsc);
             throw e;
@@ -77,12 +90,12 @@ public final class HostJit {
         check(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), LLVMOrcCreateNewThreadSafeModule(m, tsc)),
                 "adding module " + ptx.name());
         LLVMOrcDisposeThreadSafeContext(tsc);
-        Map<String, Long> out = new HashMap<>();
+        Map<String, Kernel> out = new HashMap<>();
         for (Function f : ptx.functions()) {
             if (!f.entry() || !f.isDefined()) continue;
             LongPointer addr = new LongPointer(1);
             check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix)), "looking up " + f.name());
-            out.put(f.name(), addr.get());
+            out.put(f.name(), new Kernel(addr.get(), shared));
         }
         return out;
     }

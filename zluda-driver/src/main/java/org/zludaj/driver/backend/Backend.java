@@ -37,6 +37,7 @@ public interface Backend {
     interface Program {
         Kernel kernel(String name);
 
-        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx) {}
+        /** A kernel: its entry, its PTX, and the static shared memory it needs per block. */
+        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared) {}
     }
 }

@@ -49,19 +49,26 @@ public final class Lowering {
         if (dataLayout != null) LLVMSetDataLayout(module, dataLayout);
     }
 
+    /** What lowering a module produced: the LLVM module and the static shared memory its kernels need (host). */
+    public record Lowered(LLVMModuleRef module, long staticShared) {}
+
     /** Lowers every defined kernel of {@code ptx} into a new module of {@code ctx}. */
     public static LLVMModuleRef lower(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
                                       String symbolPrefix) throws PtxException {
+        return lowerModule(ptx, target, ctx, dataLayout, symbolPrefix).module();
+    }
+
+    public static Lowered lowerModule(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
+                                      String symbolPrefix) throws PtxException {
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
         target.configureModule(l.module);
-        for (Function f : ptx.functions()) {
-            if (!f.isDefined()) continue;
-            if (!f.entry()) {
-                l.errors.add(new Diagnostic(ptx.name(), f.line(), 0, "function " + f.name()
-                        + ": .func (device functions and calls) is not supported yet on " + target.name()));
-                continue;
-            }
-            l.kernel(f);
+        try {
+            l.declareModule();
+        } catch (Unsupported u) {
+            l.errors.add(new Diagnostic(ptx.name(), u.line, 0, u.getMessage() + " (target " + target.name() + ")"));
+        }
+        if (l.errors.isEmpty()) {
+            for (Function f : ptx.functions()) if (f.isDefined()) l.function(f);
         }
         if (!l.errors.isEmpty()) {
             LLVMDisposeModule(l.module);
@@ -74,7 +81,127 @@ public final class Lowering {
             throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "LLVM verifier (" + target.name() + "): " + msg));
         }
         Ll.message(err);
-        return l.module;
+        return new Lowered(l.module, l.sharedSize);
+    }
+
+    // ------------------------------------------------------------------------------------ module variables
+
+    /** A variable with storage: its pointer (in the variable's address space) or, for host shared memory, its offset. */
+    record Var(Variable v, LLVMValueRef pointer, long sharedOffset) {}
+
+    private final Map<String, Var> globals = new HashMap<>();
+    private final Map<String, LLVMValueRef> functions = new HashMap<>();
+    private long sharedSize;
+
+    private LLVMTypeRef storageType(Variable v) {
+        long count = Math.max(1, v.vectorWidth());
+        for (long d : v.arrayDims()) count *= Math.max(0, d);
+        LLVMTypeRef elem = v.type() == Type.PRED ? LLVMInt8TypeInContext(ctx) : llvmType(v.type());
+        return LLVMArrayType2(elem, count);
+    }
+
+    private int alignment(Variable v) {
+        return v.align() > 0 ? v.align() : (int) Math.max(1, v.type().bytes());
+    }
+
+    private void declareModule() {
+        for (Function f : ptx.functions()) {
+            if (f.entry()) continue;
+            int pointers = f.returns().size() + f.params().size();
+            LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.functionType(ctx, pointers));
+            functions.put(f.name(), fn);
+        }
+        for (Variable v : ptx.globals()) declareGlobal(v, v.name());
+        for (Variable v : ptx.globals()) initialize(v);
+    }
+
+    private void declareGlobal(Variable v, String name) {
+        if (v.space() == StateSpace.SHARED) {
+            boolean dynamic = v.attributes().contains(".extern") || v.arrayDims().contains(-1L);
+            if (target.hostSharedMemory()) {
+                if (dynamic) {
+                    globals.put(name, new Var(v, null, -1));
+                } else {
+                    long a = alignment(v);
+                    sharedSize = (sharedSize + a - 1) / a * a;
+                    globals.put(name, new Var(v, null, sharedSize));
+                    sharedSize += v.size();
+                }
+                return;
+            }
+            LLVMTypeRef t = dynamic ? LLVMArrayType2(llvmType(v.type() == Type.PRED ? Type.U8 : v.type()), 0) : storageType(v);
+            LLVMValueRef g = LLVMAddGlobalInAddressSpace(module, t, target.kernelSymbol(name, symbolPrefix), target.addressSpace(StateSpace.SHARED));
+            if (dynamic) LLVMSetLinkage(g, LLVMExternalLinkage);
+            else {
+                LLVMSetInitializer(g, LLVMGetUndef(t));
+                LLVMSetLinkage(g, LLVMInternalLinkage);
+            }
+            LLVMSetAlignment(g, Math.max(alignment(v), dynamic ? 16 : 1));
+            globals.put(name, new Var(v, g, 0));
+            return;
+        }
+        if (v.space() != StateSpace.GLOBAL && v.space() != StateSpace.CONST)
+            throw new Unsupported(v.line(), "module-scope ." + v.space().name().toLowerCase() + " variable " + v.name() + " is not supported yet");
+        LLVMTypeRef t = storageType(v);
+        LLVMValueRef g = LLVMAddGlobalInAddressSpace(module, t, target.kernelSymbol(name, symbolPrefix), target.addressSpace(v.space()));
+        LLVMSetAlignment(g, alignment(v));
+        if (v.attributes().contains(".extern")) LLVMSetLinkage(g, LLVMExternalLinkage);
+        else LLVMSetInitializer(g, LLVMConstNull(t));
+        globals.put(name, new Var(v, g, 0));
+    }
+
+    private void initialize(Variable v) {
+        initialize(v, v.name());
+    }
+
+    /** Initializers: integers, floats, and addresses of variables and functions, flattened into the element array. */
+    private void initialize(Variable v, String name) {
+        if (v.initializer() == null || v.space() == StateSpace.SHARED) return;
+        Var var = globals.get(name);
+        LLVMTypeRef arrayType = storageType(v);
+        LLVMTypeRef elem = LLVMGetElementType(arrayType);
+        long count = LLVMGetArrayLength2(arrayType);
+        List<Operand> flat = new ArrayList<>();
+        flatten(v.initializer(), flat);
+        LLVMValueRef[] items = new LLVMValueRef[(int) count];
+        for (int k = 0; k < count; k++) items[k] = k < flat.size() ? constant(v, flat.get(k), elem) : LLVMConstNull(elem);
+        LLVMSetInitializer(var.pointer(), LLVMConstArray2(elem, Ll.array(items), count));
+        if (v.space() == StateSpace.CONST) LLVMSetGlobalConstant(var.pointer(), 1);
+    }
+
+    private static void flatten(Operand o, List<Operand> out) {
+        if (o instanceof Operand.Aggregate a) for (Operand e : a.elements()) flatten(e, out);
+        else out.add(o);
+    }
+
+    private LLVMValueRef constant(Variable v, Operand o, LLVMTypeRef elem) {
+        if (o instanceof Operand.IntImm i) {
+            if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, i.value(), 1);
+            return LLVMConstReal(elem, i.value());
+        }
+        if (o instanceof Operand.FloatImm f) {
+            if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, f.width() != 0 ? f.bits() : (long) f.value(), 0);
+            if (f.width() == 32 && LLVMGetTypeKind(elem) == LLVMFloatTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt32TypeInContext(ctx), f.bits(), 0), elem);
+            if (f.width() == 64 && LLVMGetTypeKind(elem) == LLVMDoubleTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt64TypeInContext(ctx), f.bits(), 0), elem);
+            return LLVMConstReal(elem, f.value());
+        }
+        if (o instanceof Operand.Call c && c.function().equals("generic")) return constant(v, c.argument(), elem);
+        if (o instanceof Operand.Sum sum && sum.right() instanceof Operand.IntImm off) {
+            LLVMValueRef base = constant(v, sum.left(), elem);
+            return LLVMConstAdd(base, LLVMConstInt(elem, sum.subtract() ? -off.value() : off.value(), 1));
+        }
+        if (o instanceof Operand.Name n) {
+            LLVMValueRef target;
+            if (functions.containsKey(n.name())) target = functions.get(n.name());
+            else if (globals.containsKey(n.name()) && globals.get(n.name()).pointer() != null) target = globals.get(n.name()).pointer();
+            else throw new Unsupported(v.line(), "initializer of " + v.name() + ": address of " + n.name() + " is not supported yet");
+            if (LLVMGetTypeKind(elem) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(elem) < 32)
+                throw new Unsupported(v.line(), "initializer of " + v.name() + ": an address needs a 32- or 64-bit element");
+            LLVMValueRef generic = LLVMGetPointerAddressSpace(LLVMTypeOf(target)) == 0 ? target
+                    : LLVMConstAddrSpaceCast(target, LLVMPointerTypeInContext(ctx, 0));
+            return LLVMConstPtrToInt(generic, elem);
+        }
+        throw new Unsupported(v.line(), "initializer of " + v.name() + " is not supported yet: " + o);
     }
 
     // ------------------------------------------------------------------------------------------ per kernel
@@ -101,21 +228,41 @@ public final class Lowering {
     private Map<String, LLVMBasicBlockRef> labels;
     private LLVMBasicBlockRef entryBlock;
 
-    private void kernel(Function f) {
+    private Map<String, Var> locals;
+    private LLVMValueRef threadContext;
+    private Map<String, List<String>> targetLists;
+
+    private void function(Function f) {
         fn = f;
         regs = new HashMap<>();
         params = new HashMap<>();
         labels = new HashMap<>();
+        locals = new HashMap<>();
+        targetLists = new HashMap<>();
+        boolean isKernel = f.entry();
         List<LLVMTypeRef> paramTypes = new ArrayList<>();
         for (Variable p : f.params()) paramTypes.add(paramType(p));
-        kernel = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.kernelType(ctx, paramTypes));
-        target.markKernel(module, kernel);
+        if (isKernel) {
+            kernel = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.kernelType(ctx, paramTypes));
+            target.markKernel(module, kernel);
+        } else {
+            kernel = functions.get(f.name());
+            LLVMSetLinkage(kernel, f.attributes().contains(".visible") ? LLVMExternalLinkage : LLVMInternalLinkage);
+        }
         b = LLVMCreateBuilderInContext(ctx);
         try {
             entryBlock = LLVMAppendBasicBlockInContext(ctx, kernel, "entry");
             LLVMPositionBuilderAtEnd(b, entryBlock);
-            List<LLVMValueRef> addrs = target.kernelParams(ctx, b, kernel, paramTypes);
-            for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));
+            threadContext = target.threadContext(kernel, isKernel);
+            if (isKernel) {
+                List<LLVMValueRef> addrs = target.kernelParams(ctx, b, kernel, paramTypes);
+                for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));
+            } else {
+                int k = target.firstFunctionParameter();
+                for (Variable r : f.returns()) params.put(r.name(), new Param(LLVMGetParam(kernel, k++), r));
+                for (Variable p : f.params()) params.put(p.name(), new Param(LLVMGetParam(kernel, k++), p));
+            }
+            if (target.hostSharedMemory()) sharedBase = target.sharedBase(module, b, threadContext);
             declare(f.body());
             collectLabels(f.body());
             LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(ctx, kernel, "start");
@@ -129,6 +276,20 @@ public final class Lowering {
         } finally {
             LLVMDisposeBuilder(b);
         }
+    }
+
+    private LLVMValueRef sharedBase;
+
+    /** Pointer to a variable's storage, in its own address space (host shared memory: the block's memory + offset). */
+    LLVMValueRef variablePointer(Var v, Instruction at) {
+        if (v.pointer() != null) return v.pointer();
+        long offset = v.sharedOffset() >= 0 ? v.sharedOffset() : (sharedSize + 15) / 16 * 16;  // extern: after the static part
+        return LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), sharedBase, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), offset, 0)), 1, "");
+    }
+
+    Var variable(String name) {
+        Var v = locals.get(name);
+        return v != null ? v : globals.get(name);
     }
 
     private LLVMTypeRef paramType(Variable p) {
@@ -159,6 +320,21 @@ public final class Lowering {
         for (Statement s : body) {
             if (s instanceof Statement.Declaration d) {
                 for (Variable v : d.variables()) {
+                    if (v.space() == StateSpace.LOCAL || v.space() == StateSpace.PARAM) {
+                        LLVMValueRef a = LLVMBuildAlloca(b, storageType(v), v.name().replace("%", ""));
+                        LLVMSetAlignment(a, Math.max(alignment(v), 4));
+                        locals.put(v.name(), new Var(v, a, 0));
+                        continue;
+                    }
+                    if (v.space() == StateSpace.SHARED || v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) {
+                        String unique = fn.name() + "$" + v.name();
+                        if (!globals.containsKey(unique)) {
+                            declareGlobal(v, unique);
+                            initialize(v, unique);
+                        }
+                        locals.put(v.name(), globals.get(unique));
+                        continue;
+                    }
                     if (v.space() != StateSpace.REG) {
                         throw new Unsupported(v.line(), v.space().name().toLowerCase() + " variable " + v.name()
                                 + " inside a function is not supported yet");
@@ -183,9 +359,16 @@ public final class Lowering {
     }
 
     private void collectLabels(List<Statement> body) {
-        for (Statement s : body) {
-            if (s instanceof Statement.Label l) labels.put(l.name(), LLVMAppendBasicBlockInContext(ctx, kernel, l.name()));
-            else if (s instanceof Statement.Block blk) collectLabels(blk.statements());
+        for (int k = 0; k < body.size(); k++) {
+            Statement s = body.get(k);
+            if (s instanceof Statement.Label l) {
+                labels.put(l.name(), LLVMAppendBasicBlockInContext(ctx, kernel, l.name()));
+                if (k + 1 < body.size() && body.get(k + 1) instanceof Statement.Directive d && d.text().startsWith(".branchtargets ")) {
+                    targetLists.put(l.name(), List.of(d.text().substring(".branchtargets ".length()).split(",\\s*")));
+                }
+            } else if (s instanceof Statement.Block blk) {
+                collectLabels(blk.statements());
+            }
         }
     }
 
@@ -265,11 +448,16 @@ public final class Lowering {
                 Type t = type(i);
                 write(i, o.get(0), read(i, o.get(1), t), t);
             }
-            case "cvta" -> {  // generic <-> global/shared/...: numerically the identity for global memory
-                if (!i.has(".global") && !i.has(".to")) throw unsupported(i);
-                if (!i.has(".global")) throw unsupported(i);
-                Type t = type(i);
-                write(i, o.get(0), read(i, o.get(1), t), t);
+            case "cvta" -> cvta(i);
+            case "isspacep" -> isspacep(i);
+            case "call" -> call(i);
+            case "brx" -> brx(i);
+            case "atom", "red" -> atomic(i);
+            case "membar", "fence" -> LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+            case "prefetch", "prefetchu", "applypriority", "discard", "pmevent" -> { }  // hints without effect on results
+            case "trap", "brkpt" -> {
+                Ll.intrinsic(module, b, "llvm.trap", new LLVMTypeRef[0]);
+                LLVMBuildUnreachable(b);
             }
             case "ld", "ldu" -> load(i);
             case "st" -> store(i);
@@ -283,25 +471,49 @@ public final class Lowering {
                 write(i, o.get(0), LLVMBuildSelect(b, c, read(i, o.get(1), t), read(i, o.get(2), t), ""), t);
             }
             case "cvt" -> floats.conversions.cvt(i);
-            case "bar", "barrier", "shfl", "vote", "match", "redux", "activemask", "membar", "fence", "atom", "red" ->
+            case "bar", "barrier", "shfl", "vote", "match", "redux", "activemask", "elect" ->
                     throw new Unsupported(i.line(), "instruction " + i.text()
                             + " (block, warp or atomic operation) is not supported yet on " + target.name());
             default -> throw unsupported(i);
         }
     }
 
+    private int vectorWidth(Instruction i) {
+        return i.has(".v2") ? 2 : i.has(".v4") ? 4 : i.has(".v8") ? 8 : 1;
+    }
+
     private void load(Instruction i) {
         Type t = type(i);
-        if (i.has(".v2") || i.has(".v4")) throw unsupported(i);
         LLVMValueRef p = address(i, (Operand.Address) o(i, 1, Operand.Address.class), space(i));
-        write(i, i.operands().get(0), LLVMBuildLoad2(b, llvmType(t), p, ""), t);
+        int n = vectorWidth(i);
+        List<Operand> dst = n == 1 ? List.of(i.operands().get(0)) : ((Operand.Vector) o(i, 0, Operand.Vector.class)).elements();
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
+            LLVMValueRef v = LLVMBuildLoad2(b, llvmType(t), at, "");
+            order(i, v, t);
+            write(i, dst.get(k), v, t);
+        }
     }
 
     private void store(Instruction i) {
         Type t = type(i);
-        if (i.has(".v2") || i.has(".v4")) throw unsupported(i);
         LLVMValueRef p = address(i, (Operand.Address) o(i, 0, Operand.Address.class), space(i));
-        LLVMBuildStore(b, read(i, i.operands().get(1), t), p);
+        int n = vectorWidth(i);
+        List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) o(i, 1, Operand.Vector.class)).elements();
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
+            LLVMValueRef st = LLVMBuildStore(b, read(i, src.get(k), t), at);
+            order(i, st, t);
+        }
+    }
+
+    /** .volatile, .relaxed, .acquire, .release: volatile or atomic accesses with that ordering. */
+    private void order(Instruction i, LLVMValueRef access, Type t) {
+        LLVMSetAlignment(access, Math.max(1, t.bytes()));
+        if (i.has(".volatile")) LLVMSetVolatile(access, 1);
+        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
+                : i.has(".relaxed") ? LLVMAtomicOrderingMonotonic : -1;
+        if (ordering >= 0 && t.bytes() <= 8) LLVMSetOrdering(access, ordering);
     }
 
     private Operand o(Instruction i, int index, Class<? extends Operand> kind) {
@@ -324,6 +536,11 @@ public final class Lowering {
         LLVMValueRef base;
         if (a.base() != null && params.containsKey(a.base().name())) {
             base = params.get(a.base().name()).address;
+        } else if (a.base() != null && variable(a.base().name()) != null) {
+            Var v = variable(a.base().name());
+            base = variablePointer(v, i);
+            int want = target.addressSpace(space), have = LLVMGetPointerAddressSpace(LLVMTypeOf(base));
+            if (want != have) base = LLVMBuildAddrSpaceCast(b, base, LLVMPointerTypeInContext(ctx, want), "");
         } else if (a.base() != null && regs.containsKey(a.base().name())) {
             LLVMValueRef v = read(i, a.base(), Type.U64);
             base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
@@ -334,6 +551,125 @@ public final class Lowering {
         }
         if (a.offset() == 0) return base;
         return LLVMBuildGEP2(b, i8, base, Ll.array(LLVMConstInt(i64, a.offset(), 1)), 1, "");
+    }
+
+    /** cvta.space (space to generic) and cvta.to.space (generic to space): address-space casts of the address value. */
+    private void cvta(Instruction i) {
+        Type t = type(i);
+        StateSpace space = space(i);
+        LLVMValueRef a = read(i, i.operands().get(1), t);
+        boolean toSpace = i.has(".to");
+        int from = toSpace ? 0 : target.addressSpace(space), to = toSpace ? target.addressSpace(space) : 0;
+        LLVMValueRef r = a;
+        if (from != to) {
+            LLVMValueRef p = LLVMBuildIntToPtr(b, a, LLVMPointerTypeInContext(ctx, from), "");
+            r = LLVMBuildPtrToInt(b, LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, to), ""), llvmType(t), "");
+        }
+        write(i, i.operands().get(0), r, t);
+    }
+
+    private void isspacep(Instruction i) {
+        StateSpace space = space(i);
+        LLVMValueRef a = read(i, i.operands().get(1), Type.U64);
+        LLVMValueRef generic = LLVMBuildIntToPtr(b, a, LLVMPointerTypeInContext(ctx, 0), "");
+        LLVMValueRef r = target.isSpace(module, b, threadContext, generic, space);
+        if (r == null) throw unsupported(i);
+        write(i, i.operands().get(0), r, Type.PRED);
+    }
+
+    /** call (rets), f, (args)[, proto]: every return value and argument is passed as a pointer to its .param storage. */
+    private void call(Instruction i) {
+        List<Operand> ops = i.operands();
+        int k = 0;
+        List<Operand> rets = List.of();
+        if (ops.get(0) instanceof Operand.Tuple t) {
+            rets = t.elements();
+            k = 1;
+        }
+        Operand callee = ops.get(k++);
+        List<Operand> args = k < ops.size() && ops.get(k) instanceof Operand.Tuple t ? t.elements() : List.of();
+        List<LLVMValueRef> values = new ArrayList<>();
+        if (threadContext != null) values.add(threadContext);
+        for (Operand r : rets) values.add(paramPointer(i, r));
+        for (Operand a : args) values.add(paramPointer(i, a));
+        LLVMTypeRef type = target.functionType(ctx, rets.size() + args.size());
+        LLVMValueRef f;
+        if (callee instanceof Operand.Name n && functions.containsKey(n.name())) {
+            f = functions.get(n.name());
+        } else if (callee instanceof Operand.Name n && regs.containsKey(n.name())) {
+            f = LLVMBuildIntToPtr(b, read(i, callee, Type.U64), LLVMPointerTypeInContext(ctx, 0), "");
+        } else {
+            throw new Unsupported(i.line(), "call of " + callee + " is not supported yet");
+        }
+        String name = callee instanceof Operand.Name n ? n.name() : "";
+        if (name.equals("vprintf") || name.equals("__assertfail") || name.equals("malloc") || name.equals("free")) {
+            if (!functions.containsKey(name) || LLVMCountBasicBlocks(f) == 0)
+                throw new Unsupported(i.line(), "call of the CUDA runtime's " + name + " is not supported yet");
+        }
+        LLVMBuildCall2(b, type, f, Ll.array(values.toArray(new LLVMValueRef[0])), values.size(), "");
+    }
+
+    private LLVMValueRef paramPointer(Instruction i, Operand o) {
+        if (o instanceof Operand.Name n) {
+            Var v = variable(n.name());
+            if (v != null) {
+                LLVMValueRef p = variablePointer(v, i);
+                int want = target.addressSpace(StateSpace.PARAM);
+                if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
+                return p;
+            }
+            if (params.containsKey(n.name())) return params.get(n.name()).address;
+        }
+        throw new Unsupported(i.line(), "call argument " + o + " must be a .param variable");
+    }
+
+    /** brx.idx index, targets: a switch over the .branchtargets list. */
+    private void brx(Instruction i) {
+        List<String> list = i.operands().get(1) instanceof Operand.Name n ? targetLists.get(n.name()) : null;
+        if (list == null) throw new Unsupported(i.line(), "brx.idx needs a .branchtargets list");
+        LLVMValueRef idx = read(i, i.operands().get(0), Type.U32);
+        LLVMBasicBlockRef dflt = LLVMAppendBasicBlockInContext(ctx, kernel, "brx.out");
+        LLVMValueRef sw = LLVMBuildSwitch(b, idx, dflt, list.size());
+        for (int k = 0; k < list.size(); k++) {
+            LLVMBasicBlockRef target = labels.get(list.get(k).strip());
+            if (target == null) throw new Unsupported(i.line(), "undefined label " + list.get(k));
+            LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(ctx), k, 0), target);
+        }
+        LLVMPositionBuilderAtEnd(b, dflt);
+        LLVMBuildUnreachable(b);
+    }
+
+    /** atom and red: LLVM atomicrmw / cmpxchg on the addressed memory, relaxed unless an ordering is given. */
+    private void atomic(Instruction i) {
+        boolean red = i.opcode().equals("red");
+        Type t = type(i);
+        if (vectorWidth(i) > 1 || t == Type.F16X2 || t == Type.BF16X2 || t == Type.B128) throw unsupported(i);
+        int a = red ? 0 : 1;
+        LLVMValueRef p = address(i, (Operand.Address) o(i, a, Operand.Address.class), space(i));
+        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
+                : i.has(".acq_rel") ? LLVMAtomicOrderingAcquireRelease : LLVMAtomicOrderingMonotonic;
+        LLVMValueRef v = read(i, i.operands().get(a + 1), t);
+        LLVMValueRef result;
+        if (i.has(".cas")) {
+            LLVMValueRef nv = read(i, i.operands().get(a + 2), t);
+            LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, p, v, nv, ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering,
+                    LLVMAtomicOrderingMonotonic, 0);
+            result = LLVMBuildExtractValue(b, pair, 0, "");
+        } else {
+            int op;
+            if (i.has(".add")) op = t.isFloat() ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+            else if (i.has(".exch")) op = LLVMAtomicRMWBinOpXchg;
+            else if (i.has(".and")) op = LLVMAtomicRMWBinOpAnd;
+            else if (i.has(".or")) op = LLVMAtomicRMWBinOpOr;
+            else if (i.has(".xor")) op = LLVMAtomicRMWBinOpXor;
+            else if (i.has(".inc")) op = LLVMAtomicRMWBinOpUIncWrap;
+            else if (i.has(".dec")) op = LLVMAtomicRMWBinOpUDecWrap;
+            else if (i.has(".min")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMin : t.isSigned() ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+            else if (i.has(".max")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMax : t.isSigned() ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+            else throw unsupported(i);
+            result = LLVMBuildAtomicRMW(b, op, p, v, ordering, 0);
+        }
+        if (!red) write(i, i.operands().get(0), result, t);
     }
 
     private void binary(Instruction i) {
@@ -581,17 +917,61 @@ public final class Lowering {
             if (n.component() != null && isSpecial(n.name())) {
                 int dim = "xyz".indexOf(n.component().charAt(1));
                 if (dim < 0) throw new Unsupported(i.line(), "special register " + n.name() + n.component() + " is not supported yet");
-                return convert(i, target.specialRegister(module, b, kernel, n.name(), dim), Type.U32, t);
+                return convert(i, target.specialRegister(module, b, threadContext, n.name(), dim), Type.U32, t);
             }
             Reg r = regs.get(n.name());
-            if (r == null) {
-                if (isSpecial(n.name()) || n.name().startsWith("%"))
-                    throw new Unsupported(i.line(), "register " + n.name() + " is not supported yet");
-                throw new Unsupported(i.line(), i.text() + ": unknown name " + n.name());
+            if (r != null) return convert(i, LLVMBuildLoad2(b, r.llvmType, r.slot, ""), r.type, t);
+            Var v = variable(n.name());
+            if (v != null) {  // the variable's address in its own state space
+                return LLVMBuildPtrToInt(b, variablePointer(v, i), llvmType(t.bytes() == 4 ? Type.U32 : Type.U64), "");
             }
-            return convert(i, LLVMBuildLoad2(b, r.llvmType, r.slot, ""), r.type, t);
+            if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");
+            if (n.name().startsWith("%")) {
+                LLVMValueRef sr = scalarSpecial(i, n.name());
+                if (sr != null) return convert(i, sr, n.name().equals("%clock64") || n.name().startsWith("%globaltimer") && !n.name().endsWith("_lo") && !n.name().endsWith("_hi") ? Type.U64 : Type.U32, t);
+                throw new Unsupported(i.line(), "register " + n.name() + " is not supported");
+            }
+            throw new Unsupported(i.line(), i.text() + ": unknown name " + n.name());
         }
         throw new Unsupported(i.line(), i.text() + ": operand " + o + " is not supported yet");
+    }
+
+    /** Scalar special registers: from the target, or computed from %tid/%ntid. */
+    private LLVMValueRef scalarSpecial(Instruction i, String name) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+        LLVMValueRef v = target.specialRegister(module, b, threadContext, name, -1);
+        if (v != null) return v;
+        if (name.startsWith("%envreg")) return LLVMConstInt(i32, 0, 0);
+        switch (name) {
+            case "%clock64", "%globaltimer" -> {
+                return Ll.intrinsic(module, b, "llvm.readcyclecounter", new LLVMTypeRef[0]);
+            }
+            case "%globaltimer_lo", "%clock_hi", "%globaltimer_hi" -> {
+                LLVMValueRef c = Ll.intrinsic(module, b, "llvm.readcyclecounter", new LLVMTypeRef[0]);
+                if (name.endsWith("_hi")) c = LLVMBuildLShr(b, c, LLVMConstInt(i64, 32, 0), "");
+                return LLVMBuildTrunc(b, c, i32, "");
+            }
+            default -> { }
+        }
+        // linear thread id within the block; warps are 32 consecutive threads
+        LLVMValueRef tx = target.specialRegister(module, b, threadContext, "%tid", 0), ty = target.specialRegister(module, b, threadContext, "%tid", 1),
+                tz = target.specialRegister(module, b, threadContext, "%tid", 2), nx = target.specialRegister(module, b, threadContext, "%ntid", 0),
+                ny = target.specialRegister(module, b, threadContext, "%ntid", 1), nz = target.specialRegister(module, b, threadContext, "%ntid", 2);
+        LLVMValueRef linear = LLVMBuildAdd(b, tx, LLVMBuildMul(b, nx, LLVMBuildAdd(b, ty, LLVMBuildMul(b, ny, tz, ""), ""), ""), "");
+        LLVMValueRef lane = LLVMBuildAnd(b, linear, LLVMConstInt(i32, 31, 0), "");
+        LLVMValueRef one = LLVMConstInt(i32, 1, 0);
+        LLVMValueRef eq = LLVMBuildShl(b, one, lane, "");
+        return switch (name) {
+            case "%laneid" -> lane;
+            case "%warpid" -> LLVMBuildLShr(b, linear, LLVMConstInt(i32, 5, 0), "");
+            case "%nwarpid" -> LLVMBuildLShr(b, LLVMBuildAdd(b, LLVMBuildMul(b, LLVMBuildMul(b, nx, ny, ""), nz, ""), LLVMConstInt(i32, 31, 0), ""), LLVMConstInt(i32, 5, 0), "");
+            case "%lanemask_eq" -> eq;
+            case "%lanemask_lt" -> LLVMBuildSub(b, eq, one, "");
+            case "%lanemask_le" -> LLVMBuildOr(b, eq, LLVMBuildSub(b, eq, one, ""), "");
+            case "%lanemask_ge" -> LLVMBuildNot(b, LLVMBuildSub(b, eq, one, ""), "");
+            case "%lanemask_gt" -> LLVMBuildNot(b, LLVMBuildOr(b, eq, LLVMBuildSub(b, eq, one, ""), ""), "");
+            default -> null;
+        };
     }
 
     private static boolean isSpecial(String name) {

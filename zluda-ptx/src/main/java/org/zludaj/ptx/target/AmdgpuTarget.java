@@ -79,9 +79,16 @@ public record AmdgpuTarget(String gfx) implements Target {
     }
 
     @Override
-    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim) {
+    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        if (dim < 0) {
+            return switch (name) {
+                case "%laneid" -> Ll.intrinsic(m, b, "llvm.amdgcn.mbcnt.lo", new LLVMTypeRef[0], LLVMConstInt(i32, -1, 1), LLVMConstInt(i32, 0, 0));
+                case "%clock" -> LLVMBuildTrunc(b, Ll.intrinsic(m, b, "llvm.readcyclecounter", new LLVMTypeRef[0]), i32, "");
+                default -> null;
+            };
+        }
         char xyz = "xyz".charAt(dim);
         return switch (name) {
             case "%tid" -> Ll.intrinsic(m, b, "llvm.amdgcn.workitem.id." + xyz, new LLVMTypeRef[0]);
@@ -97,6 +104,22 @@ public record AmdgpuTarget(String gfx) implements Target {
                 yield block ? LLVMBuildZExt(b, v, i32, "") : v;
             }
             default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    @Override
+    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
+        LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
+        java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 5));
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
+    }
+
+    @Override
+    public LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
+        return switch (space) {
+            case SHARED -> Ll.intrinsic(m, b, "llvm.amdgcn.is.shared", new LLVMTypeRef[0], generic);
+            case LOCAL -> Ll.intrinsic(m, b, "llvm.amdgcn.is.private", new LLVMTypeRef[0], generic);
+            default -> null;
         };
     }
 

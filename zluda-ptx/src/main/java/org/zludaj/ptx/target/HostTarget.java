@@ -71,13 +71,76 @@ public record HostTarget(String triple, String cpu, String features) implements 
     }
 
     @Override
-    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim) {
-        int field = ctxField(name);
-        if (field < 0) throw new IllegalArgumentException(name);
+    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-        LLVMValueRef p = LLVMBuildGEP2(b, i32, LLVMGetParam(kernel, 1), Ll.array(LLVMConstInt(i32, field + dim, 0)), 1, "");
-        return LLVMBuildLoad2(b, i32, p, name.substring(1) + "." + "xyz".charAt(dim));
+        int field = ctxField(name);
+        if (field >= 0 && dim >= 0) {
+            LLVMValueRef p = LLVMBuildGEP2(b, i32, threadContext, Ll.array(LLVMConstInt(i32, field + dim, 0)), 1, "");
+            return LLVMBuildLoad2(b, i32, p, name.substring(1) + "." + "xyz".charAt(dim));
+        }
+        return switch (name) {
+            case "%clock" -> LLVMBuildTrunc(b, Ll.intrinsic(m, b, "llvm.readcyclecounter", new LLVMTypeRef[0]), i32, "");
+            case "%nsmid" -> LLVMConstInt(i32, Runtime.getRuntime().availableProcessors(), 0);
+            case "%smid", "%gridid" -> LLVMConstInt(i32, 0, 0);
+            case "%dynamic_smem_size", "%total_smem_size" -> {
+                LLVMValueRef p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext, Ll.array(LLVMConstInt(i32, SHARED_SIZE_OFFSET, 0)), 1, "");
+                yield LLVMBuildTrunc(b, LLVMBuildLoad2(b, LLVMInt64TypeInContext(ctx), p, ""), i32, "");
+            }
+            default -> null;
+        };
+    }
+
+    /** Byte offsets in zluda_thread_ctx: the block's shared memory and its size. */
+    static final int SHARED_OFFSET = 48, SHARED_SIZE_OFFSET = 56;
+
+    @Override
+    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMTypeRef[] ps = new LLVMTypeRef[pointers + 1];
+        java.util.Arrays.fill(ps, ptr);
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
+    }
+
+    @Override
+    public int firstFunctionParameter() {
+        return 1;
+    }
+
+    @Override
+    public LLVMValueRef threadContext(LLVMValueRef function, boolean kernel) {
+        return LLVMGetParam(function, kernel ? 1 : 0);
+    }
+
+    @Override
+    public boolean hostSharedMemory() {
+        return true;
+    }
+
+    @Override
+    public LLVMValueRef sharedBase(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMValueRef p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), SHARED_OFFSET, 0)), 1, "");
+        return LLVMBuildLoad2(b, LLVMPointerTypeInContext(ctx, 0), p, "shared");
+    }
+
+    @Override
+    public LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+        LLVMValueRef base = LLVMBuildPtrToInt(b, sharedBase(m, b, threadContext), i64, "");
+        LLVMValueRef sizeP = LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), SHARED_SIZE_OFFSET, 0)), 1, "");
+        LLVMValueRef size = LLVMBuildLoad2(b, i64, sizeP, "");
+        LLVMValueRef a = LLVMBuildPtrToInt(b, generic, i64, "");
+        LLVMValueRef inShared = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, base, ""),
+                LLVMBuildICmp(b, LLVMIntULT, a, LLVMBuildAdd(b, base, size, ""), ""), "");
+        return switch (space) {
+            case SHARED -> inShared;
+            case GLOBAL, CONST -> LLVMBuildNot(b, inShared, "");  // thread stacks (local) are not told apart on the host
+            default -> LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
+        };
     }
 
     @Override

@@ -62,8 +62,23 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
-    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim) {
+    public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
+        if (dim < 0) {
+            return switch (name) {
+                case "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%lanemask_eq", "%lanemask_le",
+                     "%lanemask_lt", "%lanemask_ge", "%lanemask_gt" ->
+                        Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1), new LLVMTypeRef[0]);
+                default -> null;
+            };
+        }
         return Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1) + "." + "xyz".charAt(dim), new LLVMTypeRef[0]);
+    }
+
+    @Override
+    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
+        LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
+        java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 0));
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
     }
 
     @Override

@@ -37,8 +37,43 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /** Called at the kernel's entry: returns a pointer to each parameter's value (in the PARAM address space). */
     List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params);
 
-    /** Reads a special register ({@code %tid}, {@code %ntid}, {@code %ctaid}, {@code %nctaid}; dim 0..2) as i32. */
-    LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef kernel, String name, int dim);
+    /**
+     * Reads a special register as i32: {@code %tid %ntid %ctaid %nctaid} with dim 0..2, or a scalar one ({@code %laneid},
+     * {@code %clock} ...; dim -1). {@code threadContext} is {@link #threadContext}'s value in the current function.
+     * Returns null for registers the target does not provide (the lowering then computes them from the others).
+     */
+    LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim);
+
+    /** Device functions (.func): every parameter and return value is passed as a pointer to its storage. */
+    LLVMTypeRef functionType(LLVMContextRef ctx, int pointers);
+
+    /** Index of the first PTX parameter pointer among a .func's LLVM parameters. */
+    default int firstFunctionParameter() {
+        return 0;
+    }
+
+    /** The thread context the target passes explicitly (host), else null. */
+    default LLVMValueRef threadContext(LLVMValueRef function, boolean kernel) {
+        return null;
+    }
+
+    /**
+     * True when shared memory is per-block host memory reached through the thread context ({@link #sharedBase});
+     * false when .shared variables are globals of the SHARED address space.
+     */
+    default boolean hostSharedMemory() {
+        return false;
+    }
+
+    /** Base address of the block's shared memory (host). */
+    default LLVMValueRef sharedBase(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        throw new UnsupportedOperationException();
+    }
+
+    /** isspacep: whether a generic address (as pointer in address space 0) lies in {@code space}; null if unknown. */
+    default LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
+        return null;
+    }
 
     /** Marks a function as a kernel (calling convention, attributes, metadata). */
     void markKernel(LLVMModuleRef m, LLVMValueRef kernel);

@@ -89,24 +89,25 @@ public final class HostBackend implements Backend {
 
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
-        Map<String, Long> entries;
+        Map<String, HostJit.Kernel> entries;
         try {
-            entries = jit().add(ptx);
+            entries = jit().addKernels(ptx);
         } catch (PtxException e) {
             LOG.error("cannot compile {} for the host:\n{}", ptx.name(), e.getMessage());
             boolean unsupported = e.diagnostics().stream().map(Diagnostic::message).anyMatch(m -> m.contains("not supported"));
             throw new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
         }
         return name -> {
-            Long entry = entries.get(name);
+            HostJit.Kernel k = entries.get(name);
             Function f = ptx.function(name);
-            return entry == null ? null : new Program.Kernel(name, entry, f);
+            return k == null ? null : new Program.Kernel(name, k.address(), f, k.staticShared());
         };
     }
 
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams) throws CudaException {
-        HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], sharedBytes);
+        long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
+        HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared);
     }
 
     @Override
