@@ -65,6 +65,9 @@ typedef struct {
     atomic_long next_block;
     long blocks;
     atomic_int busy;         /* workers still inside this job */
+    int fibers;              /* run threads as fibers (kernel uses block or warp operations) */
+    size_t stack_size;       /* fiber stack */
+    atomic_int error;        /* first failure: -2 deadlock, -1 out of memory */
 } job_t;
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,6 +75,8 @@ static pthread_cond_t pool_wake = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_
 static job_t *current_job;
 static long job_generation;
 static int workers;
+
+int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack);
 
 static void run_blocks(job_t *j) {
     zluda_thread_ctx ctx;
@@ -81,10 +86,17 @@ static void run_blocks(job_t *j) {
     ctx.shared = shared;
     ctx.shared_size = j->shared_bytes;
     long b;
+    uint32_t nthreads = j->block[0] * j->block[1] * j->block[2];
     while ((b = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
         ctx.ctaid[0] = (uint32_t)(b % j->grid[0]);
         ctx.ctaid[1] = (uint32_t)(b / j->grid[0] % j->grid[1]);
         ctx.ctaid[2] = (uint32_t)(b / j->grid[0] / j->grid[1]);
+        if (j->fibers) {  /* block or warp operations: every thread a fiber */
+            if (shared) memset(shared, 0, j->shared_bytes);
+            int rc = zluda_run_block_fibers(j->fn, j->params, &ctx, nthreads, j->stack_size);
+            if (rc && !atomic_load(&j->error)) atomic_store(&j->error, rc);
+            continue;
+        }
         for (uint32_t z = 0; z < j->block[2]; z++)
             for (uint32_t y = 0; y < j->block[1]; y++)
                 for (uint32_t x = 0; x < j->block[0]; x++) {
@@ -133,11 +145,12 @@ static pthread_mutex_t launch_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Runs the grid to completion. One launch at a time; its blocks run on every core. */
 JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, jint gx, jint gy, jint gz, jint bx, jint by,
-                                   jint bz, jlong shared) {
+                                   jint bz, jlong shared, jint fibers, jlong stack) {
     (void)e; (void)c;
     pthread_once(&pool_once, start_pool);
     job_t j = {.fn = (zluda_host_kernel)PTR(fn), .params = PTR(params), .grid = {gx, gy, gz}, .block = {bx, by, bz},
-               .shared_bytes = (size_t)shared};
+               .shared_bytes = (size_t)shared, .fibers = fibers, .stack_size = (size_t)stack};
+    atomic_init(&j.error, 0);
     j.blocks = (long)gx * gy * gz;
     atomic_init(&j.next_block, 0);
     atomic_init(&j.busy, 0);
@@ -155,5 +168,5 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     while (atomic_load(&j.busy) > 0) pthread_cond_wait(&pool_done, &pool_lock);
     pthread_mutex_unlock(&pool_lock);
     pthread_mutex_unlock(&launch_lock);
-    return 0;
+    return atomic_load(&j.error);
 }

@@ -11,6 +11,13 @@ typedef struct {
     uint32_t nctaid[3];  /* field 9..11 %nctaid */
     void *shared;        /* byte 48     static + dynamic shared memory of the block */
     uint64_t shared_size; /* byte 56    its size */
+    void *block;         /* byte 64     the block's fiber scheduler (NULL on the fast path) */
+    uint32_t linear;     /* byte 72     linear thread index in the block */
 } zluda_thread_ctx;
+
+/* Block and warp operations, called by host-compiled kernels (fiber path only). */
+void zluda_bar_sync(zluda_thread_ctx *ctx, uint32_t id, uint32_t count);
+uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint32_t op, uint32_t pred);
+uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_t value, uint32_t b, uint32_t c);
 
 typedef void (*zluda_host_kernel)(void **params, zluda_thread_ctx *ctx);

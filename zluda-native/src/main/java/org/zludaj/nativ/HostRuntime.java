@@ -50,11 +50,12 @@ public final class HostRuntime {
     public static native int threadId();
 
     /**
-     * Runs a host-compiled kernel {@code void k(void **params, zluda_thread_ctx *ctx)} over the grid, to
-     * completion, on the worker pool. Returns 0.
+     * Runs a host-compiled kernel {@code void k(void **params, zluda_thread_ctx *ctx)} over the grid, to completion,
+     * on the worker pool; with {@code fibers} every thread of a block is a fiber with a stack of {@code stack} bytes.
+     * Returns 0, -1 when memory for the threads is lacking, -2 when a block deadlocked.
      */
     public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
-                                    int blockX, int blockY, int blockZ, long sharedBytes);
+                                    int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack);
 
     /** Reads the NUL-terminated string at {@code address} (UTF-8). */
     public static String string(long address) {

@@ -3,6 +3,7 @@ package org.zludaj.ptx;
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.LongPointer;
@@ -30,6 +31,11 @@ public final class HostJit {
     private final AtomicLong modules = new AtomicLong();
 
     public HostJit() throws PtxException {
+        this(List.of());
+    }
+
+    /** A JIT whose kernels may also call into {@code libraries} (the host runtime). */
+    public HostJit(List<String> libraries) throws PtxException {
         Ll.initialize();
         LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
         check(LLVMOrcCreateLLJIT(jit, builder), "creating the host JIT");
@@ -43,6 +49,12 @@ public final class HostJit {
         check(LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(libm, new org.bytedeco.javacpp.BytePointer("libm.so.6"), LLVMOrcLLJITGetGlobalPrefix(jit), null, null),
                 "loading libm");
         LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), libm);
+        for (String lib : libraries) {
+            LLVMOrcDefinitionGeneratorRef g = new LLVMOrcDefinitionGeneratorRef();
+            check(LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(g, new org.bytedeco.javacpp.BytePointer(lib), LLVMOrcLLJITGetGlobalPrefix(jit), null, null),
+                    "loading " + lib);
+            LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(jit), g);
+        }
         target = HostTarget.native_();
     }
 
@@ -55,7 +67,7 @@ public final class HostJit {
     }
 
     /** A compiled host kernel: its entry and the static shared memory of its module. */
-    public record Kernel(long address, long staticShared) {}
+    public record Kernel(long address, long staticShared, boolean fibers) {}
 
     /** Compiles every kernel of {@code ptx}; returns kernel name -> entry address. */
     public synchronized Map<String, Long> add(PtxModule ptx) throws PtxException {
@@ -72,10 +84,12 @@ public final class HostJit {
         String layout = LLVMOrcLLJITGetDataLayoutStr(jit).getString();
         LLVMModuleRef m;
         long shared;
+        java.util.Set<String> fibers;
         try {
             Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, layout, prefix);
             m = lowered.module();
             shared = lowered.staticShared();
+            fibers = lowered.fiberKernels();
         } catch (PtxException e) {
             LLVMOrcDisposeThreadSafeContext(tsc);
             throw e;
@@ -95,7 +109,7 @@ public final class HostJit {
             if (!f.entry() || !f.isDefined()) continue;
             LongPointer addr = new LongPointer(1);
             check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix)), "looking up " + f.name());
-            out.put(f.name(), new Kernel(addr.get(), shared));
+            out.put(f.name(), new Kernel(addr.get(), shared, fibers.contains(f.name())));
         }
         return out;
     }

@@ -72,10 +72,10 @@ class TargetsTest {
 
     @Test
     void unsupportedInstructionNamesItsLineFunctionAndTarget() {
-        String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 0;\n\tret;\n}\n";
+        String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.arrive 1, 64;\n\tret;\n}\n";
         PtxException e = assertThrows(PtxException.class, () -> new HostJit().add(Ptx.parse("bar.ptx", ptx)));
         assertEquals(6, e.diagnostics().get(0).line());
-        assertTrue(e.getMessage().contains("bar.sync") && e.getMessage().contains("function k") && e.getMessage().contains("host"),
+        assertTrue(e.getMessage().contains("bar.arrive") && e.getMessage().contains("function k") && e.getMessage().contains("host"),
                 e.getMessage());
     }
 

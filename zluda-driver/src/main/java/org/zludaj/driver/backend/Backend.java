@@ -38,6 +38,6 @@ public interface Backend {
         Kernel kernel(String name);
 
         /** A kernel: its entry, its PTX, and the static shared memory it needs per block. */
-        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared) {}
+        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers) {}
     }
 }

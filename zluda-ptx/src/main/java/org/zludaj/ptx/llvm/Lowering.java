@@ -50,7 +50,7 @@ public final class Lowering {
     }
 
     /** What lowering a module produced: the LLVM module and the static shared memory its kernels need (host). */
-    public record Lowered(LLVMModuleRef module, long staticShared) {}
+    public record Lowered(LLVMModuleRef module, long staticShared, java.util.Set<String> fiberKernels) {}
 
     /** Lowers every defined kernel of {@code ptx} into a new module of {@code ctx}. */
     public static LLVMModuleRef lower(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
@@ -81,7 +81,7 @@ public final class Lowering {
             throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "LLVM verifier (" + target.name() + "): " + msg));
         }
         Ll.message(err);
-        return new Lowered(l.module, l.sharedSize);
+        return new Lowered(l.module, l.sharedSize, l.fiberKernels);
     }
 
     // ------------------------------------------------------------------------------------ module variables
@@ -232,8 +232,13 @@ public final class Lowering {
     private LLVMValueRef threadContext;
     private Map<String, List<String>> targetLists;
 
+    /** Kernels that use block or warp operations, directly or through the device functions they call. */
+    private final java.util.Set<String> fiberKernels = new java.util.HashSet<>();
+    private boolean anyFunctionUsesBlockOperations;
+
     private void function(Function f) {
         fn = f;
+        usesBlockOperations = false;
         regs = new HashMap<>();
         params = new HashMap<>();
         labels = new HashMap<>();
@@ -270,6 +275,9 @@ public final class Lowering {
             LLVMPositionBuilderAtEnd(b, start);
             statements(f.body());
             if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) == null) LLVMBuildRetVoid(b);
+            // conservative: a kernel is run on fibers when it, or any device function of the module, synchronizes
+            if (usesBlockOperations && !f.entry()) anyFunctionUsesBlockOperations = true;
+            if (f.entry() && (usesBlockOperations || hasSynchronizingFunction())) fiberKernels.add(f.name());
         } catch (Unsupported u) {
             errors.add(new Diagnostic(ptx.name(), u.line, 0, "function " + f.name() + " (target " + target.name() + "): " + u.getMessage()));
             LLVMDeleteFunction(kernel);
@@ -280,11 +288,32 @@ public final class Lowering {
 
     private LLVMValueRef sharedBase;
 
+    private boolean hasSynchronizingFunction() {
+        for (Function g : ptx.functions()) {
+            if (g.entry() || g.body() == null) continue;
+            if (containsBlockOperation(g.body())) return true;
+        }
+        return false;
+    }
+
+    private static boolean containsBlockOperation(List<Statement> body) {
+        for (Statement s : body) {
+            if (s instanceof Instruction i && java.util.Set.of("bar", "barrier", "shfl", "vote", "match", "redux", "activemask", "elect").contains(i.opcode()))
+                return true;
+            if (s instanceof Statement.Block blk && containsBlockOperation(blk.statements())) return true;
+        }
+        return false;
+    }
+
     /** Pointer to a variable's storage, in its own address space (host shared memory: the block's memory + offset). */
     LLVMValueRef variablePointer(Var v, Instruction at) {
         if (v.pointer() != null) return v.pointer();
-        long offset = v.sharedOffset() >= 0 ? v.sharedOffset() : (sharedSize + 15) / 16 * 16;  // extern: after the static part
-        return LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), sharedBase, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), offset, 0)), 1, "");
+        return LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), sharedBase, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), sharedOffset(v), 0)), 1, "");
+    }
+
+    /** Host shared variables: the offset in the block's shared window (extern ones after the static part). */
+    private long sharedOffset(Var v) {
+        return v.sharedOffset() >= 0 ? v.sharedOffset() : (sharedSize + 15) / 16 * 16;
     }
 
     Var variable(String name) {
@@ -471,7 +500,9 @@ public final class Lowering {
                 write(i, o.get(0), LLVMBuildSelect(b, c, read(i, o.get(1), t), read(i, o.get(2), t), ""), t);
             }
             case "cvt" -> floats.conversions.cvt(i);
-            case "bar", "barrier", "shfl", "vote", "match", "redux", "activemask", "elect" ->
+            case "bar", "barrier" -> barrier(i);
+            case "shfl", "vote", "match", "redux", "activemask", "elect" -> warp(i);
+            case "bar_unsupported" ->
                     throw new Unsupported(i.line(), "instruction " + i.text()
                             + " (block, warp or atomic operation) is not supported yet on " + target.name());
             default -> throw unsupported(i);
@@ -543,7 +574,11 @@ public final class Lowering {
             if (want != have) base = LLVMBuildAddrSpaceCast(b, base, LLVMPointerTypeInContext(ctx, want), "");
         } else if (a.base() != null && regs.containsKey(a.base().name())) {
             LLVMValueRef v = read(i, a.base(), Type.U64);
-            base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
+            if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // a shared address is an offset in the block's window
+                base = LLVMBuildGEP2(b, i8, sharedBase, Ll.array(v), 1, "");
+            } else {
+                base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
+            }
         } else if (a.base() == null) {
             base = LLVMBuildIntToPtr(b, LLVMConstInt(i64, 0, 0), LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
         } else {
@@ -551,6 +586,116 @@ public final class Lowering {
         }
         if (a.offset() == 0) return base;
         return LLVMBuildGEP2(b, i8, base, Ll.array(LLVMConstInt(i64, a.offset(), 1)), 1, "");
+    }
+
+    /** True once the function uses a block or warp operation (the host then runs its threads as fibers). */
+    boolean usesBlockOperations;
+
+    private LLVMValueRef i32(long v) {
+        return LLVMConstInt(LLVMInt32TypeInContext(ctx), v, 0);
+    }
+
+    private void barrier(Instruction i) {
+        usesBlockOperations = true;
+        List<Operand> o = i.operands();
+        if (i.has(".warp")) {  // bar.warp.sync mask
+            LLVMValueRef r = target.warpCollective(module, b, threadContext, Target.WARP_SYNC, read(i, o.get(0), Type.B32),
+                    LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0), i32(0), i32(0));
+            if (r == null) throw blockUnsupported(i);
+            return;
+        }
+        if (i.has(".arrive")) throw unsupported(i);
+        if (i.has(".red")) {
+            int op = i.has(".popc") ? 0 : i.has(".and") ? 1 : 2;
+            boolean popc = op == 0;
+            LLVMValueRef id = read(i, o.get(1), Type.U32);
+            LLVMValueRef count = o.size() == 4 ? read(i, o.get(2), Type.U32) : i32(0);
+            LLVMValueRef pred = LLVMBuildZExt(b, read(i, o.get(o.size() - 1), Type.PRED), LLVMInt32TypeInContext(ctx), "");
+            LLVMValueRef r = target.blockBarrier(module, b, threadContext, id, count, op, pred);
+            if (r == null) throw blockUnsupported(i);
+            if (popc) write(i, o.get(0), r, Type.U32);
+            else write(i, o.get(0), LLVMBuildICmp(b, LLVMIntNE, r, i32(0), ""), Type.PRED);
+            return;
+        }
+        LLVMValueRef id = read(i, o.get(0), Type.U32);
+        LLVMValueRef count = o.size() > 1 ? read(i, o.get(1), Type.U32) : i32(0);
+        if (target.blockBarrier(module, b, threadContext, id, count, -1, null) == null) throw blockUnsupported(i);
+    }
+
+    private Unsupported blockUnsupported(Instruction i) {
+        return new Unsupported(i.line(), "instruction " + i.text() + " (block, warp or atomic operation) is not supported yet on " + target.name());
+    }
+
+    private void warp(Instruction i) {
+        usesBlockOperations = true;
+        List<Operand> o = i.operands();
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32t = LLVMInt32TypeInContext(ctx);
+        LLVMValueRef full = LLVMConstInt(i32t, 0xffffffffL, 0);
+        String op = i.opcode();
+        int kind;
+        LLVMValueRef value, bv = i32(0), cv = i32(0), mask;
+        Operand dst = o.get(0);
+        switch (op) {
+            case "shfl" -> {
+                kind = i.has(".up") ? Target.SHFL_UP : i.has(".down") ? Target.SHFL_DOWN : i.has(".bfly") ? Target.SHFL_BFLY : Target.SHFL_IDX;
+                value = LLVMBuildZExt(b, read(i, o.get(1), Type.B32), i64, "");
+                bv = read(i, o.get(2), Type.U32);
+                cv = read(i, o.get(3), Type.U32);
+                mask = o.size() > 4 ? read(i, o.get(4), Type.B32) : full;
+            }
+            case "vote" -> {
+                kind = i.has(".ballot") ? Target.BALLOT : i.has(".all") ? Target.VOTE_ALL : i.has(".any") ? Target.VOTE_ANY : Target.VOTE_UNI;
+                value = LLVMBuildZExt(b, read(i, o.get(1), Type.PRED), i64, "");
+                mask = o.size() > 2 ? read(i, o.get(2), Type.B32) : full;
+            }
+            case "match" -> {
+                Type t = type(i);
+                kind = i.has(".all") ? Target.MATCH_ALL : Target.MATCH_ANY;
+                LLVMValueRef v = read(i, o.get(1), t);
+                value = t.bits() == 64 ? v : LLVMBuildZExt(b, v, i64, "");
+                mask = read(i, o.get(2), Type.B32);
+            }
+            case "redux" -> {
+                Type t = type(i);
+                kind = i.has(".add") ? Target.REDUX_ADD : i.has(".and") ? Target.REDUX_AND : i.has(".or") ? Target.REDUX_OR
+                        : i.has(".xor") ? Target.REDUX_XOR : i.has(".min") ? (t.isSigned() ? Target.REDUX_MIN : Target.REDUX_UMIN)
+                        : t.isSigned() ? Target.REDUX_MAX : Target.REDUX_UMAX;
+                if (t.isFloat()) throw unsupported(i);
+                value = LLVMBuildZExt(b, read(i, o.get(1), Type.B32), i64, "");
+                mask = read(i, o.get(2), Type.B32);
+            }
+            case "elect" -> {
+                kind = Target.ELECT;
+                value = LLVMConstInt(i64, 0, 0);
+                mask = read(i, o.get(1), Type.B32);
+            }
+            default -> {  // activemask
+                kind = Target.ACTIVEMASK;
+                value = LLVMConstInt(i64, 0, 0);
+                mask = full;
+            }
+        }
+        LLVMValueRef r = target.warpCollective(module, b, threadContext, kind, mask, value, bv, cv);
+        if (r == null) throw blockUnsupported(i);
+        LLVMValueRef low = LLVMBuildTrunc(b, r, i32t, "");
+        LLVMValueRef pred = LLVMBuildTrunc(b, LLVMBuildLShr(b, r, LLVMConstInt(i64, 32, 0), ""), LLVMInt1TypeInContext(ctx), "");
+        if (op.equals("vote") && kind != Target.BALLOT) {
+            write(i, dst, LLVMBuildICmp(b, LLVMIntNE, low, i32(0), ""), Type.PRED);
+        } else if (op.equals("match") && type(i).bits() == 64 && kind == Target.MATCH_ANY) {
+            writePair(i, dst, low, pred, Type.B32);
+        } else {
+            writePair(i, dst, low, pred, Type.B32);
+        }
+    }
+
+    /** Writes d or d|p (the predicate half of shfl, match.all, elect). */
+    private void writePair(Instruction i, Operand dst, LLVMValueRef value, LLVMValueRef pred, Type t) {
+        if (dst instanceof Operand.Pair p) {
+            write(i, p.first(), value, t);
+            if (!(p.second() instanceof Operand.Sink)) write(i, p.second(), pred, Type.PRED);
+        } else {
+            write(i, dst, value, t);
+        }
     }
 
     /** cvta.space (space to generic) and cvta.to.space (generic to space): address-space casts of the address value. */
@@ -561,7 +706,10 @@ public final class Lowering {
         boolean toSpace = i.has(".to");
         int from = toSpace ? 0 : target.addressSpace(space), to = toSpace ? target.addressSpace(space) : 0;
         LLVMValueRef r = a;
-        if (from != to) {
+        if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // window offset <-> host address
+            LLVMValueRef base = LLVMBuildPtrToInt(b, sharedBase, llvmType(t), "");
+            r = toSpace ? LLVMBuildSub(b, a, base, "") : LLVMBuildAdd(b, a, base, "");
+        } else if (from != to) {
             LLVMValueRef p = LLVMBuildIntToPtr(b, a, LLVMPointerTypeInContext(ctx, from), "");
             r = LLVMBuildPtrToInt(b, LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, to), ""), llvmType(t), "");
         }
@@ -923,7 +1071,9 @@ public final class Lowering {
             if (r != null) return convert(i, LLVMBuildLoad2(b, r.llvmType, r.slot, ""), r.type, t);
             Var v = variable(n.name());
             if (v != null) {  // the variable's address in its own state space
-                return LLVMBuildPtrToInt(b, variablePointer(v, i), llvmType(t.bytes() == 4 ? Type.U32 : Type.U64), "");
+                LLVMTypeRef it = llvmType(t.bytes() == 4 ? Type.U32 : Type.U64);
+                if (v.pointer() == null) return LLVMConstInt(it, sharedOffset(v), 0);  // host shared: offset in the block's window
+                return LLVMBuildPtrToInt(b, variablePointer(v, i), it, "");
             }
             if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");
             if (n.name().startsWith("%")) {

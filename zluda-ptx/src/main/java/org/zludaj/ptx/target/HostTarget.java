@@ -112,6 +112,35 @@ public record HostTarget(String triple, String cpu, String features) implements 
         return LLVMGetParam(function, kernel ? 1 : 0);
     }
 
+    private static LLVMValueRef runtime(LLVMModuleRef m, String name, LLVMTypeRef type) {
+        LLVMValueRef f = LLVMGetNamedFunction(m, name);
+        return f != null && !f.isNull() ? f : LLVMAddFunction(m, name, type);
+    }
+
+    @Override
+    public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        if (redOp < 0) {
+            LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, i32, i32), 3, 0);
+            return LLVMBuildCall2(b, t, runtime(m, "zluda_bar_sync", t), Ll.array(threadContext, id, count), 3, "");
+        }
+        LLVMTypeRef t = LLVMFunctionType(i32, Ll.array(ptr, i32, i32, i32, i32), 5, 0);
+        return LLVMBuildCall2(b, t, runtime(m, "zluda_bar_red", t),
+                Ll.array(threadContext, id, count, LLVMConstInt(i32, redOp, 0), pred), 5, "");
+    }
+
+    @Override
+    public LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
+                                       LLVMValueRef mask, LLVMValueRef value, LLVMValueRef bv, LLVMValueRef cv) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMTypeRef t = LLVMFunctionType(i64, Ll.array(ptr, i32, i32, i64, i32, i32), 6, 0);
+        return LLVMBuildCall2(b, t, runtime(m, "zluda_warp", t),
+                Ll.array(threadContext, LLVMConstInt(i32, kind, 0), mask, value, bv, cv), 6, "");
+    }
+
     @Override
     public boolean hostSharedMemory() {
         return true;

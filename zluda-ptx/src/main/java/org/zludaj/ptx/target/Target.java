@@ -70,6 +70,26 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         throw new UnsupportedOperationException();
     }
 
+    /** Warp collective kinds, shared with zluda-native's fibers.c. */
+    int SHFL_UP = 0, SHFL_DOWN = 1, SHFL_BFLY = 2, SHFL_IDX = 3, VOTE_ALL = 4, VOTE_ANY = 5, VOTE_UNI = 6, BALLOT = 7,
+            MATCH_ANY = 8, MATCH_ALL = 9, REDUX_ADD = 10, REDUX_MIN = 11, REDUX_MAX = 12, REDUX_UMIN = 13, REDUX_UMAX = 14,
+            REDUX_AND = 15, REDUX_OR = 16, REDUX_XOR = 17, WARP_SYNC = 18, ELECT = 19, ACTIVEMASK = 20;
+
+    /**
+     * bar.sync / bar.red: waits for {@code count} threads (0 = the block) at barrier {@code id}; with redOp 0/1/2
+     * (popc/and/or) combines {@code pred} and returns the i32 result. Null when the target cannot yet.
+     */
+    default LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
+                                      LLVMValueRef count, int redOp, LLVMValueRef pred) {
+        return null;
+    }
+
+    /** A warp collective over the lanes of {@code mask}: i64 result (low 32 bits value, bit 32 predicate). */
+    default LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
+                                        LLVMValueRef mask, LLVMValueRef value, LLVMValueRef bv, LLVMValueRef cv) {
+        return null;
+    }
+
     /** isspacep: whether a generic address (as pointer in address space 0) lies in {@code space}; null if unknown. */
     default LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
         return null;

@@ -24,6 +24,8 @@ import org.zludaj.ptx.model.PtxModule;
  */
 public final class HostBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(HostBackend.class);
+    /** Stack of each thread fiber (kernels with barriers or warp operations). */
+    static final long FIBER_STACK = 64 * 1024;
     private final Device device;
     private final ConcurrentSkipListMap<Long, Long> allocations = new ConcurrentSkipListMap<>();
     private HostJit jit;
@@ -83,7 +85,10 @@ public final class HostBackend implements Backend {
     }
 
     private synchronized HostJit jit() throws PtxException {
-        if (jit == null) jit = new HostJit();
+        if (jit == null) {
+            String rt = new java.io.File(System.getProperty("zluda.native.dir", "."), HostRuntime.LIBRARY).getAbsolutePath();
+            jit = new HostJit(List.of(rt));
+        }
         return jit;
     }
 
@@ -100,14 +105,18 @@ public final class HostBackend implements Backend {
         return name -> {
             HostJit.Kernel k = entries.get(name);
             Function f = ptx.function(name);
-            return k == null ? null : new Program.Kernel(name, k.address(), f, k.staticShared());
+            return k == null ? null : new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers());
         };
     }
 
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams) throws CudaException {
         long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
-        HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared);
+        int rc = HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
+                kernel.fibers() ? 1 : 0, FIBER_STACK);
+        if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
+                + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
+        if (rc != 0) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel " + kernel.name() + ": no memory for its threads");
     }
 
     @Override

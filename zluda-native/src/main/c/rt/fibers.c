@@ -1,0 +1,287 @@
+/* ZLUDA-J host runtime: the fiber path. Inside a block, every CUDA thread is a fiber (ucontext) run round-robin by
+ * the worker that owns the block, so barriers and warp-synchronous operations behave as on NVIDIA:
+ *   bar.sync/barrier: a fiber waits until `count` threads (default: the whole block) have arrived at barrier `id`;
+ *   warp collectives (shfl, vote, match, redux, activemask-free ones): the lanes of the member mask form a group; the
+ *     last lane to arrive computes every member's result, so groups of different masks (divergent code) coexist.
+ * If every live fiber of a block waits, the launch reports a deadlock instead of hanging. */
+#define _GNU_SOURCE
+#include "hostrt.h"
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+enum { W_SHFL_UP, W_SHFL_DOWN, W_SHFL_BFLY, W_SHFL_IDX, W_VOTE_ALL, W_VOTE_ANY, W_VOTE_UNI, W_BALLOT, W_MATCH_ANY,
+       W_MATCH_ALL, W_REDUX_ADD, W_REDUX_MIN, W_REDUX_MAX, W_REDUX_UMIN, W_REDUX_UMAX, W_REDUX_AND, W_REDUX_OR,
+       W_REDUX_XOR, W_SYNC, W_ELECT, W_ACTIVEMASK };
+
+typedef struct {
+    uint32_t mask, kind, arrived, b, c;
+    int active;
+    uint64_t in[32];
+    uint64_t out[32];
+    int done;
+} group_t;
+
+typedef struct fiber {
+    ucontext_t uc;
+    zluda_thread_ctx ctx;
+    int finished, waiting;
+} fiber_t;
+
+typedef struct {
+    ucontext_t main;
+    fiber_t *fibers;
+    int n, live, current;
+    char *stacks;
+    size_t stack_size;
+    zluda_host_kernel fn;
+    void **params;
+    /* barriers */
+    uint32_t bar_arrived[16], bar_generation[16], bar_red[16], bar_red_count[16];
+    uint32_t bar_result[16];
+    /* warp groups: up to 32 pending per warp */
+    group_t *groups;  /* warps * 32 */
+    uint32_t *am_arrived, *am_result, *am_generation;  /* activemask, per warp */
+    int deadlock;
+} block_t;
+
+static __thread block_t *current_block;
+
+static void fiber_main(unsigned hi, unsigned lo) {
+    fiber_t *f = (fiber_t *)(((uintptr_t)hi << 32) | lo);
+    block_t *b = current_block;
+    b->fn(b->params, &f->ctx);
+    f->finished = 1;
+    b->live--;
+    for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;  /* collectives over live lanes re-check */
+}
+
+/* Switches back to the scheduler; returns when this fiber is resumed. */
+static void yield(block_t *b, fiber_t *f) {
+    swapcontext(&f->uc, &b->main);
+}
+
+int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack) {
+    block_t b;
+    memset(&b, 0, sizeof b);
+    b.n = (int)nthreads;
+    b.live = b.n;
+    b.fn = fn;
+    b.params = params;
+    b.stack_size = stack;
+    b.fibers = calloc(nthreads, sizeof(fiber_t));
+    b.stacks = malloc((size_t)nthreads * stack);
+    b.groups = calloc(((nthreads + 31) / 32) * 32, sizeof(group_t));
+    int warps = (int)((nthreads + 31) / 32);
+    b.am_arrived = calloc(3 * (size_t)warps, sizeof(uint32_t));
+    if (!b.fibers || !b.stacks || !b.groups || !b.am_arrived) {
+        free(b.fibers); free(b.stacks); free(b.groups); free(b.am_arrived);
+        return -1;
+    }
+    b.am_result = b.am_arrived + warps;
+    b.am_generation = b.am_arrived + 2 * warps;
+    block_t *saved = current_block;
+    current_block = &b;
+    for (uint32_t t = 0; t < nthreads; t++) {
+        fiber_t *f = &b.fibers[t];
+        f->ctx = *proto;
+        f->ctx.tid[0] = t % proto->ntid[0];
+        f->ctx.tid[1] = t / proto->ntid[0] % proto->ntid[1];
+        f->ctx.tid[2] = t / proto->ntid[0] / proto->ntid[1];
+        f->ctx.block = &b;
+        f->ctx.linear = t;
+        getcontext(&f->uc);
+        f->uc.uc_stack.ss_sp = b.stacks + (size_t)t * stack;
+        f->uc.uc_stack.ss_size = stack;
+        f->uc.uc_link = &b.main;
+        uintptr_t p = (uintptr_t)f;
+        makecontext(&f->uc, (void (*)(void))fiber_main, 2, (unsigned)(p >> 32), (unsigned)(p & 0xffffffffu));
+    }
+    /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock */
+    while (b.live > 0 && !b.deadlock) {
+        int progressed = 0;
+        for (int t = 0; t < b.n && !b.deadlock; t++) {
+            fiber_t *f = &b.fibers[t];
+            if (f->finished || f->waiting) continue;
+            b.current = t;
+            swapcontext(&b.main, &f->uc);
+            progressed = 1;
+        }
+        if (!progressed && b.live > 0) b.deadlock = 1;
+    }
+    int rc = b.deadlock ? -2 : 0;
+    free(b.fibers);
+    free(b.stacks);
+    free(b.groups);
+    free(b.am_arrived);
+    current_block = saved;
+    return rc;
+}
+
+static fiber_t *self_of(zluda_thread_ctx *ctx, block_t **bp) {
+    block_t *b = ctx->block;
+    *bp = b;
+    return &b->fibers[ctx->linear];
+}
+
+/* Waits until `count` threads reached barrier `id` (fibers only advance when all arrived). */
+static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int red_op, uint32_t pred) {
+    block_t *b;
+    fiber_t *me = self_of(ctx, &b);
+    id &= 15;
+    if (count == 0 || count > (uint32_t)b->n) count = (uint32_t)b->n;
+    uint32_t gen = b->bar_generation[id];
+    if (b->bar_arrived[id] == 0) { b->bar_red[id] = red_op == 1 ? 1 : 0; b->bar_red_count[id] = 0; }
+    b->bar_arrived[id]++;
+    if (red_op == 0) b->bar_red_count[id] += pred != 0;       /* popc */
+    else if (red_op == 1) b->bar_red[id] &= pred != 0;       /* and */
+    else if (red_op == 2) b->bar_red[id] |= pred != 0;       /* or */
+    if (b->bar_arrived[id] >= count) {
+        b->bar_result[id] = red_op == 0 ? b->bar_red_count[id] : b->bar_red[id];
+        b->bar_arrived[id] = 0;
+        b->bar_generation[id]++;
+        for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;  /* waiters re-check their generation */
+        return b->bar_result[id];
+    }
+    while (b->bar_generation[id] == gen) {
+        me->waiting = 1;
+        yield(b, me);
+    }
+    return b->bar_result[id];
+}
+
+void zluda_bar_sync(zluda_thread_ctx *ctx, uint32_t id, uint32_t count) { barrier(ctx, id, count, -1, 0); }
+
+uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint32_t op, uint32_t pred) {
+    return barrier(ctx, id, count, (int)op, pred);
+}
+
+static void compute(group_t *g, int warp_base, int nlanes) {
+    uint32_t m = g->mask;
+    for (int l = 0; l < 32; l++) {
+        if (!(m >> l & 1)) continue;
+        uint64_t v = g->in[l], r = v;
+        switch (g->kind) {
+            case W_SHFL_UP: case W_SHFL_DOWN: case W_SHFL_BFLY: case W_SHFL_IDX: {
+                /* PTX ISA shfl.sync: c packs the clamp value (bits 0-4) and the segment mask (bits 8-12) */
+                int bval = (int)(g->b & 0x1f), cval = (int)(g->c & 0x1f), segmask = (int)((g->c >> 8) & 0x1f);
+                int maxLane = (l & segmask) | (cval & ~segmask), minLane = l & segmask;
+                int j, valid;
+                if (g->kind == W_SHFL_UP) { j = l - bval; valid = j >= maxLane; }
+                else if (g->kind == W_SHFL_DOWN) { j = l + bval; valid = j <= maxLane; }
+                else if (g->kind == W_SHFL_BFLY) { j = l ^ bval; valid = j <= maxLane; }
+                else { j = minLane | (bval & ~segmask); valid = j <= maxLane; }
+                if (!valid) j = l;
+                uint64_t src = (m >> j & 1) ? g->in[j] : v;  /* a source outside the mask is undefined: own value */
+                r = (src & 0xffffffffu) | ((uint64_t)(valid != 0) << 32);
+                break;
+            }
+            case W_VOTE_ALL: case W_VOTE_ANY: case W_VOTE_UNI: case W_BALLOT: {
+                uint32_t ballot = 0;
+                for (int k = 0; k < 32; k++) if (m >> k & 1 && g->in[k]) ballot |= 1u << k;
+                if (g->kind == W_BALLOT) r = ballot;
+                else if (g->kind == W_VOTE_ALL) r = ballot == m;
+                else if (g->kind == W_VOTE_ANY) r = ballot != 0;
+                else r = ballot == 0 || ballot == m;
+                break;
+            }
+            case W_MATCH_ANY: case W_MATCH_ALL: {
+                uint32_t same = 0;
+                for (int k = 0; k < 32; k++) if (m >> k & 1 && g->in[k] == v) same |= 1u << k;
+                if (g->kind == W_MATCH_ANY) r = same;
+                else r = same == m ? (uint64_t)m | (1ull << 32) : 0;
+                break;
+            }
+            case W_SYNC: r = 0; break;
+            case W_ELECT: {
+                int first = __builtin_ctz(m);
+                r = (uint64_t)first | ((uint64_t)(l == first) << 32);
+                break;
+            }
+            default: {  /* redux: 32-bit */
+                uint32_t acc = g->kind == W_REDUX_AND ? 0xffffffffu : g->kind == W_REDUX_MIN ? 0x7fffffffu
+                             : g->kind == W_REDUX_MAX ? 0x80000000u : g->kind == W_REDUX_UMIN ? 0xffffffffu : 0;
+                for (int k = 0; k < 32; k++) {
+                    if (!(m >> k & 1)) continue;
+                    uint32_t x = (uint32_t)g->in[k];
+                    switch (g->kind) {
+                        case W_REDUX_ADD: acc += x; break;
+                        case W_REDUX_MIN: if ((int32_t)x < (int32_t)acc) acc = x; break;
+                        case W_REDUX_MAX: if ((int32_t)x > (int32_t)acc) acc = x; break;
+                        case W_REDUX_UMIN: if (x < acc) acc = x; break;
+                        case W_REDUX_UMAX: if (x > acc) acc = x; break;
+                        case W_REDUX_AND: acc &= x; break;
+                        case W_REDUX_OR: acc |= x; break;
+                        default: acc ^= x; break;
+                    }
+                }
+                r = acc;
+            }
+        }
+        g->out[l] = r;
+    }
+    (void)warp_base; (void)nlanes;
+}
+
+/* A warp collective of this lane with the lanes of `mask`; returns this lane's result. */
+uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_t value, uint32_t bv, uint32_t cv) {
+    block_t *b;
+    fiber_t *me = self_of(ctx, &b);
+    int lane = (int)(ctx->linear & 31), warp = (int)(ctx->linear >> 5);
+    int warp_lanes = b->n - warp * 32 < 32 ? b->n - warp * 32 : 32;
+    uint32_t exists = warp_lanes == 32 ? 0xffffffffu : (1u << warp_lanes) - 1;
+    if (kind == W_ACTIVEMASK) {
+        /* the lanes executing it together: complete when every lane of the warp still alive has arrived */
+        uint32_t gen = b->am_generation[warp];
+        b->am_arrived[warp] |= 1u << lane;
+        for (;;) {
+            if (b->am_generation[warp] != gen) return b->am_result[warp];
+            uint32_t alive = 0;
+            for (int t = 0; t < warp_lanes; t++) if (!b->fibers[warp * 32 + t].finished) alive |= 1u << t;
+            if ((b->am_arrived[warp] & alive) == alive) {
+                b->am_result[warp] = b->am_arrived[warp];
+                b->am_arrived[warp] = 0;
+                b->am_generation[warp]++;
+                for (int t = warp * 32; t < warp * 32 + warp_lanes; t++) b->fibers[t].waiting = 0;
+                return b->am_result[warp];
+            }
+            me->waiting = 1;
+            yield(b, me);
+        }
+    }
+    mask &= exists;
+    if (!(mask >> lane & 1)) {  /* PTX leaves this undefined: the lane does not synchronize and keeps its own value */
+        if (kind <= W_SHFL_IDX) return value & 0xffffffffu;
+        mask |= 1u << lane;
+    }
+    group_t *gs = &b->groups[warp * 32], *g = NULL;
+    for (int k = 0; k < 32; k++) {
+        if (gs[k].active && !gs[k].done && gs[k].mask == mask && gs[k].kind == kind && !(gs[k].arrived >> lane & 1)) { g = &gs[k]; break; }
+    }
+    if (!g) {
+        for (int k = 0; k < 32 && !g; k++) if (!gs[k].active) g = &gs[k];
+        if (!g) { b->deadlock = 1; return 0; }
+        memset(g, 0, sizeof *g);
+        g->active = 1;
+        g->mask = mask;
+        g->kind = kind;
+        g->b = bv;
+        g->c = cv;
+    }
+    g->in[lane] = value;
+    g->arrived |= 1u << lane;
+    if (g->arrived == mask) {
+        compute(g, warp * 32, warp_lanes);
+        g->done = 1;
+        for (int t = warp * 32; t < warp * 32 + warp_lanes; t++) b->fibers[t].waiting = 0;
+    } else {
+        while (!g->done) {
+            me->waiting = 1;
+            yield(b, me);
+        }
+    }
+    uint64_t r = g->out[lane];
+    g->arrived &= ~(1u << lane);
+    if (g->arrived == 0) g->active = 0;  /* the last reader frees the group */
+    return r;
+}
