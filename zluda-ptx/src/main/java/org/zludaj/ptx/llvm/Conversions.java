@@ -339,13 +339,16 @@ final class Conversions {
         LLVMTypeRef ft = l.llvmType(via);
         LLVMValueRef r = from.isSigned() ? LLVMBuildSIToFP(b(), x, ft, "") : LLVMBuildUIToFP(b(), x, ft, "");
         if (rnd != Round.RN) {
-            // sign of (x - r) computed exactly in a wider integer
-            LLVMTypeRef wide = i(from.bits() + 2);
-            LLVMValueRef xw = from.isSigned() ? LLVMBuildSExt(b(), x, wide, "") : LLVMBuildZExt(b(), x, wide, "");
-            LLVMValueRef back = Ll.intrinsic(l.module, b(), "llvm.fptosi.sat", new LLVMTypeRef[] {wide, ft}, r);
-            LLVMValueRef d = LLVMBuildSub(b(), xw, back, "");
-            LLVMValueRef err = sel(LLVMBuildICmp(b(), LLVMIntSLT, d, LLVMConstInt(wide, 0, 0), ""), LLVMConstReal(ft, -1),
-                    sel(LLVMBuildICmp(b(), LLVMIntSGT, d, LLVMConstInt(wide, 0, 0), ""), LLVMConstReal(ft, 1), LLVMConstReal(ft, 0)));
+            // sign of (x - r), exactly: r is an integer-valued float; converted back it fits the source type unless it
+            // rounded up to 2^bits (signed: 2^(bits-1)), and then x < r
+            LLVMTypeRef src = l.llvmType(from);
+            double limit = from.isSigned() ? Math.pow(2, from.bits() - 1) : Math.pow(2, from.bits());
+            LLVMValueRef tooBig = LLVMBuildFCmp(b(), LLVMRealOGE, r, LLVMConstReal(ft, limit), "");
+            LLVMValueRef back = from.isSigned() ? LLVMBuildFPToSI(b(), sel(tooBig, LLVMConstReal(ft, 0), r), src, "")
+                    : LLVMBuildFPToUI(b(), sel(tooBig, LLVMConstReal(ft, 0), r), src, "");
+            LLVMValueRef lt = LLVMBuildICmp(b(), from.isSigned() ? LLVMIntSLT : LLVMIntULT, x, back, "");
+            LLVMValueRef gt = LLVMBuildICmp(b(), from.isSigned() ? LLVMIntSGT : LLVMIntUGT, x, back, "");
+            LLVMValueRef err = sel(LLVMBuildOr(b(), tooBig, lt, ""), LLVMConstReal(ft, -1), sel(gt, LLVMConstReal(ft, 1), LLVMConstReal(ft, 0)));
             r = floats.directedFrom(rnd, via, r, err);
         }
         if (via != to) r = convertFloat(r, via, to, rnd, false, false);

@@ -281,6 +281,10 @@ public final class Lowering {
         } catch (Unsupported u) {
             errors.add(new Diagnostic(ptx.name(), u.line, 0, "function " + f.name() + " (target " + target.name() + "): " + u.getMessage()));
             LLVMDeleteFunction(kernel);
+        } catch (RuntimeException e) {  // a compiler bug: reported with the function, never thrown at the driver
+            errors.add(new Diagnostic(ptx.name(), f.line(), 0, "function " + f.name() + " (target " + target.name()
+                    + "): internal compiler error: " + e));
+            LLVMDeleteFunction(kernel);
         } finally {
             LLVMDisposeBuilder(b);
         }
@@ -475,7 +479,9 @@ public final class Lowering {
             case "bra" -> LLVMBuildBr(b, label(i, o.get(0)));
             case "mov" -> {
                 Type t = type(i);
-                write(i, o.get(0), read(i, o.get(1), t), t);
+                if (o.get(1) instanceof Operand.Vector v) write(i, o.get(0), pack(i, v, t), t);
+                else if (o.get(0) instanceof Operand.Vector v) unpack(i, v, read(i, o.get(1), t), t);
+                else write(i, o.get(0), read(i, o.get(1), t), t);
             }
             case "cvta" -> cvta(i);
             case "isspacep" -> isspacep(i);
@@ -695,6 +701,34 @@ public final class Lowering {
             if (!(p.second() instanceof Operand.Sink)) write(i, p.second(), pred, Type.PRED);
         } else {
             write(i, dst, value, t);
+        }
+    }
+
+    /** mov.bN d, {a, b, ...}: the elements side by side, the first in the low bits. */
+    private LLVMValueRef pack(Instruction i, Operand.Vector v, Type t) {
+        int n = v.elements().size(), w = t.bits() / n;
+        LLVMTypeRef whole = LLVMIntTypeInContext(ctx, t.bits());
+        Type part = Type.of(".b" + w);
+        if (part == null) throw unsupported(i);
+        LLVMValueRef r = LLVMConstInt(whole, 0, 0);
+        for (int k = 0; k < n; k++) {
+            if (v.elements().get(k) instanceof Operand.Sink) continue;
+            LLVMValueRef e = LLVMBuildZExt(b, read(i, v.elements().get(k), part), whole, "");
+            r = LLVMBuildOr(b, r, LLVMBuildShl(b, e, LLVMConstInt(whole, (long) k * w, 0), ""), "");
+        }
+        return r;
+    }
+
+    /** mov.bN {a, b, ...}, d: the reverse of {@link #pack}. */
+    private void unpack(Instruction i, Operand.Vector v, LLVMValueRef value, Type t) {
+        int n = v.elements().size(), w = t.bits() / n;
+        Type part = Type.of(".b" + w);
+        if (part == null) throw unsupported(i);
+        LLVMValueRef bits = LLVMBuildBitCast(b, value, LLVMIntTypeInContext(ctx, t.bits()), "");
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef e = LLVMBuildTrunc(b, LLVMBuildLShr(b, bits, LLVMConstInt(LLVMIntTypeInContext(ctx, t.bits()), (long) k * w, 0), ""),
+                    LLVMIntTypeInContext(ctx, w), "");
+            write(i, v.elements().get(k), e, part);
         }
     }
 
@@ -1073,7 +1107,10 @@ public final class Lowering {
             if (v != null) {  // the variable's address in its own state space
                 LLVMTypeRef it = llvmType(t.bytes() == 4 ? Type.U32 : Type.U64);
                 if (v.pointer() == null) return LLVMConstInt(it, sharedOffset(v), 0);  // host shared: offset in the block's window
-                return LLVMBuildPtrToInt(b, variablePointer(v, i), it, "");
+                LLVMValueRef p = variablePointer(v, i);
+                int want = target.addressSpace(v.v().space());  // e.g. NVPTX allocas are generic: .local needs a local address
+                if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
+                return LLVMBuildPtrToInt(b, p, it, "");
             }
             if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");
             if (n.name().startsWith("%")) {

@@ -67,7 +67,7 @@ public record NvptxTarget(int sm) implements Target {
             return switch (name) {
                 case "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%lanemask_eq", "%lanemask_le",
                      "%lanemask_lt", "%lanemask_ge", "%lanemask_gt" ->
-                        Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1), new LLVMTypeRef[0]);
+                        Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1).replace("lanemask_", "lanemask."), new LLVMTypeRef[0]);
                 default -> null;
             };
         }

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Compares ptxrun output (sections '== DIR') with each test's expected.txt recorded on NVIDIA's driver, with the
+tolerances of test.txt. Usage: compare-results.py TESTS_DIR RESULTS_FILE"""
+import math, re, struct, sys
+
+tests, results = sys.argv[1], sys.argv[2]
+
+def tolerance(name):
+    for line in open('%s/%s/test.txt' % (tests, name)):
+        f = line.split()
+        if f and f[0] == 'output' and len(f) >= 4:
+            return f[2], float(f[3])
+    return None
+
+def value(t, bits):
+    return struct.unpack('<f', struct.pack('<I', bits))[0] if t == 'f32' else struct.unpack('<d', struct.pack('<Q', bits))[0]
+
+def close(t, w, g, tol):
+    if w == g:
+        return True
+    if t not in ('f32', 'f64'):
+        return False
+    wv, gv = value(t, w), value(t, g)
+    if math.isnan(wv) and math.isnan(gv):
+        return True
+    if not tol:
+        return False
+    kind, x = tol
+    return (kind == 'ulp' and abs(w - g) <= x) or (kind == 'abs' and abs(wv - gv) <= x) or \
+           (kind == 'rel' and abs(wv - gv) <= x * max(abs(wv), 1e-300))
+
+ok, bad = 0, []
+for part in open(results).read().split('== ')[1:]:
+    name, body = part.split('\n', 1)
+    name = name.strip().rstrip('/').split('/')[-1]
+    try:
+        expected = open('%s/%s/expected.txt' % (tests, name)).read()
+    except FileNotFoundError:
+        continue
+    if body.startswith('ERROR'):
+        bad.append('%s: %s' % (name, body.split('\n')[0]))
+        continue
+    w = expected.split('\n')
+    t = w[0].split()[1]
+    wv = [int(x, 16) for x in w[1:] if x.strip()]
+    gv = [int(x, 16) for x in body.split('\n')[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+    tol = tolerance(name)
+    differ = sum(1 for a, b in zip(wv, gv) if not close(t, a, b, tol)) + abs(len(wv) - len(gv))
+    if differ == 0:
+        ok += 1
+    else:
+        bad.append('%s: %d of %d values differ' % (name, differ, len(wv)))
+print('%d match NVIDIA, %d differ' % (ok, len(bad)))
+print('\n'.join(bad))
