@@ -131,7 +131,7 @@ class PtxInstructionTest {
         return p;
     }
 
-    static List<Path> tests() throws Exception {
+    public static List<Path> tests() throws Exception {
         try (Stream<Path> s = Files.list(PTX)) {
             return s.filter(d -> Files.exists(d.resolve("expected.txt"))).sorted().toList();
         }

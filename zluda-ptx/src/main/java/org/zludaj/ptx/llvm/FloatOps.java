@@ -157,11 +157,8 @@ final class FloatOps {
                 case "abs" -> intr("llvm.fabs", ft(t), in[0]);
                 case "neg" -> LLVMBuildFNeg(b(), in[0], "");
                 case "copysign" -> intr("llvm.copysign", ft(t), in[1], in[0]);
-                case "ex2" -> intr("llvm.exp2", ft(t), in[0]);
-                case "lg2" -> intr("llvm.log2", ft(t), in[0]);
-                case "sin" -> intr("llvm.sin", ft(t), in[0]);
-                case "cos" -> intr("llvm.cos", ft(t), in[0]);
-                case "tanh" -> intr("llvm.tanh", ft(t), in[0]);
+                case "ex2", "lg2", "sin", "cos" -> approx(op, t, in[0], i.has(".ftz"));
+                case "tanh" -> tanh(t, in[0]);
                 default -> throw l.unsupported(i);
             };
         }
@@ -172,6 +169,31 @@ final class FloatOps {
         if (i.has(".sat")) r = saturate(r, t);
         if (i.has(".relu")) r = relu(r, t);
         return r;
+    }
+
+    /** The target's approximate function if it has one, else LLVM's intrinsic (f64 and host). */
+    private LLVMValueRef approx(String op, Type t, LLVMValueRef x, boolean ftz) {
+        if (t == Type.F32) {
+            LLVMValueRef r = l.target.approxMath(l.module, b(), op, ftz, x);
+            if (r != null) return r;
+        }
+        String name = switch (op) {
+            case "ex2" -> "llvm.exp2";
+            case "lg2" -> "llvm.log2";
+            case "sin" -> "llvm.sin";
+            default -> "llvm.cos";
+        };
+        return intr(name, ft(t), x);
+    }
+
+    /** tanh(x) = sign(x) (1 - 2 / (2^(2|x| log2 e) + 1)), 1 beyond |x| = 9: no library call on any target. */
+    private LLVMValueRef tanh(Type t, LLVMValueRef x) {
+        LLVMTypeRef f = ft(t);
+        LLVMValueRef ax = intr("llvm.fabs", f, x);
+        LLVMValueRef e = approx("ex2", t, LLVMBuildFMul(b(), ax, real(f, 2 * 1.4426950408889634), ""), false);
+        LLVMValueRef r = LLVMBuildFSub(b(), real(f, 1), LLVMBuildFDiv(b(), real(f, 2), LLVMBuildFAdd(b(), e, real(f, 1), ""), ""), "");
+        r = sel(fcmp(LLVMRealOGT, ax, real(f, 9)), real(f, 1), r);
+        return intr("llvm.copysign", f, r, x);
     }
 
     // ---- the pieces

@@ -75,6 +75,18 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
+    public LLVMValueRef approxMath(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef x) {
+        String name = switch (op) {
+            case "ex2" -> "llvm.nvvm.ex2.approx" + (ftz ? ".ftz" : "") + ".f";
+            case "lg2" -> "llvm.nvvm.lg2.approx" + (ftz ? ".ftz" : "") + ".f";
+            case "sin" -> "llvm.nvvm.sin.approx" + (ftz ? ".ftz" : "") + ".f";
+            case "cos" -> "llvm.nvvm.cos.approx" + (ftz ? ".ftz" : "") + ".f";
+            default -> null;
+        };
+        return name == null ? null : Ll.intrinsic(m, b, name, new LLVMTypeRef[0], x);
+    }
+
+    @Override
     public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
         LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
         java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 0));

@@ -70,6 +70,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         throw new UnsupportedOperationException();
     }
 
+    /**
+     * The target's own approximate math ({@code ex2 lg2 sin cos} of f32), or null to use LLVM's generic intrinsic.
+     * NVPTX must not use the generic ones: they become calls into a library that is not there.
+     */
+    default LLVMValueRef approxMath(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef x) {
+        return null;
+    }
+
     /** Warp collective kinds, shared with zluda-native's fibers.c. */
     int SHFL_UP = 0, SHFL_DOWN = 1, SHFL_BFLY = 2, SHFL_IDX = 3, VOTE_ALL = 4, VOTE_ANY = 5, VOTE_UNI = 6, BALLOT = 7,
             MATCH_ANY = 8, MATCH_ALL = 9, REDUX_ADD = 10, REDUX_MIN = 11, REDUX_MAX = 12, REDUX_UMIN = 13, REDUX_UMAX = 14,

@@ -1,0 +1,92 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.zludaj.ptx.Compiler;
+import org.zludaj.ptx.Ptx;
+import org.zludaj.ptx.PtxException;
+
+/**
+ * Every ptx-test compiled for AMD GPUs (gfx1030, gfx1100, gfx1201) and its code object checked: ELF for EM_AMDGPU
+ * with the architecture's EF_AMDGPU_MACH, ABI version 3 (code object v5), and AMDGPU metadata naming the kernel
+ * with a wavefront size of 32. Tests in amd-pending.txt do not compile yet; one that does must leave the list.
+ */
+class AmdCodeObjectTest {
+    static final Map<String, Integer> MACH = Map.of("gfx1030", 0x36, "gfx1100", 0x41, "gfx1201", 0x4e);
+
+    /** Null when the code object is valid, else what is wrong. */
+    static String check(byte[] co, String gfx) {
+        ByteBuffer b = ByteBuffer.wrap(co).order(ByteOrder.LITTLE_ENDIAN);
+        if (co.length < 64 || b.getInt(0) != 0x464C457F) return "not an ELF file";
+        if (b.getShort(18) != 224) return "e_machine " + b.getShort(18) + ", not EM_AMDGPU";
+        if ((b.getInt(48) & 0xff) != MACH.get(gfx)) return "EF_AMDGPU_MACH 0x" + Integer.toHexString(b.getInt(48) & 0xff);
+        if (co[8] != 3) return "ABI version " + co[8] + ", not 3 (code object v5)";
+        String all = new String(co, StandardCharsets.ISO_8859_1);
+        int meta = all.indexOf("amdhsa.kernels");
+        if (meta < 0) return "no AMDGPU metadata note";
+        int wave = all.indexOf(".wavefront_size", meta);
+        if (wave < 0 || co[wave + ".wavefront_size".length()] != 32) return "wavefront size is not 32";
+        if (!all.contains(".name\u00a1k")) return "kernel k not named in the metadata";  // msgpack fixstr "k" = 0xa1 'k'
+
+        if (!all.contains("k.kd")) return "no kernel descriptor k.kd";
+        return null;
+    }
+
+    @Test
+    void everyTestCompilesToAValidCodeObjectForRdna2Rdna3Rdna4() throws Exception {
+        List<Path> dirs = PtxInstructionTest.tests();
+        Map<String, String> pending = new TreeMap<>();
+        Path pf = PtxInstructionTest.PTX.resolve("amd-pending.txt");
+        if (Files.exists(pf)) {
+            for (String line : Files.readAllLines(pf)) {
+                if (line.isBlank() || line.startsWith("#")) continue;
+                int sp = line.indexOf(' ');
+                pending.put(sp < 0 ? line : line.substring(0, sp), sp < 0 ? "" : line.substring(sp + 1));
+            }
+        }
+        List<String> failures = Collections.synchronizedList(new ArrayList<>()), nowPassing = Collections.synchronizedList(new ArrayList<>());
+        Map<String, String> stillFailing = Collections.synchronizedMap(new TreeMap<>());
+        java.util.concurrent.atomic.AtomicInteger ok = new java.util.concurrent.atomic.AtomicInteger();
+        dirs.parallelStream().forEach(d -> {
+            String name = d.getFileName().toString();
+            String problem = null;
+            try {
+                var module = Ptx.parse(name + ".ptx", Files.readString(d.resolve("kernel.ptx")));
+                for (String gfx : List.of("gfx1030", "gfx1100", "gfx1201")) {
+                    String bad = check(Compiler.amdgpu(module, gfx), gfx);
+                    if (bad != null) problem = gfx + ": " + bad;
+                    if (problem != null) break;
+                }
+            } catch (PtxException e) {
+                String m = e.diagnostics().get(0).message();
+                problem = m.contains("not supported yet") ? m.replaceAll(".*: (instruction .*?) \\(.*", "$1 not supported yet") : "compile error: " + m;
+            } catch (Exception e) {
+                problem = "exception: " + e;
+            }
+            if (problem == null) ok.incrementAndGet();
+            if (problem == null && pending.containsKey(name)) nowPassing.add(name);
+            if (problem != null && !pending.containsKey(name)) failures.add(name + ": " + problem);
+            if (problem != null) stillFailing.put(name, problem.replaceAll("\\s+", " "));
+        });
+        if (Boolean.getBoolean("ptx.tests.updatePending")) {
+            StringBuilder f = new StringBuilder("# ptx-tests that do not yet compile for AMD GPUs, with the reason (AmdCodeObjectTest keeps this list true).\n");
+            stillFailing.forEach((n, r) -> f.append(n).append(' ').append(r).append('\n'));
+            Files.writeString(pf, f.toString());
+            return;
+        }
+        System.out.printf("ptx-tests as AMD code objects: %d of %d valid for gfx1030, gfx1100 and gfx1201 (%d pending)%n", ok.get(), dirs.size(), pending.size());
+        assertTrue(failures.isEmpty(), failures.size() + " tests fail to compile or validate:\n" + String.join("\n", failures));
+        assertTrue(nowPassing.isEmpty(), "these tests compile now: take them off amd-pending.txt: " + nowPassing);
+    }
+}
