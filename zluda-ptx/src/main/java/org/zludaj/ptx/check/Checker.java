@@ -74,17 +74,17 @@ public final class Checker {
     private static void checkInitializer(PtxModule m, Variable v, Map<String, Variable> globals, Set<String> functions,
                                          List<Diagnostic> diags) {
         if (v.initializer() == null) return;
-        Deque<Operand> todo = new ArrayDeque<>(List.of(v.initializer()));
-        while (!todo.isEmpty()) {
-            Operand o = todo.pop();
+        Deque<Operand> work = new ArrayDeque<>(List.of(v.initializer()));
+        while (!work.isEmpty()) {
+            Operand o = work.pop();
             if (o instanceof Operand.Name n && !globals.containsKey(n.name()) && !functions.contains(n.name()))
                 diags.add(new Diagnostic(m.name(), v.line(), 0, "initializer of " + v.name() + " names undefined " + n.name()));
-            else if (o instanceof Operand.Aggregate a) a.elements().forEach(todo::push);
-            else if (o instanceof Operand.Call c) todo.push(c.argument());
+            else if (o instanceof Operand.Aggregate a) a.elements().forEach(work::push);
+            else if (o instanceof Operand.Call c) work.push(c.argument());
             else if (o instanceof Operand.Sum s) {
-                todo.push(s.left());
-                todo.push(s.right());
-            } else if (o instanceof Operand.Neg n) todo.push(n.operand());
+                work.push(s.left());
+                work.push(s.right());
+            } else if (o instanceof Operand.Neg n) work.push(n.operand());
         }
     }
 

@@ -981,43 +981,7 @@ public final class Lowering {
         List<Operand> o = i.operands();
         String cmp = i.modifiers().get(0);
         LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t);
-        LLVMValueRef r;
-        if (t.isFloat()) {
-            int pred = switch (cmp) {
-                case ".eq" -> LLVMRealOEQ;
-                case ".ne" -> LLVMRealONE;
-                case ".lt" -> LLVMRealOLT;
-                case ".le" -> LLVMRealOLE;
-                case ".gt" -> LLVMRealOGT;
-                case ".ge" -> LLVMRealOGE;
-                case ".equ" -> LLVMRealUEQ;
-                case ".neu" -> LLVMRealUNE;
-                case ".ltu" -> LLVMRealULT;
-                case ".leu" -> LLVMRealULE;
-                case ".gtu" -> LLVMRealUGT;
-                case ".geu" -> LLVMRealUGE;
-                case ".num" -> LLVMRealORD;
-                case ".nan" -> LLVMRealUNO;
-                default -> throw unsupported(i);
-            };
-            r = LLVMBuildFCmp(b, pred, x, y, "");
-        } else {
-            boolean s = t.isSigned();
-            int pred = switch (cmp) {
-                case ".eq" -> LLVMIntEQ;
-                case ".ne" -> LLVMIntNE;
-                case ".lt" -> s ? LLVMIntSLT : LLVMIntULT;
-                case ".le" -> s ? LLVMIntSLE : LLVMIntULE;
-                case ".gt" -> s ? LLVMIntSGT : LLVMIntUGT;
-                case ".ge" -> s ? LLVMIntSGE : LLVMIntUGE;
-                case ".lo" -> LLVMIntULT;
-                case ".ls" -> LLVMIntULE;
-                case ".hi" -> LLVMIntUGT;
-                case ".hs" -> LLVMIntUGE;
-                default -> throw unsupported(i);
-            };
-            r = LLVMBuildICmp(b, pred, x, y, "");
-        }
+        LLVMValueRef r = integers.compare(i, cmp, t, x, y);
         // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
         LLVMValueRef notR = LLVMBuildNot(b, r, "");
         String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;

@@ -2,7 +2,6 @@ package org.zludaj.ptx.target;
 
 import static org.bytedeco.llvm.global.LLVM.*;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
@@ -48,17 +47,6 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
         return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
-    }
-
-    @Override
-    public List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params) {
-        List<LLVMValueRef> out = new ArrayList<>();
-        for (int i = 0; i < params.size(); i++) {
-            LLVMValueRef slot = LLVMBuildAlloca(b, params.get(i), "param" + i);
-            LLVMBuildStore(b, LLVMGetParam(kernel, i), slot);
-            out.add(slot);
-        }
-        return out;
     }
 
     @Override

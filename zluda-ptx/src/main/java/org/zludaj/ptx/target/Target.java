@@ -34,8 +34,19 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /** The kernel's LLVM function type, given its PTX parameters' LLVM types. */
     LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params);
 
-    /** Called at the kernel's entry: returns a pointer to each parameter's value (in the PARAM address space). */
-    List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params);
+    /**
+     * Called at the kernel's entry: returns a pointer to each parameter's value (in the PARAM address space). By
+     * default the kernel receives its parameters by value and each is stored to a stack slot (GPU targets).
+     */
+    default List<LLVMValueRef> kernelParams(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, List<LLVMTypeRef> params) {
+        List<LLVMValueRef> out = new java.util.ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            LLVMValueRef slot = org.bytedeco.llvm.global.LLVM.LLVMBuildAlloca(b, params.get(i), "param" + i);
+            org.bytedeco.llvm.global.LLVM.LLVMBuildStore(b, org.bytedeco.llvm.global.LLVM.LLVMGetParam(kernel, i), slot);
+            out.add(slot);
+        }
+        return out;
+    }
 
     /**
      * Reads a special register as i32: {@code %tid %ntid %ctaid %nctaid} with dim 0..2, or a scalar one ({@code %laneid},
