@@ -55,6 +55,21 @@ JNIEXPORT void JNICALL JN(write)(JNIEnv *e, jclass c, jlong a, jbyteArray src, j
 JNIEXPORT jlong JNICALL JN(strlen)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; return (jlong)strlen(PTR(a)); }
 JNIEXPORT jint JNICALL JN(threadId)(JNIEnv *e, jclass c) { (void)e; (void)c; return (jint)syscall(SYS_gettid); }
 
+/* ---- calls into the application: stream callbacks and host functions ---- */
+
+typedef void (*stream_callback_t)(void *stream, int status, void *user);
+typedef void (*host_fn_t)(void *user);
+
+JNIEXPORT void JNICALL JN(callStreamCallback)(JNIEnv *e, jclass c, jlong fn, jlong stream, jint status, jlong user) {
+    (void)e; (void)c;
+    ((stream_callback_t)PTR(fn))(PTR(stream), status, PTR(user));
+}
+
+JNIEXPORT void JNICALL JN(callHostFunction)(JNIEnv *e, jclass c, jlong fn, jlong user) {
+    (void)e; (void)c;
+    ((host_fn_t)PTR(fn))(PTR(user));
+}
+
 /* ---- grid launch ---- */
 
 typedef struct {

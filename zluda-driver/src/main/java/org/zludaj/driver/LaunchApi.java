@@ -60,6 +60,23 @@ final class LaunchApi implements CuLaunchApi {
         return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, extra);
     }
 
+    /** cuLaunchHostFunc: the function runs once the stream's earlier work is done (at once in this slice). */
+    @Override
+    public int cuLaunchHostFunc(long hStream, long fn, long userData) {
+        return Api.call("cuLaunchHostFunc", () -> {
+            d.requireCurrent();
+            streams.stream(hStream);
+            Mem.nonNull(fn, "fn");
+            d.backend.synchronize();
+            HostRuntime.callHostFunction(fn, userData);
+        });
+    }
+
+    @Override
+    public int cuLaunchHostFunc_ptsz(long hStream, long fn, long userData) {
+        return cuLaunchHostFunc(hStream, fn, userData);
+    }
+
     /** kernelParams for a CU_LAUNCH_PARAM_BUFFER_POINTER buffer: pointers to each parameter at its C-layout offset. */
     private long paramsFromBuffer(long extra, List<Variable> params) throws CudaException {
         long buffer = 0, size = -1;

@@ -27,6 +27,18 @@ final class MemoryApi implements CuMemoryApi {
         });
     }
 
+    /** Managed memory: on the host backend device memory is host memory already (flags ATTACH_GLOBAL or ATTACH_HOST). */
+    @Override
+    public int cuMemAllocManaged(long dptr, long bytesize, int flags) {
+        return Api.call("cuMemAllocManaged", () -> {
+            Mem.nonNull(dptr, "dptr");
+            Context c = d.requireCurrent();
+            if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged of 0 bytes");
+            if (flags != 1 && flags != 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST");
+            HostRuntime.putLong(dptr, d.backend.allocate(c.device, bytesize));
+        });
+    }
+
     @Override
     public int cuMemFree_v2(long dptr) {
         return Api.call("cuMemFree", () -> {

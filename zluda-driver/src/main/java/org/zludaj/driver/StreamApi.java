@@ -55,6 +55,24 @@ final class StreamApi implements CuStreamApi {
     @Override public int cuStreamQuery(long hStream) { return sync("cuStreamQuery", hStream); }
     @Override public int cuStreamQuery_ptsz(long hStream) { return sync("cuStreamQuery", hStream); }
 
+    /** The callback runs when the stream's earlier work is done: at once, as work completes before calls return. */
+    @Override
+    public int cuStreamAddCallback(long hStream, long callback, long userData, int flags) {
+        return Api.call("cuStreamAddCallback", () -> {
+            d.requireCurrent();
+            stream(hStream);
+            Mem.nonNull(callback, "callback");
+            if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
+            d.backend.synchronize();
+            HostRuntime.callStreamCallback(callback, hStream, CuResult.CUDA_SUCCESS, userData);
+        });
+    }
+
+    @Override
+    public int cuStreamAddCallback_ptsz(long hStream, long callback, long userData, int flags) {
+        return cuStreamAddCallback(hStream, callback, userData, flags);
+    }
+
     @Override
     public int cuStreamWaitEvent(long hStream, long hEvent, int flags) {
         return Api.call("cuStreamWaitEvent", () -> {

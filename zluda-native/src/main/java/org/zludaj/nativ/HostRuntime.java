@@ -57,6 +57,12 @@ public final class HostRuntime {
     public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
                                     int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack);
 
+    /** Calls an application's {@code void cb(CUstream, CUresult, void *userData)}. */
+    public static native void callStreamCallback(long callback, long stream, int status, long userData);
+
+    /** Calls an application's {@code void fn(void *userData)}. */
+    public static native void callHostFunction(long function, long userData);
+
     /** Reads the NUL-terminated string at {@code address} (UTF-8). */
     public static String string(long address) {
         int n = (int) strlen(address);
