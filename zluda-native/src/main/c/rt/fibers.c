@@ -1,4 +1,4 @@
-/* ZLUDA-J host runtime: the fiber path. Inside a block, every CUDA thread is a fiber (ucontext) run round-robin by
+/* ZLUDA-J host runtime: the fiber path. Inside a block, every CUDA thread is a fiber run round-robin by
  * the worker that owns the block, so barriers and warp-synchronous operations behave as on NVIDIA:
  *   bar.sync/barrier: a fiber waits until `count` threads (default: the whole block) have arrived at barrier `id`;
  *   warp collectives (shfl, vote, match, redux, activemask-free ones): the lanes of the member mask form a group; the
@@ -8,7 +8,29 @@
 #include "hostrt.h"
 #include <stdlib.h>
 #include <string.h>
-#include <ucontext.h>
+
+/* Context switch (x86-64 System V): saves the callee-saved registers and the stack pointer of the current context
+ * in *from, continues the context whose stack pointer is `to`. No system call (ucontext's swapcontext makes one). */
+void zluda_ctx_switch(void **from, void *to);
+__asm__(".text\n"
+        ".globl zluda_ctx_switch\n"
+        ".type zluda_ctx_switch,@function\n"
+        "zluda_ctx_switch:\n"
+        "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
+        "  ret\n"
+        ".size zluda_ctx_switch, .-zluda_ctx_switch\n"
+        /* first entry of a fiber: its fiber_t is in r12 */
+        ".globl zluda_fiber_trampoline\n"
+        ".type zluda_fiber_trampoline,@function\n"
+        "zluda_fiber_trampoline:\n"
+        "  movq %r12, %rdi\n"
+        "  call zluda_fiber_main\n"
+        "  ud2\n"
+        ".size zluda_fiber_trampoline, .-zluda_fiber_trampoline\n");
+void zluda_fiber_trampoline(void);
 
 enum { W_SHFL_UP, W_SHFL_DOWN, W_SHFL_BFLY, W_SHFL_IDX, W_VOTE_ALL, W_VOTE_ANY, W_VOTE_UNI, W_BALLOT, W_MATCH_ANY,
        W_MATCH_ALL, W_REDUX_ADD, W_REDUX_MIN, W_REDUX_MAX, W_REDUX_UMIN, W_REDUX_UMAX, W_REDUX_AND, W_REDUX_OR,
@@ -23,13 +45,13 @@ typedef struct {
 } group_t;
 
 typedef struct fiber {
-    ucontext_t uc;
+    void *sp;
     zluda_thread_ctx ctx;
     int finished, waiting;
 } fiber_t;
 
 typedef struct {
-    ucontext_t main;
+    void *main_sp;
     fiber_t *fibers;
     int n, live, current;
     char *stacks;
@@ -47,18 +69,20 @@ typedef struct {
 
 static __thread block_t *current_block;
 
-static void fiber_main(unsigned hi, unsigned lo) {
-    fiber_t *f = (fiber_t *)(((uintptr_t)hi << 32) | lo);
+__attribute__((used, noreturn)) void zluda_fiber_main(fiber_t *f) {
     block_t *b = current_block;
     b->fn(b->params, &f->ctx);
     f->finished = 1;
     b->live--;
     for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;  /* collectives over live lanes re-check */
+    void *dead;
+    zluda_ctx_switch(&dead, b->main_sp);
+    __builtin_unreachable();
 }
 
 /* Switches back to the scheduler; returns when this fiber is resumed. */
 static void yield(block_t *b, fiber_t *f) {
-    swapcontext(&f->uc, &b->main);
+    zluda_ctx_switch(&f->sp, b->main_sp);
 }
 
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack) {
@@ -90,12 +114,14 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         f->ctx.tid[2] = t / proto->ntid[0] / proto->ntid[1];
         f->ctx.block = &b;
         f->ctx.linear = t;
-        getcontext(&f->uc);
-        f->uc.uc_stack.ss_sp = b.stacks + (size_t)t * stack;
-        f->uc.uc_stack.ss_size = stack;
-        f->uc.uc_link = &b.main;
-        uintptr_t p = (uintptr_t)f;
-        makecontext(&f->uc, (void (*)(void))fiber_main, 2, (unsigned)(p >> 32), (unsigned)(p & 0xffffffffu));
+        /* initial frame: six callee-saved registers (r12 = the fiber) and the trampoline as return address, laid out
+         * so that the trampoline starts with a 16-byte aligned stack */
+        uintptr_t top = ((uintptr_t)(b.stacks + (size_t)(t + 1) * stack)) & ~(uintptr_t)15;
+        void **frame = (void **)(top - 56);
+        memset(frame, 0, 56);
+        frame[3] = f;                           /* r12 */
+        frame[6] = (void *)zluda_fiber_trampoline;
+        f->sp = frame;
     }
     /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock */
     while (b.live > 0 && !b.deadlock) {
@@ -104,7 +130,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
             fiber_t *f = &b.fibers[t];
             if (f->finished || f->waiting) continue;
             b.current = t;
-            swapcontext(&b.main, &f->uc);
+            zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
