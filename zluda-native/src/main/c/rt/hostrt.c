@@ -112,12 +112,9 @@ static void run_blocks(job_t *j) {
             if (rc && !atomic_load(&j->error)) atomic_store(&j->error, rc);
             continue;
         }
-        for (uint32_t z = 0; z < j->block[2]; z++)
-            for (uint32_t y = 0; y < j->block[1]; y++)
-                for (uint32_t x = 0; x < j->block[0]; x++) {
-                    ctx.tid[0] = x; ctx.tid[1] = y; ctx.tid[2] = z;
-                    j->fn(j->params, &ctx);
-                }
+        /* no block or warp operations: the compiled block function runs every thread of the block itself */
+        memset(ctx.tid, 0, sizeof ctx.tid);
+        j->fn(j->params, &ctx);
     }
     free(shared);
 }

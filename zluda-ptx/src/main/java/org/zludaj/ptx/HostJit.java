@@ -15,6 +15,7 @@ import org.bytedeco.llvm.LLVM.LLVMOrcLLJITBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcLLJITRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcThreadSafeContextRef;
 import org.bytedeco.llvm.LLVM.LLVMTargetMachineRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
 import org.zludaj.ptx.llvm.Ll;
 import org.zludaj.ptx.llvm.Lowering;
 import org.zludaj.ptx.model.Function;
@@ -66,7 +67,10 @@ public final class HostJit {
         return target;
     }
 
-    /** A compiled host kernel: its entry and the static shared memory of its module. */
+    /**
+     * A compiled host kernel: its entry (with {@code fibers}: the per-thread kernel; else the block function running
+     * every thread of a block) and the static shared memory of its module.
+     */
     public record Kernel(long address, long staticShared, boolean fibers) {}
 
     /** Compiles every kernel of {@code ptx}; returns kernel name -> entry address. */
@@ -95,6 +99,13 @@ public final class HostJit {
             throw e;
         }
         LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(jit));
+        // kernels without block or warp operations: one call per block, the threads a loop LLVM can vectorize
+        for (Function f : ptx.functions()) {
+            if (!f.entry() || !f.isDefined() || fibers.contains(f.name())) continue;
+            long[] sizes = f.params().stream().mapToLong(org.zludaj.ptx.model.Variable::size).toArray();
+            LLVMValueRef k = LLVMGetNamedFunction(m, target.kernelSymbol(f.name(), prefix));
+            target.addBlockFunction(m, k, target.kernelSymbol(f.name(), prefix) + "$block", sizes);
+        }
         LLVMTargetMachineRef tm = Compiler.targetMachine(target);
         try {
             Compiler.optimize(m, tm);
@@ -108,7 +119,8 @@ public final class HostJit {
         for (Function f : ptx.functions()) {
             if (!f.entry() || !f.isDefined()) continue;
             LongPointer addr = new LongPointer(1);
-            check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix)), "looking up " + f.name());
+            boolean perThread = fibers.contains(f.name());
+            check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix) + (perThread ? "" : "$block")), "looking up " + f.name());
             out.put(f.name(), new Kernel(addr.get(), shared, fibers.contains(f.name())));
         }
         return out;

@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
@@ -89,6 +90,74 @@ public record HostTarget(String triple, String cpu, String features) implements 
             }
             default -> null;
         };
+    }
+
+    /** Size of zluda_thread_ctx (hostrt.h), rounded up to 8. */
+    static final int CTX_SIZE = 80;
+
+    /**
+     * Adds {@code block(void **params, zluda_thread_ctx *ctx)}: runs every thread of a block by calling the kernel,
+     * which is made always-inline. The thread context and each parameter value are first copied into locals, so
+     * that after inlining they are plain values and LLVM can vectorize across the threads of the block.
+     */
+    public void addBlockFunction(LLVMModuleRef m, LLVMValueRef kernel, String name, long[] paramSizes) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMTypeRef type = kernelType(ctx, List.of());
+        String inline = "alwaysinline";
+        LLVMAddAttributeAtIndex(kernel, LLVMAttributeFunctionIndex,
+                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(inline, inline.length()), 0));
+        LLVMSetLinkage(kernel, LLVMInternalLinkage);
+        LLVMValueRef f = LLVMAddFunction(m, name, type);
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, f, "entry");
+        LLVMPositionBuilderAtEnd(b, entry);
+        LLVMValueRef local = LLVMBuildAlloca(b, LLVMArrayType2(i8, CTX_SIZE), "ctx");
+        LLVMSetAlignment(local, 8);
+        LLVMBuildMemCpy(b, local, 8, LLVMGetParam(f, 1), 8, LLVMConstInt(i64, CTX_SIZE, 0));
+        LLVMValueRef params = LLVMBuildAlloca(b, LLVMArrayType2(ptr, Math.max(1, paramSizes.length)), "params");
+        for (int i = 0; i < paramSizes.length; i++) {
+            LLVMValueRef copy = LLVMBuildAlloca(b, LLVMArrayType2(i8, Math.max(1, paramSizes[i])), "p" + i);
+            LLVMSetAlignment(copy, 16);
+            LLVMValueRef src = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, ptr, LLVMGetParam(f, 0), Ll.array(LLVMConstInt(i64, i, 0)), 1, ""), "");
+            LLVMBuildMemCpy(b, copy, 16, src, 1, LLVMConstInt(i64, paramSizes[i], 0));
+            LLVMBuildStore(b, copy, LLVMBuildGEP2(b, ptr, params, Ll.array(LLVMConstInt(i64, i, 0)), 1, ""));
+        }
+        LLVMValueRef[] n = new LLVMValueRef[3], at = new LLVMValueRef[3];
+        for (int d = 0; d < 3; d++) {
+            n[d] = LLVMBuildLoad2(b, i32, LLVMBuildGEP2(b, i32, local, Ll.array(LLVMConstInt(i32, 3 + d, 0)), 1, ""), "");
+            at[d] = LLVMBuildGEP2(b, i32, local, Ll.array(LLVMConstInt(i32, d, 0)), 1, "");
+        }
+        // for z, for y, for x: tid = (x, y, z); kernel(params, ctx)
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "done");
+        loop(ctx, b, f, 2, n, at, done, kernel, type, params, local);
+        LLVMPositionBuilderAtEnd(b, done);
+        LLVMBuildRetVoid(b);
+        LLVMDisposeBuilder(b);
+    }
+
+    private void loop(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef f, int d, LLVMValueRef[] n, LLVMValueRef[] at,
+                      LLVMBasicBlockRef exit, LLVMValueRef kernel, LLVMTypeRef type, LLVMValueRef params, LLVMValueRef local) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+        LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(ctx, f, "loop" + d);
+        LLVMBasicBlockRef latchExit = LLVMAppendBasicBlockInContext(ctx, f, "next" + d);
+        LLVMBuildBr(b, head);
+        LLVMPositionBuilderAtEnd(b, head);
+        LLVMValueRef iv = LLVMBuildPhi(b, i32, "t" + d);
+        LLVMBuildStore(b, iv, at[d]);
+        if (d == 0) {
+            LLVMBuildCall2(b, type, kernel, Ll.array(params, local), 2, "");
+            LLVMBuildBr(b, latchExit);
+        } else {
+            loop(ctx, b, f, d - 1, n, at, latchExit, kernel, type, params, local);
+        }
+        LLVMPositionBuilderAtEnd(b, latchExit);
+        LLVMValueRef next = LLVMBuildAdd(b, iv, LLVMConstInt(i32, 1, 0), "");
+        LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, n[d], ""), head, exit);
+        LLVMAddIncoming(iv, Ll.array(LLVMConstInt(i32, 0, 0), next), Ll.array(pre, latch), 2);
     }
 
     /** Byte offsets in zluda_thread_ctx: the block's shared memory and its size. */
