@@ -64,7 +64,7 @@ typedef struct {
     /* warp groups: up to 32 pending per warp */
     group_t *groups;  /* warps * 32 */
     uint32_t *am_arrived, *am_result, *am_generation;  /* activemask, per warp */
-    int deadlock;
+    int deadlock, aborted;
 } block_t;
 
 static __thread block_t *current_block;
@@ -77,6 +77,15 @@ __attribute__((used, noreturn)) void zluda_fiber_main(fiber_t *f) {
     for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;  /* collectives over live lanes re-check */
     void *dead;
     zluda_ctx_switch(&dead, b->main_sp);
+    __builtin_unreachable();
+}
+
+/* A thread asserted: the whole block stops (the fiber is never resumed). */
+void zluda_fiber_abort(zluda_thread_ctx *ctx) {
+    block_t *b = ctx->block;
+    fiber_t *f = &b->fibers[ctx->linear];
+    b->aborted = 1;
+    zluda_ctx_switch(&f->sp, b->main_sp);
     __builtin_unreachable();
 }
 
@@ -124,9 +133,9 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         f->sp = frame;
     }
     /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock */
-    while (b.live > 0 && !b.deadlock) {
+    while (b.live > 0 && !b.deadlock && !b.aborted) {
         int progressed = 0;
-        for (int t = 0; t < b.n && !b.deadlock; t++) {
+        for (int t = 0; t < b.n && !b.deadlock && !b.aborted; t++) {
             fiber_t *f = &b.fibers[t];
             if (f->finished || f->waiting) continue;
             b.current = t;
@@ -135,7 +144,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
     }
-    int rc = b.deadlock ? -2 : 0;
+    int rc = b.aborted ? -3 : b.deadlock ? -2 : 0;
     free(b.fibers);
     free(b.stacks);
     free(b.groups);

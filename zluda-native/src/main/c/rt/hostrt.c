@@ -6,6 +6,8 @@
 #include "hostrt.h"
 #include <jni.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,9 @@ static long job_generation;
 static int workers;
 
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack);
+void zluda_flush_output(void);
+extern __thread jmp_buf *zluda_block_escape;
+extern __thread int zluda_block_failed;
 
 static void run_blocks(job_t *j) {
     zluda_thread_ctx ctx;
@@ -114,7 +119,14 @@ static void run_blocks(job_t *j) {
         }
         /* no block or warp operations: the compiled block function runs every thread of the block itself */
         memset(ctx.tid, 0, sizeof ctx.tid);
-        j->fn(j->params, &ctx);
+        jmp_buf escape;
+        zluda_block_failed = 0;
+        if (setjmp(escape) == 0) {
+            zluda_block_escape = &escape;
+            j->fn(j->params, &ctx);
+        }
+        zluda_block_escape = NULL;
+        if (zluda_block_failed && !atomic_load(&j->error)) atomic_store(&j->error, -3);
     }
     free(shared);
 }
@@ -180,5 +192,6 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     while (atomic_load(&j.busy) > 0) pthread_cond_wait(&pool_done, &pool_lock);
     pthread_mutex_unlock(&pool_lock);
     pthread_mutex_unlock(&launch_lock);
+    zluda_flush_output();
     return atomic_load(&j.error);
 }

@@ -69,16 +69,18 @@ final class ContextApi implements CuContextApi {
     @Override
     public int cuCtxSynchronize() {
         return Api.call("cuCtxSynchronize", () -> {
-            d.requireCurrent();
+            Context c = d.requireCurrent();
             d.backend.synchronize();
+            c.checkSticky();
         });
     }
 
     @Override
     public int cuCtxSynchronize_v2(long ctx) {
         return Api.call("cuCtxSynchronize", () -> {
-            d.context(ctx);
+            Context c = d.context(ctx);
             d.backend.synchronize();
+            c.checkSticky();
         });
     }
 
@@ -228,6 +230,7 @@ final class ContextApi implements CuContextApi {
             Context c = d.primary[d.checkDevice(dev)];
             d.backend.synchronize();
             c.localStorage.clear();
+            c.sticky = null;
         });
     }
 

@@ -51,7 +51,11 @@ final class EventApi implements CuEventApi {
 
     @Override
     public int cuEventSynchronize(long hEvent) {
-        return Api.call("cuEventSynchronize", () -> d.handles.get(hEvent, Event.class));
+        return Api.call("cuEventSynchronize", () -> {
+            d.handles.get(hEvent, Event.class);
+            Context c = d.current();
+            if (c != null) c.checkSticky();
+        });
     }
 
     @Override

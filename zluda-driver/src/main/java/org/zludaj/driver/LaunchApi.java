@@ -10,6 +10,8 @@ import org.zludaj.ptx.model.Variable;
 final class LaunchApi implements CuLaunchApi {
     /** CU_LAUNCH_PARAM_END, _BUFFER_POINTER, _BUFFER_SIZE (cuda.h). */
     static final long PARAM_END = 0, PARAM_BUFFER_POINTER = 1, PARAM_BUFFER_SIZE = 2;
+    /** CUDA_LAUNCH_BLOCKING=1: launch errors from inside the kernel are returned by the launch itself. */
+    static final boolean LAUNCH_BLOCKING = "1".equals(System.getenv("CUDA_LAUNCH_BLOCKING"));
     private final Driver d;
     private final StreamApi streams;
 
@@ -46,12 +48,25 @@ final class LaunchApi implements CuLaunchApi {
             } else if (kernelParams == 0 && !params.isEmpty()) {
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
             }
+            c.checkSticky();
             try {
                 d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, array);
+            } catch (CudaException e) {
+                if (!isKernelFault(e.result())) throw e;
+                // On NVIDIA a launch is asynchronous: a fault inside the kernel is reported by the next
+                // synchronization, and by every call after it. CUDA_LAUNCH_BLOCKING=1 reports it here too.
+                c.sticky = e;
+                if (LAUNCH_BLOCKING) throw e;
             } finally {
                 if (owned) HostRuntime.release(array);
             }
         });
+    }
+
+    /** Errors raised while a kernel runs, which make its context unusable (sticky), as opposed to launch checks. */
+    static boolean isKernelFault(int result) {
+        return result == CuResult.CUDA_ERROR_ASSERT || result == CuResult.CUDA_ERROR_LAUNCH_FAILED
+                || result == CuResult.CUDA_ERROR_ILLEGAL_ADDRESS || result == CuResult.CUDA_ERROR_LAUNCH_TIMEOUT;
     }
 
     @Override

@@ -44,9 +44,10 @@ final class StreamApi implements CuStreamApi {
 
     private int sync(String name, long hStream) {
         return Api.call(name, () -> {
-            d.requireCurrent();
+            Context c = d.requireCurrent();
             stream(hStream);
             d.backend.synchronize();
+            c.checkSticky();
         });
     }
 

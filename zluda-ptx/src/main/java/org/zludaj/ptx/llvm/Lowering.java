@@ -784,9 +784,13 @@ public final class Lowering {
             throw new Unsupported(i.line(), "call of " + callee + " is not supported yet");
         }
         String name = callee instanceof Operand.Name n ? n.name() : "";
-        if (name.equals("vprintf") || name.equals("__assertfail") || name.equals("malloc") || name.equals("free")) {
-            if (!functions.containsKey(name) || LLVMCountBasicBlocks(f) == 0)
-                throw new Unsupported(i.line(), "call of the CUDA runtime's " + name + " is not supported yet");
+        Function declared = ptx.function(name);
+        if (declared != null && !declared.isDefined()) {  // an extern device function: NVIDIA's device runtime
+            String impl = target.runtimeFunction(name);
+            if (impl == null)
+                throw new Unsupported(i.line(), "call of the device runtime's " + name + " is not supported yet on " + target.name());
+            LLVMValueRef g = LLVMGetNamedFunction(module, impl);
+            f = g != null && !g.isNull() ? g : LLVMAddFunction(module, impl, type);
         }
         LLVMBuildCall2(b, type, f, Ll.array(values.toArray(new LLVMValueRef[0])), values.size(), "");
     }

@@ -211,6 +211,15 @@ public record HostTarget(String triple, String cpu, String features) implements 
     }
 
     @Override
+    public String runtimeFunction(String name) {
+        return switch (name) {
+            case "vprintf" -> "zluda_vprintf";
+            case "__assertfail" -> "zluda_assertfail";
+            default -> null;
+        };
+    }
+
+    @Override
     public boolean hostSharedMemory() {
         return true;
     }

@@ -89,6 +89,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return null;
     }
 
+    /**
+     * The target's implementation of a function of NVIDIA's device runtime that PTX declares extern
+     * ({@code vprintf}, {@code __assertfail}), called with the device-function ABI; null when the target has none.
+     */
+    default String runtimeFunction(String name) {
+        return null;
+    }
+
     /** Warp collective kinds, shared with zluda-native's fibers.c. */
     int SHFL_UP = 0, SHFL_DOWN = 1, SHFL_BFLY = 2, SHFL_IDX = 3, VOTE_ALL = 4, VOTE_ANY = 5, VOTE_UNI = 6, BALLOT = 7,
             MATCH_ANY = 8, MATCH_ALL = 9, REDUX_ADD = 10, REDUX_MIN = 11, REDUX_MAX = 12, REDUX_UMIN = 13, REDUX_UMAX = 14,

@@ -116,6 +116,7 @@ public final class HostBackend implements Backend {
                 kernel.fibers() ? 1 : 0, FIBER_STACK);
         if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
                 + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
+        if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
         if (rc != 0) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel " + kernel.name() + ": no memory for its threads");
     }
 
