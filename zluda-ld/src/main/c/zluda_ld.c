@@ -58,6 +58,7 @@ char *la_objsearch(const char *name, uintptr_t *cookie, unsigned int flag) {
     const char *to = replacement(name);
     if (!to) return (char *)name;
     static __thread char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", target_dir, to);
+    int n = snprintf(path, sizeof path, "%s/%s", target_dir, to);
+    if (n < 0 || (size_t)n >= sizeof path) return (char *)name;  /* too long: leave the search as it was */
     return path;
 }
