@@ -43,4 +43,32 @@ class HostProgramsTest {
         assertTrue(r.stderr().matches("(?s).*printf\\.cu:11: void check\\(int\\): block: \\[0,0,0\\], thread: \\[[3-7],0,0\\] Assertion `threadIdx.x < limit` failed\\..*"),
                 r.toString());
     }
+
+    @Test
+    void tiledSgemmAndModuleVariablesWrittenFromTheHost(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "sgemm.cu", "sgemm", "-arch=compute_75");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: sgemm+misc bad=0 counter=2 cudaSuccess"), r.toString());
+        assertTrue(r.stdout().contains("misc: n=256 first=2.000000"), r.toString());
+    }
+
+    @Test
+    void fourHostThreadsEachWithItsOwnStream(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "threads.cu", "threads", "-arch=compute_86");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: threads bad=0"), r.toString());
+    }
+
+    @Test
+    void tenThousandLaunchesWithStableMemory(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "launches.cu", "launches", "-arch=compute_75");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());  // the program fails when RSS grows 16 MiB or more after warm-up
+        assertTrue(r.stdout().contains("PASS: launches=10000 bad=0"), r.toString());
+    }
 }

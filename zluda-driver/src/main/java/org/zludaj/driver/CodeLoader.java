@@ -70,4 +70,12 @@ final class CodeLoader {
             return lib.kernels.computeIfAbsent(name, n -> d.handles.add(new Kernel(lib, code)));
         }
     }
+
+    /** cuModuleGetGlobal / cuLibraryGetGlobal: the variable's address and size; either output may be NULL. */
+    static void global(Library lib, String name, long dptr, long bytes) throws CudaException {
+        var g = lib.program.global(name);
+        if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no module-scope variable named " + name);
+        if (dptr != 0) HostRuntime.putLong(dptr, g.address());
+        if (bytes != 0) HostRuntime.putLong(bytes, g.bytes());
+    }
 }

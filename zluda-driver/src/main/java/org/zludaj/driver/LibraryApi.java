@@ -69,9 +69,7 @@ final class LibraryApi implements CuLibraryApi {
     @Override
     public int cuLibraryGetGlobal(long dptr, long bytes, long library, long name) {
         return Api.call("cuLibraryGetGlobal", () -> {
-            d.handles.get(library, Library.class);
-            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module-scope variable " + Mem.string(name, "name")
-                    + ": module variables are not supported yet");
+            CodeLoader.global(d.handles.get(library, Library.class), Mem.string(name, "name"), dptr, bytes);
         });
     }
 

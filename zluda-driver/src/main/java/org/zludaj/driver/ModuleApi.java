@@ -73,9 +73,7 @@ final class ModuleApi implements CuModuleApi {
     @Override
     public int cuModuleGetGlobal_v2(long dptr, long bytes, long hmod, long name) {
         return Api.call("cuModuleGetGlobal", () -> {
-            d.handles.get(hmod, Library.class);
-            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module-scope variable " + Mem.string(name, "name")
-                    + ": module variables are not supported yet");
+            CodeLoader.global(d.handles.get(hmod, Library.class), Mem.string(name, "name"), dptr, bytes);
         });
     }
 }

@@ -73,15 +73,26 @@ public final class HostJit {
      */
     public record Kernel(long address, long staticShared, boolean fibers) {}
 
+    /** A module-scope {@code .global} or {@code .const} variable: its address in the process and its size. */
+    public record Global(long address, long bytes) {}
+
+    /** A compiled module: kernels and module-scope variables by PTX name. */
+    public record Loaded(Map<String, Kernel> kernels, Map<String, Global> globals) {}
+
     /** Compiles every kernel of {@code ptx}; returns kernel name -> entry address. */
     public synchronized Map<String, Long> add(PtxModule ptx) throws PtxException {
         Map<String, Long> out = new HashMap<>();
-        addKernels(ptx).forEach((k, v) -> out.put(k, v.address()));
+        load(ptx).kernels().forEach((k, v) -> out.put(k, v.address()));
         return out;
     }
 
     /** Compiles every kernel of {@code ptx}. */
     public synchronized Map<String, Kernel> addKernels(PtxModule ptx) throws PtxException {
+        return load(ptx).kernels();
+    }
+
+    /** Compiles {@code ptx}: its kernels, and the addresses of its defined .global and .const variables. */
+    public synchronized Loaded load(PtxModule ptx) throws PtxException {
         String prefix = "zm" + modules.incrementAndGet() + "_";
         LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
         LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
@@ -123,6 +134,14 @@ public final class HostJit {
             check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix) + (perThread ? "" : "$block")), "looking up " + f.name());
             out.put(f.name(), new Kernel(addr.get(), shared, fibers.contains(f.name())));
         }
-        return out;
+        Map<String, Global> globals = new HashMap<>();
+        for (org.zludaj.ptx.model.Variable v : ptx.globals()) {
+            boolean data = v.space() == org.zludaj.ptx.model.StateSpace.GLOBAL || v.space() == org.zludaj.ptx.model.StateSpace.CONST;
+            if (!data || v.attributes().contains(".extern")) continue;
+            LongPointer addr = new LongPointer(1);
+            check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(v.name(), prefix)), "looking up " + v.name());
+            globals.put(v.name(), new Global(addr.get(), v.size()));
+        }
+        return new Loaded(out, globals);
     }
 }

@@ -33,9 +33,14 @@ public interface Backend {
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 
-    /** A loaded module: its kernels by PTX name. */
+    /** A loaded module: its kernels and its module-scope variables by PTX name (null when absent). */
     interface Program {
         Kernel kernel(String name);
+
+        Global global(String name);
+
+        /** A {@code .global} or {@code .const} variable: its device address and size (cuModuleGetGlobal). */
+        record Global(long address, long bytes) {}
 
         /** A kernel: its entry, its PTX, and the static shared memory it needs per block. */
         record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers) {}

@@ -166,7 +166,6 @@ public final class Lowering {
         LLVMValueRef[] items = new LLVMValueRef[(int) count];
         for (int k = 0; k < count; k++) items[k] = k < flat.size() ? constant(v, flat.get(k), elem) : LLVMConstNull(elem);
         LLVMSetInitializer(var.pointer(), LLVMConstArray2(elem, Ll.array(items), count));
-        if (v.space() == StateSpace.CONST) LLVMSetGlobalConstant(var.pointer(), 1);
     }
 
     private static void flatten(Operand o, List<Operand> out) {

@@ -94,18 +94,26 @@ public final class HostBackend implements Backend {
 
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
-        Map<String, HostJit.Kernel> entries;
+        HostJit.Loaded loaded;
         try {
-            entries = jit().addKernels(ptx);
+            loaded = jit().load(ptx);
         } catch (PtxException e) {
             LOG.error("cannot compile {} for the host:\n{}", ptx.name(), e.getMessage());
             boolean unsupported = e.diagnostics().stream().map(Diagnostic::message).anyMatch(m -> m.contains("not supported"));
             throw new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
         }
-        return name -> {
-            HostJit.Kernel k = entries.get(name);
-            Function f = ptx.function(name);
-            return k == null ? null : new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers());
+        return new Program() {
+            @Override
+            public Kernel kernel(String name) {
+                HostJit.Kernel k = loaded.kernels().get(name);
+                return k == null ? null : new Program.Kernel(name, k.address(), ptx.function(name), k.staticShared(), k.fibers());
+            }
+
+            @Override
+            public Global global(String name) {
+                HostJit.Global g = loaded.globals().get(name);
+                return g == null ? null : new Global(g.address(), g.bytes());
+            }
         };
     }
 
