@@ -8,6 +8,8 @@
 #include "hostrt.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Context switch (x86-64 System V): saves the callee-saved registers and the stack pointer of the current context
  * in *from, continues the context whose stack pointer is `to`. No system call (ucontext's swapcontext makes one). */
@@ -94,6 +96,34 @@ static void yield(block_t *b, fiber_t *f) {
     zluda_ctx_switch(&f->sp, b->main_sp);
 }
 
+/* Fiber stacks of this worker, kept from block to block: one mapping, each stack with an inaccessible guard page
+ * below it, so that an overflow faults instead of silently overwriting the neighbouring fiber's stack. */
+static __thread char *stack_area;
+static __thread size_t stack_area_count, stack_area_stride;
+
+static char *fiber_stacks(uint32_t nthreads, size_t stack, size_t *stride) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t want = (stack + page - 1) / page * page + page;
+    if (stack_area && stack_area_stride == want && stack_area_count >= nthreads) {
+        *stride = want;
+        return stack_area;
+    }
+    if (stack_area) munmap(stack_area, stack_area_count * stack_area_stride);
+    stack_area = NULL;
+    char *a = mmap(NULL, nthreads * want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (a == MAP_FAILED) return NULL;
+    for (uint32_t t = 0; t < nthreads; t++)
+        if (mprotect(a + t * want, page, PROT_NONE) != 0) {
+            munmap(a, nthreads * want);
+            return NULL;
+        }
+    stack_area = a;
+    stack_area_count = nthreads;
+    stack_area_stride = want;
+    *stride = want;
+    return a;
+}
+
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack) {
     block_t b;
     memset(&b, 0, sizeof b);
@@ -103,12 +133,13 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     b.params = params;
     b.stack_size = stack;
     b.fibers = calloc(nthreads, sizeof(fiber_t));
-    b.stacks = malloc((size_t)nthreads * stack);
+    size_t stride = 0;
+    b.stacks = fiber_stacks(nthreads, stack, &stride);
     b.groups = calloc(((nthreads + 31) / 32) * 32, sizeof(group_t));
     int warps = (int)((nthreads + 31) / 32);
     b.am_arrived = calloc(3 * (size_t)warps, sizeof(uint32_t));
     if (!b.fibers || !b.stacks || !b.groups || !b.am_arrived) {
-        free(b.fibers); free(b.stacks); free(b.groups); free(b.am_arrived);
+        free(b.fibers); free(b.groups); free(b.am_arrived);
         return -1;
     }
     b.am_result = b.am_arrived + warps;
@@ -125,7 +156,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         f->ctx.linear = t;
         /* initial frame: six callee-saved registers (r12 = the fiber) and the trampoline as return address, laid out
          * so that the trampoline starts with a 16-byte aligned stack */
-        uintptr_t top = ((uintptr_t)(b.stacks + (size_t)(t + 1) * stack)) & ~(uintptr_t)15;
+        uintptr_t top = ((uintptr_t)(b.stacks + (size_t)(t + 1) * stride)) & ~(uintptr_t)15;
         void **frame = (void **)(top - 56);
         memset(frame, 0, 56);
         frame[3] = f;                           /* r12 */
@@ -146,7 +177,6 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     }
     int rc = b.aborted ? -3 : b.deadlock ? -2 : 0;
     free(b.fibers);
-    free(b.stacks);
     free(b.groups);
     free(b.am_arrived);
     current_block = saved;

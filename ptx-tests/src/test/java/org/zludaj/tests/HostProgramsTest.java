@@ -71,4 +71,13 @@ class HostProgramsTest {
         assertEquals(0, r.exit(), r.toString());  // the program fails when RSS grows 16 MiB or more after warm-up
         assertTrue(r.stdout().contains("PASS: launches=10000 bad=0"), r.toString());
     }
+
+    @Test
+    void fiberStacksFollowLocalMemoryAndTheStackLimit(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "bigstack.cu", "bigstack", "-arch=compute_75");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());  // with fixed 64 KiB stacks the guard page stops it (SIGSEGV)
+        assertTrue(r.stdout().contains("PASS: bigstack bad=0 cudaSuccess limit=262144"), r.toString());
+    }
 }

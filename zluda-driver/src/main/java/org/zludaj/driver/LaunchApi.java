@@ -50,7 +50,7 @@ final class LaunchApi implements CuLaunchApi {
             }
             c.checkSticky();
             try {
-                d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, array);
+                d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, array, c.limits[0]);
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // On NVIDIA a launch is asynchronous: a fault inside the kernel is reported by the next

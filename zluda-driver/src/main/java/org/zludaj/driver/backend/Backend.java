@@ -27,8 +27,12 @@ public interface Backend {
     /** Compiles and loads a module's kernels for {@code device}. */
     Program load(int device, PtxModule ptx) throws CudaException;
 
-    /** Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values. */
-    void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams) throws CudaException;
+    /**
+     * Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values; {@code stackBytes} is
+     * the context's per-thread stack limit (CU_LIMIT_STACK_SIZE).
+     */
+    void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException;
 
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
@@ -42,7 +46,11 @@ public interface Backend {
         /** A {@code .global} or {@code .const} variable: its device address and size (cuModuleGetGlobal). */
         record Global(long address, long bytes) {}
 
-        /** A kernel: its entry, its PTX, and the static shared memory it needs per block. */
-        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers) {}
+        /**
+         * A kernel: its entry, its PTX, the static shared memory it needs per block, whether its threads run as
+         * fibers, and the .local bytes one thread needs along its call tree.
+         */
+        record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers,
+                      long localBytes) {}
     }
 }

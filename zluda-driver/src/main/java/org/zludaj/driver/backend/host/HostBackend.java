@@ -26,6 +26,45 @@ public final class HostBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(HostBackend.class);
     /** Stack of each thread fiber (kernels with barriers or warp operations). */
     static final long FIBER_STACK = 64 * 1024;
+
+    /**
+     * A fiber's stack: the base (host frames of the kernel, its callees and the runtime) plus twice what the kernel
+     * asks for (its .local variables along its call tree, and the context's CU_LIMIT_STACK_SIZE for what the PTX
+     * cannot show, such as recursion), rounded to pages.
+     */
+    static long fiberStack(long localBytes, long stackLimit) {
+        long bytes = FIBER_STACK + 2 * (Math.max(0, localBytes) + Math.max(0, stackLimit));
+        return (bytes + 4095) / 4096 * 4096;
+    }
+
+    /** Bytes of .local variables of {@code f} and, at most once each, of every function it calls (an upper bound). */
+    static long localBytes(PtxModule ptx, Function f) {
+        long total = 0;
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<Function> todo = new java.util.ArrayDeque<>(List.of(f));
+        seen.add(f.name());
+        while (!todo.isEmpty()) {
+            Function g = todo.pop();
+            if (g.body() == null) continue;
+            java.util.ArrayDeque<org.zludaj.ptx.model.Statement> body = new java.util.ArrayDeque<>(g.body());
+            while (!body.isEmpty()) {
+                org.zludaj.ptx.model.Statement st = body.pop();
+                if (st instanceof org.zludaj.ptx.model.Statement.Block b) {
+                    body.addAll(b.statements());
+                } else if (st instanceof org.zludaj.ptx.model.Statement.Declaration d) {
+                    for (var v : d.variables())
+                        if (v.space() == org.zludaj.ptx.model.StateSpace.LOCAL) total += v.size() * Math.max(1, v.rangeCount());
+                } else if (st instanceof org.zludaj.ptx.model.Statement.Instruction i && i.opcode().equals("call")) {
+                    for (var o : i.operands())
+                        if (o instanceof org.zludaj.ptx.model.Operand.Name sym && seen.add(sym.name())) {
+                            Function callee = ptx.function(sym.name());
+                            if (callee != null) todo.push(callee);
+                        }
+                }
+            }
+        }
+        return total;
+    }
     private final Device device;
     private final ConcurrentSkipListMap<Long, Long> allocations = new ConcurrentSkipListMap<>();
     private HostJit jit;
@@ -106,7 +145,9 @@ public final class HostBackend implements Backend {
             @Override
             public Kernel kernel(String name) {
                 HostJit.Kernel k = loaded.kernels().get(name);
-                return k == null ? null : new Program.Kernel(name, k.address(), ptx.function(name), k.staticShared(), k.fibers());
+                if (k == null) return null;
+                Function f = ptx.function(name);
+                return new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers(), localBytes(ptx, f));
             }
 
             @Override
@@ -118,10 +159,11 @@ public final class HostBackend implements Backend {
     }
 
     @Override
-    public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams) throws CudaException {
+    public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
         long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
         int rc = HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                kernel.fibers() ? 1 : 0, FIBER_STACK);
+                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes));
         if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
                 + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
         if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
