@@ -9,30 +9,29 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** nvcc-built programs of ptx-tests that need the host backend's fibers and the driver's streams, through the shim. */
 class HostProgramsTest {
+    /** Builds {@code name.cu} with nvcc for {@code arch}, runs it through the shim and requires exit status 0. */
+    private static Programs.Result run(Path dir, String name, String arch) throws Exception {
+        Programs.requireNvcc();
+        Programs.Result r = Programs.withShim(Programs.nvcc(dir, name + ".cu", name, arch), Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        return r;
+    }
+
     @Test
     void blockReductionInSharedMemoryWithAtomics(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "reduction.cu", "reduction", "-arch=compute_75");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
+        Programs.Result r = run(dir, "reduction", "-arch=compute_75");
         assertTrue(r.stdout().contains("PASS: sum = 65536"), r.toString());
     }
 
     @Test
     void streamsPinnedMemoryEventsAndCallbacks(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "streams.cu", "streams", "-arch=compute_86");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
+        Programs.Result r = run(dir, "streams", "-arch=compute_86");
         assertTrue(r.stdout().contains("PASS: streams bad=0 callback=1"), r.toString());
     }
 
     @Test
     void printfFormatsEveryConversionAndAssertFaultsTheContext(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "printf.cu", "printf", "-arch=compute_75");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
+        Programs.Result r = run(dir, "printf", "-arch=compute_75");
         String out = r.stdout();
         assertTrue(out.contains("thread 0:  0.00 even 0 ff A\n"), r.toString());
         assertTrue(out.contains("thread 1:  1.50 odd 1099511627776 100 B\n"), r.toString());
@@ -46,38 +45,26 @@ class HostProgramsTest {
 
     @Test
     void tiledSgemmAndModuleVariablesWrittenFromTheHost(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "sgemm.cu", "sgemm", "-arch=compute_75");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
+        Programs.Result r = run(dir, "sgemm", "-arch=compute_75");
         assertTrue(r.stdout().contains("PASS: sgemm+misc bad=0 counter=2 cudaSuccess"), r.toString());
         assertTrue(r.stdout().contains("misc: n=256 first=2.000000"), r.toString());
     }
 
     @Test
     void fourHostThreadsEachWithItsOwnStream(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "threads.cu", "threads", "-arch=compute_86");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
+        Programs.Result r = run(dir, "threads", "-arch=compute_86");
         assertTrue(r.stdout().contains("PASS: threads bad=0"), r.toString());
     }
 
     @Test
     void tenThousandLaunchesWithStableMemory(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "launches.cu", "launches", "-arch=compute_75");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());  // the program fails when RSS grows 16 MiB or more after warm-up
+        Programs.Result r = run(dir, "launches", "-arch=compute_75");  // the program fails when RSS grows 16 MiB or more after warm-up
         assertTrue(r.stdout().contains("PASS: launches=10000 bad=0"), r.toString());
     }
 
     @Test
     void fiberStacksFollowLocalMemoryAndTheStackLimit(@TempDir Path dir) throws Exception {
-        Programs.requireNvcc();
-        Path exe = Programs.nvcc(dir, "bigstack.cu", "bigstack", "-arch=compute_75");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());  // with fixed 64 KiB stacks the guard page stops it (SIGSEGV)
+        Programs.Result r = run(dir, "bigstack", "-arch=compute_75");  // with fixed 64 KiB stacks the guard page stops it (SIGSEGV)
         assertTrue(r.stdout().contains("PASS: bigstack bad=0 cudaSuccess limit=262144"), r.toString());
     }
 }
