@@ -78,4 +78,11 @@ final class CodeLoader {
         if (dptr != 0) HostRuntime.putLong(dptr, g.address());
         if (bytes != 0) HostRuntime.putLong(bytes, g.bytes());
     }
+
+    /** cuModuleUnload / cuLibraryUnload: the handle and those of its kernels become invalid. */
+    static void unload(Driver d, long handle) throws CudaException {
+        Library lib = d.handles.get(handle, Library.class);
+        lib.kernels.values().forEach(d.handles::remove);
+        d.handles.remove(handle);
+    }
 }

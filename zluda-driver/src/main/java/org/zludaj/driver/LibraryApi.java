@@ -33,11 +33,7 @@ final class LibraryApi implements CuLibraryApi {
 
     @Override
     public int cuLibraryUnload(long library) {
-        return Api.call("cuLibraryUnload", () -> {
-            Library lib = d.handles.get(library, Library.class);
-            lib.kernels.values().forEach(d.handles::remove);
-            d.handles.remove(library);
-        });
+        return Api.call("cuLibraryUnload", () -> CodeLoader.unload(d, library));
     }
 
     @Override

@@ -46,11 +46,7 @@ final class ModuleApi implements CuModuleApi {
 
     @Override
     public int cuModuleUnload(long hmod) {
-        return Api.call("cuModuleUnload", () -> {
-            Library lib = d.handles.get(hmod, Library.class);
-            lib.kernels.values().forEach(d.handles::remove);
-            d.handles.remove(hmod);
-        });
+        return Api.call("cuModuleUnload", () -> CodeLoader.unload(d, hmod));
     }
 
     @Override

@@ -62,11 +62,6 @@ public record AmdgpuTarget(String gfx) implements Target {
     }
 
     @Override
-    public LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
-        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
-    }
-
-    @Override
     public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);

@@ -45,11 +45,6 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
-    public LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
-        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
-    }
-
-    @Override
     public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
         if (dim < 0) {
             return switch (name) {

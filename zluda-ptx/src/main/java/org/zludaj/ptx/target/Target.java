@@ -1,11 +1,15 @@
 package org.zludaj.ptx.target;
 
+import static org.bytedeco.llvm.global.LLVM.LLVMFunctionType;
+import static org.bytedeco.llvm.global.LLVM.LLVMVoidTypeInContext;
+
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.llvm.Ll;
 import org.zludaj.ptx.model.StateSpace;
 
 /**
@@ -31,8 +35,13 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return ptxName;
     }
 
-    /** The kernel's LLVM function type, given its PTX parameters' LLVM types. */
-    LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params);
+    /**
+     * The kernel's LLVM function type, given its PTX parameters' LLVM types: on GPUs the parameters themselves;
+     * the host target passes them through a thread context instead.
+     */
+    default LLVMTypeRef kernelType(LLVMContextRef ctx, List<LLVMTypeRef> params) {
+        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
+    }
 
     /**
      * Called at the kernel's entry: returns a pointer to each parameter's value (in the PARAM address space). By

@@ -41,10 +41,10 @@ public final class HostBackend implements Backend {
     static long localBytes(PtxModule ptx, Function f) {
         long total = 0;
         java.util.Set<String> seen = new java.util.HashSet<>();
-        java.util.ArrayDeque<Function> todo = new java.util.ArrayDeque<>(List.of(f));
+        java.util.ArrayDeque<Function> callees = new java.util.ArrayDeque<>(List.of(f));
         seen.add(f.name());
-        while (!todo.isEmpty()) {
-            Function g = todo.pop();
+        while (!callees.isEmpty()) {
+            Function g = callees.pop();
             if (g.body() == null) continue;
             java.util.ArrayDeque<org.zludaj.ptx.model.Statement> body = new java.util.ArrayDeque<>(g.body());
             while (!body.isEmpty()) {
@@ -58,7 +58,7 @@ public final class HostBackend implements Backend {
                     for (var o : i.operands())
                         if (o instanceof org.zludaj.ptx.model.Operand.Name sym && seen.add(sym.name())) {
                             Function callee = ptx.function(sym.name());
-                            if (callee != null) todo.push(callee);
+                            if (callee != null) callees.push(callee);
                         }
                 }
             }
