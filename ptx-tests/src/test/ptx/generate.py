@@ -117,6 +117,9 @@ for t in ["s32", "u32"]:
 for t in ["s64", "u64"]:
     elementwise("int_mul_wide_lo_%s" % t, "mad.lo.%s $D, $A, $B, $C;" % t, [t, t, t], t)
     elementwise("int_bfe_%s" % t, "bfe.%s $D, $A, $B, $C;" % t, [t, "u32", "u32"], t)
+    # positions 0..511 and lengths 0..127: where the 64-bit forms (emulated by NVIDIA) read the operands' upper bits
+    elementwise("int_bfe_%s_field" % t, "and.b32 $B, $B, 511;\nand.b32 $C, $C, 127;\nbfe.%s $D, $A, $B, $C;" % t,
+                [t, "u32", "u32"], t)
 elementwise("int_bfind_shiftamt_u32", "bfind.shiftamt.u32 $D, $A;", ["u32"], "u32")
 for t in ["s32", "s64"]:
     elementwise("int_abs_%s" % t, "abs.%s $D, $A;" % t, [t], t)
@@ -134,6 +137,8 @@ for t in ["b32", "u32", "s32", "b64", "u64", "s64"]:
         elementwise("int_%s_%s" % (op, t), "and.b32 $B, $B, 127;\n%s.%s $D, $A, $B;" % (op, t), [t, "u32"], t)
 elementwise("int_bfi_b32", "bfi.b32 $D, $A, $B, $C, %r13;", ["b32", "b32", "u32", "u32"], "b32")
 elementwise("int_bfi_b64", "bfi.b64 $D, $A, $B, $C, %r13;", ["b64", "b64", "u32", "u32"], "b64")
+elementwise("int_bfi_b64_field", "and.b32 $C, $C, 511;\nand.b32 %r13, %r13, 127;\nbfi.b64 $D, $A, $B, $C, %r13;",
+            ["b64", "b64", "u32", "u32"], "b64")
 for mode in ["", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"]:
     elementwise("int_prmt%s" % mode.replace(".", "_"), "prmt.b32%s $D, $A, $B, $C;" % mode, ["b32", "b32", "b32"], "b32")
 for lut in [0x96, 0xe8, 0xfe, 0x80, 0x1e, 0x3c]:
@@ -215,7 +220,10 @@ CVT = [("s32", "f32", "rni"), ("s32", "f32", "rzi"), ("s32", "f32", "rmi"), ("s3
        ("f16", "f32", "rn"), ("f16", "f32", "rz"), ("f32", "f16", ""), ("bf16", "f32", "rn"), ("f32", "bf16", ""),
        ("f16", "f64", "rn"), ("f32", "f32", "rni"), ("f32", "f32", "rzi"), ("f32", "f32", "rmi"), ("f32", "f32", "rpi"),
        ("u8", "u32", ""), ("s8", "s32", ""), ("s16", "s32", ""), ("u16", "u64", ""), ("s32", "s8", ""), ("u32", "u16", ""),
-       ("s64", "s32", ""), ("u64", "u32", ""), ("s32", "u64", "")]
+       ("s64", "s32", ""), ("u64", "u32", ""), ("s32", "u64", ""),
+       # NaN and out-of-range sources into every integer width from both float widths
+       ("s64", "f32", "rzi"), ("u64", "f64", "rzi"), ("u32", "f64", "rzi"), ("s16", "f32", "rni"), ("u16", "f64", "rni"),
+       ("bf16", "f64", "rn"), ("f16", "f64", "rz"), ("f32", "f16", "")]
 for to, frm, rnd in CVT:
     frm_t = {"s8": "u32", "u8": "u32"}.get(frm, frm)
     to_t = {"s8": "u32", "u8": "u32"}.get(to, to)
@@ -239,6 +247,7 @@ elementwise("cvt_rna_tf32_f32", "cvt.rna.tf32.f32 $D, $A;", ["f32"], "b32")
 elementwise("cvt_satfinite_e4m3x2_f32", "cvt.rn.satfinite.e4m3x2.f32 %h9, $A, $B;\ncvt.u32.u16 $D, %h9;", ["f32", "f32"], "u32", sm=90)
 elementwise("cvt_satfinite_e5m2x2_f32", "cvt.rn.satfinite.e5m2x2.f32 %h9, $A, $B;\ncvt.u32.u16 $D, %h9;", ["f32", "f32"], "u32", sm=90)
 elementwise("cvt_f16x2_e4m3x2", "cvt.u16.u32 %h8, $A;\ncvt.rn.f16x2.e4m3x2 $D, %h8;", ["u32"], "b32", sm=90)
+elementwise("cvt_f16x2_e5m2x2", "cvt.u16.u32 %h8, $A;\ncvt.rn.f16x2.e5m2x2 $D, %h8;", ["u32"], "b32", sm=90)
 
 # ------------------------------------------------------------------------------------------- hand-written kernels
 def custom(name, sm, decls, params, body, test):

@@ -139,6 +139,10 @@ final class Conversions {
         LLVMValueRef mant = and(x, c64((1L << from.mant()) - 1));
         LLVMValueRef special = eq(exp, c64((1L << from.exp()) - 1));
         LLVMValueRef isNaN = and(special, LLVMBuildICmp(b(), LLVMIntNE, mant, c64(0), ""));
+        if (!from.hasInf()) {  // e4m3: the all-ones exponent holds normal numbers; only S.1111.111 is NaN
+            isNaN = and(special, eq(mant, c64((1L << from.mant()) - 1)));
+            special = isNaN;
+        }
         // subnormal: normalize the mantissa
         LLVMValueRef lz = Ll.intrinsic(l.module, b(), "llvm.ctlz", new LLVMTypeRef[] {i(64)}, mant, LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 0, 0));
         LLVMValueRef norm = LLVMBuildSub(b(), lz, c64(64 - from.mant() - 1), "");  // shift bringing the top bit to `from.mant`
@@ -201,7 +205,14 @@ final class Conversions {
             if (ff == F32 && tf == F64) return LLVMBuildFPExt(b(), v, l.llvmType(to), "");
             return fromBits(widen(toBits(v, from), ff, tf, canonicalNaN(tf)), to);
         }
-        return fromBits(narrow(toBits(v, from), ff, tf, rnd, ties, satfinite, canonicalNaN(tf)), to);
+        LLVMValueRef bits = toBits(v, from), r = narrow(bits, ff, tf, rnd, ties, satfinite, canonicalNaN(tf));
+        if (ff == F64 && tf == F16) {
+            // NVIDIA (H200): an f64 NaN becomes f16's quiet NaN 0x7e00 with the source's sign, not the 0x7fff that
+            // f32 sources give
+            LLVMValueRef signedNaN = or(and(lshr(bits, c64(48)), c64(0x8000)), c64(0x7e00));
+            r = sel(LLVMBuildFCmp(b(), LLVMRealUNO, v, v, ""), signedNaN, r);
+        }
+        return fromBits(r, to);
     }
 
     // ------------------------------------------------------------------------------------------------ cvt
@@ -252,6 +263,13 @@ final class Conversions {
     private LLVMValueRef convertTf32(LLVMValueRef x, Round rnd, boolean ties) {
         // tf32 keeps f32's layout with the low 13 mantissa bits cleared
         LLVMValueRef bits = LLVMBuildBitCast(b(), x, i(32), "");
+        if (ties) {
+            // .rna as NVIDIA computes it, for every input: add half a tf32 ulp to the bits and truncate. NaN payloads
+            // are truncated too (0x7f80003d becomes infinity), and the largest finite values round to infinity.
+            LLVMValueRef r = LLVMBuildAnd(b(), LLVMBuildAdd(b(), bits, LLVMConstInt(i(32), 0x1000, 0), ""),
+                    LLVMConstInt(i(32), 0xffffe000L, 0), "");
+            return LLVMBuildBitCast(b(), r, LLVMFloatTypeInContext(l.ctx), "");
+        }
         LLVMValueRef n = narrow(LLVMBuildZExt(b(), bits, i(64), ""), F32, TF32, rnd, ties, false, 0x7fffffffL);
         LLVMValueRef sign = and(n, c64(0x80000));
         LLVMValueRef mag = and(n, c64(0x7ffff));
@@ -278,7 +296,7 @@ final class Conversions {
 
     private LLVMValueRef relu(LLVMValueRef f32) {
         LLVMValueRef zero = LLVMConstReal(LLVMFloatTypeInContext(l.ctx), 0);
-        return LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLT, f32, zero, ""), zero, f32, "");
+        return LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLE, f32, zero, ""), zero, f32, "");  // -0 -> +0 too
     }
 
     private void unpackFp8(Instruction ins, Type from) {
@@ -291,9 +309,7 @@ final class Conversions {
 
     /** fp8 to f16 (exact); e4m3's NaN is S.1111.111. */
     private LLVMValueRef widen8(LLVMValueRef b8, Format ff) {
-        LLVMValueRef w = widen(b8, ff, F16, 0x7fff);
-        if (ff == E4M3) w = sel(eq(and(b8, c64(0x7f)), c64(0x7f)), c64(0x7fff), w);
-        return w;
+        return widen(b8, ff, F16, 0x7fff);
     }
 
     private LLVMValueRef roundIntegral(Instruction ins, LLVMValueRef x, Type t) {
@@ -327,8 +343,9 @@ final class Conversions {
         LLVMTypeRef lt = l.llvmType(to);
         LLVMValueRef v = Ll.intrinsic(l.module, b(), to.isSigned() ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
                 new LLVMTypeRef[] {lt, l.llvmType(from)}, r);
-        if (from == Type.F64 && to.isSigned() && to.bits() >= 32) {
-            // NVIDIA converts an f64 NaN to the most negative integer
+        if (to.bits() == 64 || from == Type.F64 && to.isSigned() && to.bits() == 32) {
+            // NVIDIA converts NaN to 0x8000000000000000 for every 64-bit destination, signed or not, and an f64 NaN to
+            // 0x80000000 for s32; other NaN conversions give 0 (as the saturating conversion does)
             v = sel(LLVMBuildFCmp(b(), LLVMRealUNO, x, x, ""), LLVMConstInt(lt, 1L << (to.bits() - 1), 0), v);
         }
         return v;

@@ -146,10 +146,10 @@ final class FloatOps {
                     LLVMValueRef p = LLVMBuildFMul(b(), in[0], in[1], "");
                     if (rnd == Round.RN) yield p;
                     if (t == Type.F32) yield directed(rnd, t, p, errorOf(p, LLVMBuildFMul(b(), wide(in[0]), wide(in[1]), ""), null), in);
-                    yield directed(rnd, t, p, intr("llvm.fma", ft(t), in[0], in[1], LLVMBuildFNeg(b(), p, "")), in);
+                    yield directed(rnd, t, p, mulError64(in[0], in[1], p), in);
                 }
                 case "fma", "mad" -> fma(rnd, t, in);
-                case "div" -> approx ? LLVMBuildFMul(b(), in[0], LLVMBuildFDiv(b(), real(ft(t), 1), in[1], ""), "") : divide(rnd, t, in[0], in[1]);
+                case "div" -> approx ? approxDivide(t, in[0], in[1], ftz) : divide(rnd, t, in[0], in[1]);
                 case "rcp" -> approx ? LLVMBuildFDiv(b(), real(ft(t), 1), in[0], "") : divide(rnd, t, real(ft(t), 1), in[0]);
                 case "sqrt" -> approx ? intr("llvm.sqrt", ft(t), in[0]) : sqrt(rnd, t, in[0]);
                 case "rsqrt" -> LLVMBuildFDiv(b(), real(ft(t), 1), intr("llvm.sqrt", ft(t), in[0]), "");
@@ -169,6 +169,18 @@ final class FloatOps {
         if (i.has(".sat")) r = saturate(r, t);
         if (i.has(".relu")) r = relu(r, t);
         return r;
+    }
+
+    /**
+     * div.approx: a * (1/b) as the ISA defines it, so a divisor of magnitude 2^126 or more gives zero (its reciprocal
+     * is subnormal and flushed); other divisors, subnormal ones included, give the quotient (NVIDIA's non-.ftz form
+     * scales them; within the 2 ulp the ISA allows).
+     */
+    private LLVMValueRef approxDivide(Type t, LLVMValueRef a, LLVMValueRef d, boolean ftz) {
+        LLVMTypeRef f = ft(t);
+        LLVMValueRef huge = fcmp(LLVMRealOGE, intr("llvm.fabs", f, d), real(f, 0x1p126));
+        LLVMValueRef q = ftz ? LLVMBuildFMul(b(), a, LLVMBuildFDiv(b(), real(f, 1), d, ""), "") : LLVMBuildFDiv(b(), a, d, "");
+        return sel(huge, LLVMBuildFMul(b(), a, intr("llvm.copysign", f, real(f, 0), d), ""), q);
     }
 
     /** The target's approximate function if it has one, else LLVM's intrinsic (f64 and host). */
@@ -215,6 +227,14 @@ final class FloatOps {
         double min = t == Type.F64 ? Double.MIN_NORMAL : Float.MIN_NORMAL;
         LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), min));
         return sel(tiny, intr("llvm.copysign", ft(t), real(ft(t), 0), v), v);
+    }
+
+    /** .ftz for an f16 or bf16 value already widened to f32: subnormals of the half format become signed zeros. */
+    LLVMValueRef flushHalf(LLVMValueRef f32, Type lane) {
+        double min = lane == Type.F16 ? 0x1p-14 : Float.MIN_NORMAL;
+        LLVMTypeRef t = ft(Type.F32);
+        LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", t, f32), real(t, min));
+        return sel(tiny, intr("llvm.copysign", t, real(t, 0), f32), f32);
     }
 
     LLVMValueRef saturate(LLVMValueRef v, Type t) {
@@ -355,15 +375,116 @@ final class FloatOps {
             LLVMValueRef back = LLVMBuildFPExt(b(), r, d, "");
             LLVMValueRef diff = LLVMBuildFSub(b(), s, back, "");
             LLVMValueRef sign = sel(fcmp(LLVMRealONE, diff, real(d, 0)), diff, e);
-            return directed(rnd, t, r, LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLT, sign, real(d, 0)), real(d, -1), sel(fcmp(LLVMRealOGT, sign, real(d, 0)), real(d, 1), real(d, 0))), ft(t), ""), in);
+            return fmaZeroSign(rnd, t, in, r, directed(rnd, t, r, LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLT, sign, real(d, 0)), real(d, -1), sel(fcmp(LLVMRealOGT, sign, real(d, 0)), real(d, 1), real(d, 0))), ft(t), ""), in));
         }
-        // f64: the error of the fused result from the exact product (TwoProd) and two TwoSums
-        LLVMValueRef u1 = LLVMBuildFMul(b(), in[0], in[1], "");
-        LLVMValueRef u2 = intr("llvm.fma", ft(t), in[0], in[1], LLVMBuildFNeg(b(), u1, ""));
-        LLVMValueRef a1 = LLVMBuildFAdd(b(), in[2], u2, ""), z = sumError(in[2], u2, t);
-        LLVMValueRef b1 = LLVMBuildFAdd(b(), u1, a1, ""), b2 = sumError(u1, a1, t);
-        LLVMValueRef g = LLVMBuildFAdd(b(), LLVMBuildFSub(b(), b1, r, ""), b2, "");
-        return directed(rnd, t, r, LLVMBuildFAdd(b(), g, z, ""), in);
+        return fmaZeroSign(rnd, t, in, r, directed(rnd, t, r, fmaError64(in[0], in[1], in[2], r), in));
+    }
+
+    /**
+     * IEEE 754: an exact zero sum is -0 when rounding toward minus infinity, unless both addends (here a*b and c)
+     * are +0. {@code err} is zero exactly when r is exact.
+     */
+    private LLVMValueRef fmaZeroSign(Round rnd, Type t, LLVMValueRef[] in, LLVMValueRef r, LLVMValueRef directedResult) {
+        if (rnd != Round.RM) return directedResult;
+        LLVMValueRef zero = real(ft(t), 0);
+        LLVMValueRef productZero = LLVMBuildOr(b(), fcmp(LLVMRealOEQ, in[0], zero), fcmp(LLVMRealOEQ, in[1], zero), "");
+        LLVMValueRef productPlus = LLVMBuildICmp(b(), LLVMIntEQ, signBit(in[0], t), signBit(in[1], t), "");
+        LLVMValueRef cPlusZero = LLVMBuildICmp(b(), LLVMIntEQ, bits(in[2], t), LLVMConstInt(it(t.bits()), 0, 0), "");
+        LLVMValueRef bothPlusZero = LLVMBuildAnd(b(), LLVMBuildAnd(b(), productZero, productPlus, ""), cPlusZero, "");
+        LLVMValueRef isZero = fcmp(LLVMRealOEQ, directedResult, zero);  // a directed result of zero is an exact zero
+        LLVMValueRef underflow = LLVMBuildAnd(b(), fcmp(LLVMRealOEQ, r, zero), LLVMBuildNot(b(), exactZero(t, in, r), ""), "");
+        return sel(LLVMBuildAnd(b(), LLVMBuildAnd(b(), isZero, LLVMBuildNot(b(), bothPlusZero, ""), ""), LLVMBuildNot(b(), underflow, ""), ""),
+                real(ft(t), -0.0), directedResult);
+    }
+
+    /** Whether a*b + c is exactly r (used where r is zero): the error terms are all zero. */
+    private LLVMValueRef exactZero(Type t, LLVMValueRef[] in, LLVMValueRef r) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx);
+        LLVMValueRef err = t == Type.F64 ? fmaError64(in[0], in[1], in[2], r)
+                : LLVMBuildFAdd(b(), LLVMBuildFMul(b(), wide(in[0]), wide(in[1]), ""), wide(in[2]), "");  // exact for f32 zeros
+        return fcmp(LLVMRealOEQ, err, real(d, 0));
+    }
+
+    private LLVMValueRef signBit(LLVMValueRef v, Type t) {
+        return LLVMBuildLShr(b(), bits(v, t), LLVMConstInt(it(t.bits()), t.bits() - 1, 0), "");
+    }
+
+    // ---- f64 error terms without subnormals: operands are split into a mantissa in [0.5, 1) and an exponent, the
+    // ---- error is computed on the mantissas and the result scaled to match, so it is exact at every magnitude
+
+    /** {mantissa with x's sign in [0.5, 1), exponent as i32} of a finite f64; zero gives (0, -4000). */
+    private LLVMValueRef[] split(LLVMValueRef x) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx), i64 = it(64), i32 = it(32);
+        LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", d, x), real(d, 0x1p-1000));
+        LLVMValueRef y = sel(tiny, LLVMBuildFMul(b(), x, real(d, 0x1p64), ""), x);
+        LLVMValueRef bits = LLVMBuildBitCast(b(), y, i64, "");
+        LLVMValueRef be = LLVMBuildTrunc(b(), LLVMBuildAnd(b(), LLVMBuildLShr(b(), bits, LLVMConstInt(i64, 52, 0), ""), LLVMConstInt(i64, 0x7ff, 0), ""), i32, "");
+        LLVMValueRef e = LLVMBuildSub(b(), be, sel(tiny, LLVMConstInt(i32, 1022 + 64, 0), LLVMConstInt(i32, 1022, 0)), "");
+        LLVMValueRef m = LLVMBuildBitCast(b(), LLVMBuildOr(b(), LLVMBuildAnd(b(), bits, LLVMConstInt(i64, ~(0x7ffL << 52), 0), ""),
+                LLVMConstInt(i64, 1022L << 52, 0), ""), d, "");
+        LLVMValueRef zero = fcmp(LLVMRealOEQ, x, real(d, 0));
+        return new LLVMValueRef[] {sel(zero, real(d, 0), m), sel(zero, LLVMConstInt(i32, -4000, 1), e)};
+    }
+
+    /** x * 2^n (n: i32, clamped to +-3000) in three steps of the same sign: exact whenever the result is normal. */
+    private LLVMValueRef scale(LLVMValueRef x, LLVMValueRef n) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx), i32 = it(32), i64 = it(64);
+        LLVMValueRef lo = LLVMConstInt(i32, -3000, 1), hi = LLVMConstInt(i32, 3000, 1);
+        n = sel(LLVMBuildICmp(b(), LLVMIntSLT, n, lo, ""), lo, sel(LLVMBuildICmp(b(), LLVMIntSGT, n, hi, ""), hi, n));
+        LLVMValueRef n1 = LLVMBuildSDiv(b(), n, LLVMConstInt(i32, 3, 0), "");
+        LLVMValueRef rest = LLVMBuildSub(b(), n, n1, "");
+        LLVMValueRef n2 = LLVMBuildSDiv(b(), rest, LLVMConstInt(i32, 2, 0), "");
+        LLVMValueRef n3 = LLVMBuildSub(b(), rest, n2, "");
+        for (LLVMValueRef k : new LLVMValueRef[] {n1, n2, n3}) {
+            LLVMValueRef p = LLVMBuildBitCast(b(), LLVMBuildShl(b(), LLVMBuildZExt(b(), LLVMBuildAdd(b(), k, LLVMConstInt(i32, 1023, 0), ""), i64, ""),
+                    LLVMConstInt(i64, 52, 0), ""), d, "");
+            x = LLVMBuildFMul(b(), x, p, "");
+        }
+        return x;
+    }
+
+    /** err unless an input is infinite or NaN (then the round-to-nearest result is exact or NaN): 0. */
+    private LLVMValueRef finiteOnly(LLVMValueRef err, LLVMValueRef... inputs) {
+        LLVMValueRef finite = LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 1, 0);
+        for (LLVMValueRef v : inputs) finite = LLVMBuildAnd(b(), finite, isFinite(v, Type.F64), "");
+        return sel(finite, err, real(LLVMDoubleTypeInContext(l.ctx), 0));
+    }
+
+    /** A value with the sign of (a*b - p) for f64, exact at every magnitude. */
+    private LLVMValueRef mulError64(LLVMValueRef a, LLVMValueRef bv, LLVMValueRef p) {
+        LLVMValueRef[] sa = split(a), sb = split(bv);
+        LLVMValueRef ps = scale(p, LLVMBuildNeg(b(), LLVMBuildAdd(b(), sa[1], sb[1], ""), ""));
+        return finiteOnly(intr("llvm.fma", LLVMDoubleTypeInContext(l.ctx), sa[0], sb[0], LLVMBuildFNeg(b(), ps, "")), a, bv);
+    }
+
+    /**
+     * A value with the sign of (a*b + c - r) for f64, exact at every magnitude: the larger of the terms a*b and c is
+     * scaled to [0.5, 1), then TwoProd and two TwoSums. A term smaller than 2^-900 of the other decides only where the
+     * rest is exact.
+     */
+    private LLVMValueRef fmaError64(LLVMValueRef a, LLVMValueRef bv, LLVMValueRef c, LLVMValueRef r) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx), i32 = it(32);
+        LLVMValueRef[] sa = split(a), sb = split(bv), sc = split(c);
+        LLVMValueRef ep = LLVMBuildAdd(b(), sa[1], sb[1], "");
+        LLVMValueRef productZero = LLVMBuildOr(b(), fcmp(LLVMRealOEQ, a, real(d, 0)), fcmp(LLVMRealOEQ, bv, real(d, 0)), "");
+        ep = sel(productZero, LLVMConstInt(i32, -8000, 1), ep);
+        LLVMValueRef e = sel(LLVMBuildICmp(b(), LLVMIntSGT, ep, sc[1], ""), ep, sc[1]);
+        LLVMValueRef a1 = sa[0], b1 = scale(sb[0], LLVMBuildSub(b(), ep, e, "")), c1 = scale(sc[0], LLVMBuildSub(b(), sc[1], e, ""));
+        LLVMValueRef rs = scale(r, LLVMBuildNeg(b(), e, ""));
+        LLVMValueRef pSmall = LLVMBuildAnd(b(), LLVMBuildICmp(b(), LLVMIntSLT, LLVMBuildSub(b(), ep, e, ""), LLVMConstInt(i32, -900, 1), ""),
+                LLVMBuildNot(b(), productZero, ""), "");
+        LLVMValueRef cSmall = LLVMBuildICmp(b(), LLVMIntSLT, LLVMBuildSub(b(), sc[1], e, ""), LLVMConstInt(i32, -900, 1), "");
+        c1 = sel(cSmall, real(d, 0), c1);
+        LLVMValueRef u1 = LLVMBuildFMul(b(), a1, b1, "");
+        LLVMValueRef u2 = intr("llvm.fma", d, a1, b1, LLVMBuildFNeg(b(), u1, ""));
+        LLVMValueRef s1 = LLVMBuildFAdd(b(), c1, u2, ""), z = sumError(c1, u2, Type.F64);
+        LLVMValueRef s2 = LLVMBuildFAdd(b(), u1, s1, ""), w = sumError(u1, s1, Type.F64);
+        LLVMValueRef err = LLVMBuildFAdd(b(), LLVMBuildFAdd(b(), LLVMBuildFSub(b(), s2, rs, ""), w, ""), z, "");
+        LLVMValueRef zero = real(d, 0);
+        LLVMValueRef productSign = sel(LLVMBuildICmp(b(), LLVMIntEQ, signBit(a, Type.F64), signBit(bv, Type.F64), ""), real(d, 1), real(d, -1));
+        LLVMValueRef cSign = sel(fcmp(LLVMRealOLT, c, zero), real(d, -1), sel(fcmp(LLVMRealOGT, c, zero), real(d, 1), zero));
+        err = sel(pSmall, productSign, sel(LLVMBuildAnd(b(), cSmall, fcmp(LLVMRealOEQ, err, zero), ""), cSign, err));
+        return finiteOnly(err, a, bv, c);
     }
 
     private LLVMValueRef divide(Round rnd, Type t, LLVMValueRef a, LLVMValueRef d) {
@@ -375,10 +496,13 @@ final class FloatOps {
             LLVMValueRef lo = sel(fcmp(LLVMRealOLT, d64, real(LLVMDoubleTypeInContext(l.ctx), 0)), LLVMBuildFNeg(b(), rem, ""), rem);
             return directed(rnd, t, q, errorOf(q, q64, lo), new LLVMValueRef[] {a, d, q});
         }
-        // a - q*d exactly; the exact quotient lies above q when that remainder has the sign of d
-        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), q, ""), d, a);
+        // a - q*d exactly, on operands scaled to [0.5, 1) so that no term is subnormal; the exact quotient lies above q
+        // when that remainder has the sign of d
+        LLVMValueRef[] sa = split(a), sd = split(d);
+        LLVMValueRef qs = scale(q, LLVMBuildSub(b(), sd[1], sa[1], ""));
+        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), qs, ""), sd[0], sa[0]);
         LLVMValueRef err = sel(fcmp(LLVMRealOLT, d, real(ft(t), 0)), LLVMBuildFNeg(b(), rem, ""), rem);
-        return directed(rnd, t, q, err, new LLVMValueRef[] {a, d, q});
+        return directed(rnd, t, q, finiteOnly(err, a, d), new LLVMValueRef[] {a, d, q});
     }
 
     private LLVMValueRef sqrt(Round rnd, Type t, LLVMValueRef a) {
@@ -390,8 +514,15 @@ final class FloatOps {
             LLVMValueRef rem = intr("llvm.fma", d, LLVMBuildFNeg(b(), s64, ""), s64, a64);
             return directed(rnd, t, s, errorOf(s, s64, rem), new LLVMValueRef[] {a});
         }
-        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), s, ""), s, a);  // a - s*s exactly
-        return directed(rnd, t, s, rem, new LLVMValueRef[] {a});
+        // a - s*s exactly, with a scaled by an even power of two into [0.5, 2) and s by half of it
+        LLVMValueRef[] sa = split(a);
+        LLVMTypeRef i32 = it(32);
+        LLVMValueRef odd = LLVMBuildAnd(b(), sa[1], LLVMConstInt(i32, 1, 0), "");
+        LLVMValueRef m = sel(LLVMBuildICmp(b(), LLVMIntNE, odd, LLVMConstInt(i32, 0, 0), ""), LLVMBuildFMul(b(), sa[0], real(ft(t), 2), ""), sa[0]);
+        LLVMValueRef half = LLVMBuildAShr(b(), LLVMBuildSub(b(), sa[1], odd, ""), LLVMConstInt(i32, 1, 0), "");
+        LLVMValueRef ss = scale(s, LLVMBuildNeg(b(), half, ""));
+        LLVMValueRef rem = intr("llvm.fma", ft(t), LLVMBuildFNeg(b(), ss, ""), ss, m);
+        return directed(rnd, t, s, finiteOnly(rem, a), new LLVMValueRef[] {a});
     }
 
     private LLVMValueRef minMax(Instruction i, Type t, LLVMValueRef[] in) {
@@ -439,13 +570,35 @@ final class FloatOps {
             case "add" -> LLVMBuildFAdd(b(), w[0], w[1], "");
             case "sub" -> LLVMBuildFSub(b(), w[0], w[1], "");
             case "mul" -> LLVMBuildFMul(b(), w[0], w[1], "");
-            case "fma", "mad" -> intr("llvm.fma", wide, w[0], w[1], w[2]);
+            case "fma", "mad" -> roundToOddSum(LLVMBuildFMul(b(), w[0], w[1], ""), w[2]);  // the product is exact in f64
             case "min", "max" -> minMax(i, wt, w);
-            case "ex2" -> intr("llvm.exp2", wide, w[0]);
+            case "ex2" -> approx("ex2", Type.F32, w[0], false);
             default -> throw l.unsupported(i);
         };
         if (rounding(i) != Round.RN) throw l.unsupported(i);
+        if (op.equals("ex2")) {
+            // NVIDIA (H200): the f32 result truncated to f16/bf16 (every finite result of the test is the truncation of
+            // the exact power), while overflow still gives infinity
+            LLVMValueRef nearest = narrow(r, wt, t);
+            return sel(isInf(nearest, t), nearest, conversions.convertFloat(r, wt, t, Round.RZ, false, false));
+        }
         return narrow(r, wt, t);
+    }
+
+    /**
+     * p + c in f64 rounded to odd (an inexact result gets its last mantissa bit set, toward the exact value), so that
+     * rounding it again to f16 or bf16 rounds the exact sum: a tie of the narrow format broken by a tiny c stays broken.
+     */
+    private LLVMValueRef roundToOddSum(LLVMValueRef p, LLVMValueRef c) {
+        LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx), i64 = it(64);
+        LLVMValueRef s = LLVMBuildFAdd(b(), p, c, ""), e = sumError(p, c, Type.F64);
+        LLVMValueRef bits = LLVMBuildBitCast(b(), s, i64, "");
+        LLVMValueRef even = LLVMBuildICmp(b(), LLVMIntEQ, LLVMBuildAnd(b(), bits, LLVMConstInt(i64, 1, 0), ""), LLVMConstInt(i64, 0, 0), "");
+        LLVMValueRef inexact = LLVMBuildAnd(b(), fcmp(LLVMRealONE, e, real(d, 0)), isFinite(s, Type.F64), "");
+        LLVMValueRef away = LLVMBuildICmp(b(), LLVMIntEQ, signBit(s, Type.F64), signBit(e, Type.F64), "");
+        LLVMValueRef odd = LLVMBuildBitCast(b(), sel(away, LLVMBuildAdd(b(), bits, LLVMConstInt(i64, 1, 0), ""),
+                LLVMBuildSub(b(), bits, LLVMConstInt(i64, 1, 0), "")), d, "");
+        return sel(LLVMBuildAnd(b(), inexact, even, ""), odd, s);
     }
 
     /** Round-to-nearest-even from f32/f64 to f16 or bf16, NaN to the canonical NaN. */

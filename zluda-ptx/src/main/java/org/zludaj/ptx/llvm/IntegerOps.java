@@ -210,39 +210,42 @@ final class IntegerOps {
         out(i, select(icmp(LLVMIntEQ, x, c(lt, 0)), c32(0xffffffffL), r), Type.U32);
     }
 
+    /**
+     * Position and length operands of bfe/bfi in the width their arithmetic needs. The 32-bit forms use the low 8 bits
+     * (as the ISA says and the hardware does); the 64-bit forms, emulated by NVIDIA's compiler, use the whole 32-bit
+     * values (recorded on an H200: a position of 0x22bb690f extracts nothing), so they are widened to 64 bits.
+     */
+    private LLVMValueRef fieldOperand(Instruction i, int n, LLVMTypeRef it) {
+        LLVMValueRef v = op(i, n, Type.U32);
+        return LLVMGetIntTypeWidth(it) == 32 ? LLVMBuildAnd(b(), v, c32(0xff), "") : LLVMBuildZExt(b(), v, it, "");
+    }
+
     private void bfe(Instruction i) {
         Type t = type(i);
-        LLVMTypeRef lt = t(t);
+        LLVMTypeRef lt = t(t);  // the field arithmetic runs in the operand width: no overflow with 64-bit positions
         int w = t.bits();
         LLVMValueRef a = op(i, 1, t);
-        LLVMValueRef pos = LLVMBuildAnd(b(), op(i, 2, Type.U32), c32(0xff), "");
-        LLVMValueRef len = LLVMBuildAnd(b(), op(i, 3, Type.U32), c32(0xff), "");
-        LLVMValueRef posW = widen(pos, lt), lenW = widen(len, lt);
-        LLVMValueRef big = icmp(LLVMIntUGE, pos, c32(w));
-        LLVMValueRef shifted = select(big, c(lt, 0), LLVMBuildLShr(b(), a, select(big, c(lt, 0), posW), ""));
+        LLVMValueRef pos = fieldOperand(i, 2, lt), len = fieldOperand(i, 3, lt);
+        LLVMValueRef big = icmp(LLVMIntUGE, pos, c(lt, w));
+        LLVMValueRef shifted = select(big, c(lt, 0), LLVMBuildLShr(b(), a, select(big, c(lt, 0), pos), ""));
         // bits available: n = min(len, w - pos) when pos < w
-        LLVMValueRef avail = LLVMBuildSub(b(), c32(w), pos, "");
-        LLVMValueRef n = select(big, c32(0), select(icmp(LLVMIntULT, len, avail), len, avail));
-        LLVMValueRef nW = widen(n, lt);
-        LLVMValueRef full = icmp(LLVMIntUGE, n, c32(w));
-        LLVMValueRef mask = select(full, c(lt, -1), LLVMBuildSub(b(), LLVMBuildShl(b(), c(lt, 1), select(full, c(lt, 0), nW), ""), c(lt, 1), ""));
+        LLVMValueRef avail = LLVMBuildSub(b(), c(lt, w), pos, "");
+        LLVMValueRef n = select(big, c(lt, 0), select(icmp(LLVMIntULT, len, avail), len, avail));
+        LLVMValueRef full = icmp(LLVMIntUGE, n, c(lt, w));
+        LLVMValueRef mask = select(full, c(lt, -1), LLVMBuildSub(b(), LLVMBuildShl(b(), c(lt, 1), select(full, c(lt, 0), n), ""), c(lt, 1), ""));
         LLVMValueRef value = LLVMBuildAnd(b(), shifted, mask, "");
         if (t.isSigned()) {
             // sbit = a[min(pos + len - 1, msb)]; with len == 0 it is taken at pos - 1 (0 when pos is 0)
-            LLVMValueRef top = LLVMBuildSub(b(), LLVMBuildAdd(b(), pos, len, ""), c32(1), "");
-            LLVMValueRef idx = select(icmp(LLVMIntSGT, top, c32(w - 1)), c32(w - 1), top);
-            LLVMValueRef neg = icmp(LLVMIntSLT, idx, c32(0));
-            LLVMValueRef bit = LLVMBuildTrunc(b(), LLVMBuildLShr(b(), a, widen(select(neg, c32(0), idx), lt), ""), LLVMInt1TypeInContext(l.ctx), "");
-            bit = select(neg, c(LLVMInt1TypeInContext(l.ctx), 0), bit);
+            LLVMValueRef sum = LLVMBuildAdd(b(), pos, len, "");
+            LLVMValueRef zero = icmp(LLVMIntEQ, sum, c(lt, 0));
+            LLVMValueRef top = LLVMBuildSub(b(), sum, c(lt, 1), "");
+            LLVMValueRef idx = select(zero, c(lt, 0), select(icmp(LLVMIntUGT, top, c(lt, w - 1)), c(lt, w - 1), top));
+            LLVMValueRef bit = LLVMBuildTrunc(b(), LLVMBuildLShr(b(), a, idx, ""), LLVMInt1TypeInContext(l.ctx), "");
+            bit = select(zero, c(LLVMInt1TypeInContext(l.ctx), 0), bit);
             value = select(bit, LLVMBuildOr(b(), value, LLVMBuildNot(b(), mask, ""), ""), value);
-            value = select(icmp(LLVMIntEQ, len, c32(0)), c(lt, 0), value);  // NVIDIA: a zero-length field is 0
+            value = select(icmp(LLVMIntEQ, len, c(lt, 0)), c(lt, 0), value);  // NVIDIA: a zero-length field is 0
         }
         out(i, value, t);
-    }
-
-    private LLVMValueRef widen(LLVMValueRef v32, LLVMTypeRef to) {
-        int w = LLVMGetIntTypeWidth(to);
-        return w == 32 ? v32 : w > 32 ? LLVMBuildZExt(b(), v32, to, "") : LLVMBuildTrunc(b(), v32, to, "");
     }
 
     private void bfi(Instruction i) {
@@ -250,12 +253,11 @@ final class IntegerOps {
         LLVMTypeRef lt = t(t);
         int w = t.bits();
         LLVMValueRef a = op(i, 1, t), base = op(i, 2, t);
-        LLVMValueRef pos = LLVMBuildAnd(b(), op(i, 3, Type.U32), c32(0xff), "");
-        LLVMValueRef len = LLVMBuildAnd(b(), op(i, 4, Type.U32), c32(0xff), "");
-        LLVMValueRef none = LLVMBuildOr(b(), icmp(LLVMIntEQ, len, c32(0)), icmp(LLVMIntUGE, pos, c32(w)), "");
-        LLVMValueRef fullLen = icmp(LLVMIntUGE, len, c32(w));
-        LLVMValueRef safePos = widen(select(none, c32(0), pos), lt);
-        LLVMValueRef ones = select(fullLen, c(lt, -1), LLVMBuildSub(b(), LLVMBuildShl(b(), c(lt, 1), widen(select(fullLen, c32(0), len), lt), ""), c(lt, 1), ""));
+        LLVMValueRef pos = fieldOperand(i, 3, lt), len = fieldOperand(i, 4, lt);
+        LLVMValueRef none = LLVMBuildOr(b(), icmp(LLVMIntEQ, len, c(lt, 0)), icmp(LLVMIntUGE, pos, c(lt, w)), "");
+        LLVMValueRef fullLen = icmp(LLVMIntUGE, len, c(lt, w));
+        LLVMValueRef safePos = select(none, c(lt, 0), pos);
+        LLVMValueRef ones = select(fullLen, c(lt, -1), LLVMBuildSub(b(), LLVMBuildShl(b(), c(lt, 1), select(fullLen, c(lt, 0), len), ""), c(lt, 1), ""));
         LLVMValueRef mask = LLVMBuildShl(b(), ones, safePos, "");
         LLVMValueRef ins = LLVMBuildAnd(b(), LLVMBuildShl(b(), a, safePos, ""), mask, "");
         LLVMValueRef r = LLVMBuildOr(b(), LLVMBuildAnd(b(), base, LLVMBuildNot(b(), mask, ""), ""), ins, "");

@@ -983,6 +983,10 @@ public final class Lowering {
         Type t = type(i);
         List<Operand> o = i.operands();
         String cmp = i.modifiers().get(0);
+        if (t == Type.F16X2 || t == Type.BF16X2) {
+            setpPair(i, cmp, t == Type.F16X2 ? Type.F16 : Type.BF16);
+            return;
+        }
         LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t);
         LLVMValueRef r = integers.compare(i, cmp, t, x, y);
         // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
@@ -998,6 +1002,36 @@ public final class Lowering {
             if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), notR, Type.PRED);
         } else {
             write(i, o.get(0), r, Type.PRED);
+        }
+    }
+
+    /** setp.f16x2/bf16x2 p|q: p takes the comparison of the lower halves, q that of the upper halves. */
+    private void setpPair(Instruction i, String cmp, Type lane) {
+        List<Operand> o = i.operands();
+        LLVMValueRef[] lo = new LLVMValueRef[2], hi = new LLVMValueRef[2];
+        LLVMTypeRef i16 = LLVMInt16TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx);
+        for (int k = 0; k < 2; k++) {
+            LLVMValueRef v = read(i, o.get(k + 1), Type.B32);
+            LLVMValueRef l16 = LLVMBuildTrunc(b, v, i16, ""), h16 = LLVMBuildTrunc(b, LLVMBuildLShr(b, v, LLVMConstInt(LLVMTypeOf(v), 16, 0), ""), i16, "");
+            lo[k] = LLVMBuildFPExt(b, LLVMBuildBitCast(b, l16, llvmType(lane), ""), f32, "");  // exact
+            hi[k] = LLVMBuildFPExt(b, LLVMBuildBitCast(b, h16, llvmType(lane), ""), f32, "");
+            if (i.has(".ftz")) {
+                lo[k] = floats.flushHalf(lo[k], lane);
+                hi[k] = floats.flushHalf(hi[k], lane);
+            }
+        }
+        LLVMValueRef p = integers.compare(i, cmp, Type.F32, lo[0], lo[1]), q = integers.compare(i, cmp, Type.F32, hi[0], hi[1]);
+        String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
+        if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
+            LLVMValueRef c = read(i, o.get(3), Type.PRED);
+            p = combine(combine, p, c);
+            q = combine(combine, q, c);
+        }
+        if (o.get(0) instanceof Operand.Pair pair) {
+            if (!(pair.first() instanceof Operand.Sink)) write(i, pair.first(), p, Type.PRED);
+            if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), q, Type.PRED);
+        } else {
+            write(i, o.get(0), p, Type.PRED);
         }
     }
 
