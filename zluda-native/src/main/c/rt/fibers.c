@@ -1,8 +1,10 @@
 /* ZLUDA-J host runtime: the fiber path. Inside a block, every CUDA thread is a fiber run round-robin by
  * the worker that owns the block, so barriers and warp-synchronous operations behave as on NVIDIA:
  *   bar.sync/barrier: a fiber waits until `count` threads (default: the whole block) have arrived at barrier `id`;
- *   warp collectives (shfl, vote, match, redux, activemask-free ones): the lanes of the member mask form a group; the
- *     last lane to arrive computes every member's result, so groups of different masks (divergent code) coexist.
+ *   warp collectives (shfl, vote, match, redux, activemask-free ones): the lanes of the member mask form a group, so
+ *     groups of different masks (divergent code) coexist. Once every member arrived, the group still lets the warp's
+ *     other lanes run until each is blocked somewhere: lanes that execute the same instruction without being in its
+ *     mask (undefined in PTX) then take part as on NVIDIA, where the converged warp executes it together.
  * If every live fiber of a block waits, the launch reports a deadlock instead of hanging. */
 #define _GNU_SOURCE
 #include "hostrt.h"
@@ -50,6 +52,7 @@ typedef struct fiber {
     void *sp;
     zluda_thread_ctx ctx;
     int finished, waiting;
+    int converging;  /* arrived at a complete warp collective, letting the warp's other lanes reach theirs first */
 } fiber_t;
 
 typedef struct {
@@ -222,9 +225,9 @@ uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint3
 }
 
 static void compute(group_t *g, int warp_base, int nlanes) {
-    uint32_t m = g->mask;
+    uint32_t m = g->mask, executing = g->arrived;
     for (int l = 0; l < 32; l++) {
-        if (!(m >> l & 1)) continue;
+        if (!(executing >> l & 1)) continue;
         uint64_t v = g->in[l], r = v;
         switch (g->kind) {
             case W_SHFL_UP: case W_SHFL_DOWN: case W_SHFL_BFLY: case W_SHFL_IDX: {
@@ -237,7 +240,8 @@ static void compute(group_t *g, int warp_base, int nlanes) {
                 else if (g->kind == W_SHFL_BFLY) { j = l ^ bval; valid = j <= maxLane; }
                 else { j = minLane | (bval & ~segmask); valid = j <= maxLane; }
                 if (!valid) j = l;
-                uint64_t src = (m >> j & 1) ? g->in[j] : v;  /* a source outside the mask is undefined: own value */
+                /* a source lane that does not execute the instruction is undefined: own value */
+                uint64_t src = (executing >> j & 1) ? g->in[j] : v;
                 r = (src & 0xffffffffu) | ((uint64_t)(valid != 0) << 32);
                 break;
             }
@@ -315,13 +319,21 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
         }
     }
     mask &= exists;
-    if (!(mask >> lane & 1)) {  /* PTX leaves this undefined: the lane does not synchronize and keeps its own value */
-        if (kind <= W_SHFL_IDX) return value & 0xffffffffu;
-        mask |= 1u << lane;
-    }
+    int member = (int)(mask >> lane & 1);
     group_t *gs = &b->groups[warp * 32], *g = NULL;
     for (int k = 0; k < 32; k++) {
         if (gs[k].active && !gs[k].done && gs[k].mask == mask && gs[k].kind == kind && !(gs[k].arrived >> lane & 1)) { g = &gs[k]; break; }
+    }
+    if (!member) {
+        /* PTX leaves this undefined. A shuffle joins a pending group of its mask (NVIDIA's converged warp executes it
+         * together with the members) or keeps its own value; other collectives add the lane to their mask. */
+        if (kind <= W_SHFL_IDX && !g) return value & 0xffffffffu;
+        if (kind > W_SHFL_IDX) {
+            mask |= 1u << lane;
+            g = NULL;
+            for (int k = 0; k < 32; k++)
+                if (gs[k].active && !gs[k].done && gs[k].mask == mask && gs[k].kind == kind && !(gs[k].arrived >> lane & 1)) { g = &gs[k]; break; }
+        }
     }
     if (!g) {
         for (int k = 0; k < 32 && !g; k++) if (!gs[k].active) g = &gs[k];
@@ -335,16 +347,29 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
     }
     g->in[lane] = value;
     g->arrived |= 1u << lane;
-    if (g->arrived == mask) {
-        compute(g, warp * 32, warp_lanes);
-        g->done = 1;
-        for (int t = warp * 32; t < warp * 32 + warp_lanes; t++) b->fibers[t].waiting = 0;
-    } else {
-        while (!g->done) {
+    while (!g->done) {
+        if ((g->arrived & g->mask) == g->mask) {
+            /* complete: compute once every other lane of the warp is blocked, finished or converging too */
+            int settled = 1;
+            for (int t = 0; t < warp_lanes && settled; t++) {
+                fiber_t *f = &b->fibers[warp * 32 + t];
+                if (!(g->arrived >> t & 1) && !f->finished && !f->waiting && !f->converging) settled = 0;
+            }
+            if (settled) {
+                compute(g, warp * 32, warp_lanes);
+                g->done = 1;
+                for (int t = warp * 32; t < warp * 32 + warp_lanes; t++) b->fibers[t].waiting = 0;
+                break;
+            }
+            me->converging = 1;  /* runnable: resumed after the others had their turn */
+            me->waiting = 0;
+        } else {
             me->waiting = 1;
-            yield(b, me);
         }
+        yield(b, me);
+        me->converging = 0;
     }
+    me->waiting = 0;
     uint64_t r = g->out[lane];
     g->arrived &= ~(1u << lane);
     if (g->arrived == 0) g->active = 0;  /* the last reader frees the group */
