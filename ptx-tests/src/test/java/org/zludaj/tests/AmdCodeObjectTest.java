@@ -43,6 +43,58 @@ class AmdCodeObjectTest {
         return null;
     }
 
+    /** Instructions that a family's gfx1100 code must contain: the lowering chose the hardware's own operation. */
+    static final Map<String, List<String>> EXPECTED_INSTRUCTIONS = Map.of(
+            "warp_shfl", List.of("ds_bpermute_b32"),
+            "warp_vote_match_redux", List.of("v_readlane_b32"),
+            "bar_reduction_loop", List.of("s_barrier", "ds_load", "ds_store"),
+            "bar_red_popc_and_or", List.of("s_barrier", "ds_add_u32", "ds_and_b32", "ds_or_b32"),
+            "atom_global_contended", List.of("global_atomic_add_u32"),
+            "f32_fma_rn", List.of("v_fma"),
+            "f64_add_rn", List.of("v_add_f64"),
+            "mem_generic_isspacep", List.of("src_shared_base", "src_private_base"));
+
+    /**
+     * Every test's gfx1100 code object disassembled by LLVM's llvm-objdump: each kernel decodes completely (no unknown
+     * encodings) and ends with s_endpgm, and the families above use the instructions they should.
+     */
+    @Test
+    void gfx1100CodeDisassemblesAndUsesTheHardwareOperations(@org.junit.jupiter.api.io.TempDir Path work) throws Exception {
+        List<Path> dirs = PtxInstructionTest.tests();
+        List<String> files = Collections.synchronizedList(new ArrayList<>());
+        dirs.parallelStream().forEach(d -> {
+            try {
+                String name = d.getFileName().toString();
+                byte[] co = Compiler.amdgpu(Ptx.parse(name + ".ptx", Files.readString(d.resolve("kernel.ptx"))), "gfx1100");
+                Files.write(work.resolve(name + ".co"), co);
+                files.add(work.resolve(name + ".co").toString());
+            } catch (Exception e) {
+                throw new AssertionError(d + ": " + e, e);
+            }
+        });
+        Collections.sort(files);
+        List<String> args = new ArrayList<>(List.of("-d", "--mcpu=gfx1100"));
+        args.addAll(files);
+        String out = org.zludaj.ptx.llvm.Tools.run("llvm-objdump", args);
+        Map<String, String> byFile = new TreeMap<>();
+        String[] parts = out.split("\\n(?=\\S+\\.co:\\s+file format)");
+        for (String part : parts) {
+            int colon = part.indexOf(".co:");
+            if (colon < 0) continue;
+            byFile.put(Path.of(part.substring(0, colon).strip()).getFileName().toString(), part);
+        }
+        assertEquals(dirs.size(), byFile.size(), "llvm-objdump output for every code object");
+        List<String> problems = new ArrayList<>();
+        byFile.forEach((name, text) -> {
+            if (text.contains("<unknown>")) problems.add(name + ": undecodable instruction");
+            if (!text.contains("s_endpgm")) problems.add(name + ": no s_endpgm");
+            for (String insn : EXPECTED_INSTRUCTIONS.getOrDefault(name, List.of()))
+                if (!text.contains(insn)) problems.add(name + ": no " + insn);
+        });
+        assertTrue(EXPECTED_INSTRUCTIONS.keySet().stream().allMatch(byFile::containsKey), "the families checked exist");
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+    }
+
     @Test
     void everyTestCompilesToAValidCodeObjectForRdna2Rdna3Rdna4() throws Exception {
         List<Path> dirs = PtxInstructionTest.tests();

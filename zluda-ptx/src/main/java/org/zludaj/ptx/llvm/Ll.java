@@ -52,6 +52,19 @@ public final class Ll {
         return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
     }
 
+    /**
+     * Inline assembly with side effects: {@code text} uses $0.. for the operands described by {@code constraints}
+     * (LLVM's syntax, e.g. "=r,=r,r,l"); returns the call's value (a struct for several outputs).
+     */
+    public static LLVMValueRef asm(LLVMBuilderRef b, LLVMTypeRef ret, String text, String constraints, LLVMValueRef... args) {
+        LLVMTypeRef[] types = new LLVMTypeRef[args.length];
+        for (int i = 0; i < args.length; i++) types[i] = LLVMTypeOf(args[i]);
+        LLVMTypeRef fnType = LLVMFunctionType(ret, array(types), types.length, 0);
+        LLVMValueRef fn = LLVMGetInlineAsm(fnType, new BytePointer(text), text.length(), new BytePointer(constraints),
+                constraints.length(), 1, 0, LLVMInlineAsmDialectATT, 0);
+        return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
+    }
+
     /** Text of an LLVM error message, disposing it. */
     public static String message(BytePointer error) {
         if (error == null || error.isNull()) return "";

@@ -4,6 +4,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import java.util.List;
 import java.util.Set;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
@@ -97,13 +98,115 @@ public record AmdgpuTarget(String gfx) implements Target {
         return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
     }
 
+    /**
+     * isspacep: the aperture checks of the flat address. Global is what is neither LDS nor scratch; .const and .param
+     * data live in global memory on AMD GPUs, so a generic address is never reported as one of those.
+     */
     @Override
     public LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
+        LLVMValueRef shared = Ll.intrinsic(m, b, "llvm.amdgcn.is.shared", new LLVMTypeRef[0], generic);
+        LLVMValueRef local = Ll.intrinsic(m, b, "llvm.amdgcn.is.private", new LLVMTypeRef[0], generic);
         return switch (space) {
-            case SHARED -> Ll.intrinsic(m, b, "llvm.amdgcn.is.shared", new LLVMTypeRef[0], generic);
-            case LOCAL -> Ll.intrinsic(m, b, "llvm.amdgcn.is.private", new LLVMTypeRef[0], generic);
-            default -> null;
+            case SHARED -> shared;
+            case LOCAL -> local;
+            case GLOBAL -> LLVMBuildNot(b, LLVMBuildOr(b, shared, local, ""), "");
+            default -> LLVMConstInt(LLVMInt1TypeInContext(LLVMGetModuleContext(m)), 0, 0);
         };
+    }
+
+    /** The wave instructions of RDNA in wave32. */
+    static WaveCollectives.Primitives wave(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        return new WaveCollectives.Primitives() {
+            @Override
+            public LLVMValueRef lane(LLVMBuilderRef b) {
+                return Ll.intrinsic(m, b, "llvm.amdgcn.mbcnt.lo", new LLVMTypeRef[0], LLVMConstInt(i32, -1, 1), LLVMConstInt(i32, 0, 0));
+            }
+
+            @Override
+            public LLVMValueRef ballot(LLVMBuilderRef b, LLVMValueRef p) {
+                return Ll.intrinsic(m, b, "llvm.amdgcn.ballot", new LLVMTypeRef[] {i32}, p);
+            }
+
+            @Override
+            public LLVMValueRef readLane(LLVMBuilderRef b, LLVMValueRef v, int k) {
+                return Ll.intrinsic(m, b, "llvm.amdgcn.readlane", new LLVMTypeRef[] {i32}, v, LLVMConstInt(i32, k, 0));
+            }
+
+            @Override
+            public LLVMValueRef permute(LLVMBuilderRef b, LLVMValueRef v, LLVMValueRef src) {
+                // ds_bpermute addresses lanes in bytes
+                return Ll.intrinsic(m, b, "llvm.amdgcn.ds.bpermute", new LLVMTypeRef[0], LLVMBuildShl(b, src, LLVMConstInt(i32, 2, 0), ""), v);
+            }
+
+            @Override
+            public void waveBarrier(LLVMBuilderRef b) {
+                Ll.intrinsic(m, b, "llvm.amdgcn.wave.barrier", new LLVMTypeRef[0]);
+            }
+        };
+    }
+
+    @Override
+    public LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
+                                       LLVMValueRef mask, LLVMValueRef value, LLVMValueRef bv, LLVMValueRef cv) {
+        return new WaveCollectives(m, b, wave(m)).collective(kind, mask, value, bv, cv);
+    }
+
+    /**
+     * bar.sync/barrier and bar.red. RDNA has one hardware barrier per workgroup, so every id and thread count is the
+     * whole-block barrier (right whenever the whole block reaches it, as in __syncthreads). bar.red combines the
+     * predicates in an LDS word between barriers.
+     */
+    @Override
+    public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        LLVMValueRef done = workgroupBarrier(m, b);
+        if (redOp < 0) return done;
+        String name = "__zluda_bar_red";
+        LLVMValueRef word = LLVMGetNamedGlobal(m, name);
+        if (word == null) {
+            word = LLVMAddGlobalInAddressSpace(m, i32, name, 3);
+            LLVMSetInitializer(word, LLVMGetUndef(i32));
+            LLVMSetLinkage(word, LLVMInternalLinkage);
+            LLVMSetAlignment(word, 4);
+        }
+        // the first thread of the block sets the neutral value; everybody combines; everybody reads
+        LLVMValueRef first = LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0);
+        for (char xyz : new char[] {'x', 'y', 'z'}) {
+            LLVMValueRef t = Ll.intrinsic(m, b, "llvm.amdgcn.workitem.id." + xyz, new LLVMTypeRef[0]);
+            first = LLVMBuildAnd(b, first, LLVMBuildICmp(b, LLVMIntEQ, t, LLVMConstInt(i32, 0, 0), ""), "");
+        }
+        LLVMValueRef init = LLVMConstInt(i32, redOp == 1 ? 1 : 0, 0);
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+        LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(ctx, fn, "bar.red.init"), go = LLVMAppendBasicBlockInContext(ctx, fn, "bar.red");
+        LLVMBuildCondBr(b, first, set, go);
+        LLVMPositionBuilderAtEnd(b, set);
+        LLVMBuildStore(b, init, word);
+        LLVMBuildBr(b, go);
+        LLVMPositionBuilderAtEnd(b, go);
+        workgroupBarrier(m, b);
+        int op = redOp == 0 ? LLVMAtomicRMWBinOpAdd : redOp == 1 ? LLVMAtomicRMWBinOpAnd : LLVMAtomicRMWBinOpOr;
+        int wg = syncScope(ctx, "workgroup");
+        LLVMBuildAtomicRMWSyncScope(b, op, word, pred, LLVMAtomicOrderingMonotonic, wg);
+        workgroupBarrier(m, b);
+        return LLVMBuildLoad2(b, i32, word, "");
+    }
+
+    private static int syncScope(LLVMContextRef ctx, String name) {
+        return LLVMGetSyncScopeID(ctx, name, name.length());
+    }
+
+    /** s_barrier between workgroup-scope release and acquire fences (shared and global memory made visible). */
+    private static LLVMValueRef workgroupBarrier(LLVMModuleRef m, LLVMBuilderRef b) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        int wg = syncScope(ctx, "workgroup");
+        LLVMBuildFenceSyncScope(b, LLVMAtomicOrderingRelease, wg, "");
+        LLVMValueRef r = Ll.intrinsic(m, b, "llvm.amdgcn.s.barrier", new LLVMTypeRef[0]);
+        LLVMBuildFenceSyncScope(b, LLVMAtomicOrderingAcquire, wg, "");
+        return r;
     }
 
     @Override

@@ -76,6 +76,106 @@ public record NvptxTarget(int sm) implements Target {
         return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
     }
 
+    // ---- block and warp operations: NVIDIA's own instructions, passed through as inline PTX with exact semantics
+
+    /** A struct of two i32 outputs. */
+    private static LLVMTypeRef pair(LLVMContextRef ctx) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        return LLVMStructTypeInContext(ctx, Ll.array(i32, i32), 2, 0);
+    }
+
+    /** value | pred << 32 from an asm result {value, pred as 0/1} (or a single i32 value). */
+    private static LLVMValueRef result(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef r, boolean twoOutputs) {
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+        if (!twoOutputs) return LLVMBuildZExt(b, r, i64, "");
+        LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildExtractValue(b, r, 0, ""), i64, "");
+        LLVMValueRef p = LLVMBuildZExt(b, LLVMBuildExtractValue(b, r, 1, ""), i64, "");
+        return LLVMBuildOr(b, v, LLVMBuildShl(b, p, LLVMConstInt(i64, 32, 0), ""), "");
+    }
+
+    @Override
+    public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        boolean all = LLVMIsAConstantInt(count) != null && LLVMConstIntGetZExtValue(count) == 0;
+        String operands = all ? "$1" : "$1, $2";
+        if (redOp < 0) {
+            Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync $0;" : "barrier.sync $0, $1;", all ? "r,~{memory}" : "r,r,~{memory}",
+                    all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count});
+            return LLVMConstInt(i32, 0, 0);
+        }
+        String text = redOp == 0
+                ? "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, " + operands + ", %zp; }"
+                : "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $3, 0; barrier.red." + (redOp == 1 ? "and" : "or") + ".pred %zq, "
+                  + operands + ", %zp; selp.u32 $0, 1, 0, %zq; }";
+        return Ll.asm(b, i32, text, "=r,r,r,r,~{memory}", id, count, pred);
+    }
+
+    @Override
+    public LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
+                                       LLVMValueRef mask, LLVMValueRef value, LLVMValueRef bv, LLVMValueRef cv) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        LLVMValueRef v32 = LLVMBuildTrunc(b, value, i32, "");
+        return switch (kind) {
+            case SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX -> {
+                String mode = kind == SHFL_UP ? "up" : kind == SHFL_DOWN ? "down" : kind == SHFL_BFLY ? "bfly" : "idx";
+                yield result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; shfl.sync." + mode
+                        + ".b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; }", "=r,=r,r,r,r,r", v32, bv, cv, mask), true);
+            }
+            case BALLOT -> result(ctx, b, Ll.asm(b, i32, "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }",
+                    "=r,r,r", v32, mask), false);
+            case VOTE_ALL, VOTE_ANY, VOTE_UNI -> {
+                String mode = kind == VOTE_ALL ? "all" : kind == VOTE_ANY ? "any" : "uni";
+                yield result(ctx, b, Ll.asm(b, i32, "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $1, 0; vote.sync." + mode
+                        + ".pred %zq, %zp, $2; selp.u32 $0, 1, 0, %zq; }", "=r,r,r", v32, mask), false);
+            }
+            // 32-bit values arrive zero-extended: comparing them as 64-bit values gives the same groups
+            case MATCH_ANY -> result(ctx, b, Ll.asm(b, i32, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", value, mask), false);
+            case MATCH_ALL -> result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; match.all.sync.b64 $0|%zp, $2, $3; selp.u32 $1, 1, 0, %zp; }",
+                    "=r,=r,l,r", value, mask), true);
+            case REDUX_ADD, REDUX_MIN, REDUX_MAX, REDUX_UMIN, REDUX_UMAX, REDUX_AND, REDUX_OR, REDUX_XOR -> {
+                String op = switch (kind) {
+                    case REDUX_ADD -> "add.u32";
+                    case REDUX_MIN -> "min.s32";
+                    case REDUX_MAX -> "max.s32";
+                    case REDUX_UMIN -> "min.u32";
+                    case REDUX_UMAX -> "max.u32";
+                    case REDUX_AND -> "and.b32";
+                    case REDUX_OR -> "or.b32";
+                    default -> "xor.b32";
+                };
+                yield result(ctx, b, Ll.asm(b, i32, "redux.sync." + op + " $0, $1, $2;", "=r,r,r", v32, mask), false);
+            }
+            case WARP_SYNC -> {
+                Ll.asm(b, LLVMVoidTypeInContext(ctx), "bar.warp.sync $0;", "r,~{memory}", mask);
+                yield LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0);
+            }
+            case ELECT -> result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; elect.sync $0|%zp, $2; selp.u32 $1, 1, 0, %zp; }",
+                    "=r,=r,r", mask), true);
+            case ACTIVEMASK -> result(ctx, b, Ll.asm(b, i32, "activemask.b32 $0;", "=r"), false);
+            default -> null;
+        };
+    }
+
+    @Override
+    public LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        String s = switch (space) {
+            case GLOBAL -> "global";
+            case SHARED -> "shared";
+            case LOCAL -> "local";
+            case CONST -> "const";
+            case PARAM -> "param";
+            default -> null;
+        };
+        if (s == null) return null;
+        LLVMValueRef a = LLVMBuildPtrToInt(b, generic, LLVMInt64TypeInContext(ctx), "");
+        LLVMValueRef r = Ll.asm(b, LLVMInt32TypeInContext(ctx), "{ .reg .pred %zp; isspacep." + s + " %zp, $1; selp.u32 $0, 1, 0, %zp; }", "=r,l", a);
+        return LLVMBuildICmp(b, LLVMIntNE, r, LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), "");
+    }
+
     @Override
     public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
         LLVMSetFunctionCallConv(kernel, LLVMPTXKernelCallConv);
