@@ -233,7 +233,8 @@ for to, frm, rnd in CVT:
     if frm in ("s8", "u8"):
         body = "cvt%s.%s.%s $D, $A;" % (r, to, frm)
     name = "cvt_%s_%s%s" % (to, frm, "_" + rnd if rnd else "")
-    elementwise(name, body, [frm_t if frm not in ("s8",) else "u32"], to_t if to not in ("s8",) else "u32")
+    elementwise(name, body, [frm_t if frm not in ("s8",) else "u32"], to_t if to not in ("s8",) else "u32",
+                sm=90 if (to, frm) == ("bf16", "f64") else 80)  # cvt.bf16.f64 needs sm_90
 for to, frm in [("s32", "f32"), ("u32", "f32"), ("s16", "f32"), ("u8", "f32"), ("s32", "f64"), ("u16", "s32"), ("s8", "s32"), ("u32", "s64")]:
     rnd = ".rzi" if frm.startswith("f") else ""
     elementwise("cvt_sat_%s_%s" % (to, frm), "cvt%s.sat.%s.%s $D, $A;" % (rnd, to, frm),

@@ -206,10 +206,10 @@ final class Conversions {
             return fromBits(widen(toBits(v, from), ff, tf, canonicalNaN(tf)), to);
         }
         LLVMValueRef bits = toBits(v, from), r = narrow(bits, ff, tf, rnd, ties, satfinite, canonicalNaN(tf));
-        if (ff == F64 && tf == F16) {
-            // NVIDIA (H200): an f64 NaN becomes f16's quiet NaN 0x7e00 with the source's sign, not the 0x7fff that
-            // f32 sources give
-            LLVMValueRef signedNaN = or(and(lshr(bits, c64(48)), c64(0x8000)), c64(0x7e00));
+        if (ff == F64 && (tf == F16 || tf == BF16)) {
+            // NVIDIA (H200): an f64 NaN becomes the half format's default quiet NaN with the source's sign (f16 0x7e00,
+            // bf16 0x7fc0), not the 0x7fff that f32 sources give
+            LLVMValueRef signedNaN = or(and(lshr(bits, c64(48)), c64(0x8000)), c64(tf == F16 ? 0x7e00 : 0x7fc0));
             r = sel(LLVMBuildFCmp(b(), LLVMRealUNO, v, v, ""), signedNaN, r);
         }
         return fromBits(r, to);
@@ -343,9 +343,10 @@ final class Conversions {
         LLVMTypeRef lt = l.llvmType(to);
         LLVMValueRef v = Ll.intrinsic(l.module, b(), to.isSigned() ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
                 new LLVMTypeRef[] {lt, l.llvmType(from)}, r);
-        if (to.bits() == 64 || from == Type.F64 && to.isSigned() && to.bits() == 32) {
-            // NVIDIA converts NaN to 0x8000000000000000 for every 64-bit destination, signed or not, and an f64 NaN to
-            // 0x80000000 for s32; other NaN conversions give 0 (as the saturating conversion does)
+        if (to.bits() == 64 || from == Type.F64) {
+            // NVIDIA (H200) converts NaN to the destination's top bit alone: f64 NaN for every integer type, signed or
+            // not (0x8000 for u16, 0x80000000 for u32 and s32), f32 NaN for 64-bit ones; other NaN conversions give 0
+            // (as the saturating conversion does)
             v = sel(LLVMBuildFCmp(b(), LLVMRealUNO, x, x, ""), LLVMConstInt(lt, 1L << (to.bits() - 1), 0), v);
         }
         return v;
