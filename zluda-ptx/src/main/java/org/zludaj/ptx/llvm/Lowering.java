@@ -60,6 +60,7 @@ public final class Lowering {
 
     public static Lowered lowerModule(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
                                       String symbolPrefix) throws PtxException {
+        ptx = org.zludaj.ptx.pass.ModulePass.runAll(ptx);
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
         target.configureModule(l.module);
         try {
@@ -428,18 +429,12 @@ public final class Lowering {
             instruction(i);
             return;
         }
+        // pass.PredicatesToBranches left guards on branches only
+        if (!i.opcode().equals("bra")) throw new Unsupported(i.line(), "guarded " + i.text() + " reached lowering");
         LLVMValueRef p = predicate(i.guard().predicate(), i);
         if (i.guard().negated()) p = LLVMBuildNot(b, p, "");
         LLVMBasicBlockRef next = LLVMAppendBasicBlockInContext(ctx, kernel, "");
-        if (i.opcode().equals("bra")) {
-            LLVMBuildCondBr(b, p, label(i, i.operands().get(0)), next);
-        } else {
-            LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(ctx, kernel, "");
-            LLVMBuildCondBr(b, p, then, next);
-            LLVMPositionBuilderAtEnd(b, then);
-            instruction(i);
-            if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) == null) LLVMBuildBr(b, next);
-        }
+        LLVMBuildCondBr(b, p, label(i, i.operands().get(0)), next);
         LLVMPositionBuilderAtEnd(b, next);
     }
 

@@ -1,0 +1,150 @@
+; ModuleID = 'k.ptx'
+source_filename = "k.ptx"
+target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+target triple = "x86_64-unknown-linux-gnu"
+
+define void @k(ptr %0, ptr %1) {
+entry:
+  %2 = getelementptr ptr, ptr %0, i64 0
+  %param0 = load ptr, ptr %2, align 8
+  %3 = getelementptr ptr, ptr %0, i64 1
+  %param1 = load ptr, ptr %3, align 8
+  %4 = getelementptr i8, ptr %1, i32 48
+  %shared = load ptr, ptr %4, align 8
+  %p0 = alloca i1, align 1
+  %p1 = alloca i1, align 1
+  %p2 = alloca i1, align 1
+  %p3 = alloca i1, align 1
+  %h0 = alloca i16, align 2
+  %h1 = alloca i16, align 2
+  %h2 = alloca i16, align 2
+  %h3 = alloca i16, align 2
+  %r0 = alloca i32, align 4
+  %r1 = alloca i32, align 4
+  %r2 = alloca i32, align 4
+  %r3 = alloca i32, align 4
+  %r4 = alloca i32, align 4
+  %r5 = alloca i32, align 4
+  %r6 = alloca i32, align 4
+  %r7 = alloca i32, align 4
+  %r8 = alloca i32, align 4
+  %r9 = alloca i32, align 4
+  %r10 = alloca i32, align 4
+  %r11 = alloca i32, align 4
+  %r12 = alloca i32, align 4
+  %r13 = alloca i32, align 4
+  %r14 = alloca i32, align 4
+  %r15 = alloca i32, align 4
+  %rd0 = alloca i64, align 8
+  %rd1 = alloca i64, align 8
+  %rd2 = alloca i64, align 8
+  %rd3 = alloca i64, align 8
+  %rd4 = alloca i64, align 8
+  %rd5 = alloca i64, align 8
+  %rd6 = alloca i64, align 8
+  %rd7 = alloca i64, align 8
+  %rd8 = alloca i64, align 8
+  %rd9 = alloca i64, align 8
+  %rd10 = alloca i64, align 8
+  %rd11 = alloca i64, align 8
+  %rd12 = alloca i64, align 8
+  %rd13 = alloca i64, align 8
+  %rd14 = alloca i64, align 8
+  %rd15 = alloca i64, align 8
+  %f0 = alloca float, align 4
+  %f1 = alloca float, align 4
+  %f2 = alloca float, align 4
+  %f3 = alloca float, align 4
+  %f4 = alloca float, align 4
+  %f5 = alloca float, align 4
+  %f6 = alloca float, align 4
+  %f7 = alloca float, align 4
+  %fd0 = alloca double, align 8
+  %fd1 = alloca double, align 8
+  %fd2 = alloca double, align 8
+  %fd3 = alloca double, align 8
+  %fd4 = alloca double, align 8
+  %fd5 = alloca double, align 8
+  %fd6 = alloca double, align 8
+  %fd7 = alloca double, align 8
+  br label %start
+
+start:                                            ; preds = %entry
+  %5 = load i64, ptr %param0, align 8
+  store i64 %5, ptr %rd1, align 8
+  %6 = load i64, ptr %param1, align 8
+  store i64 %6, ptr %rd2, align 8
+  %7 = load i64, ptr %rd2, align 8
+  %8 = inttoptr i64 %7 to ptr
+  %9 = load i64, ptr %8, align 8
+  store i64 %9, ptr %rd3, align 8
+  %10 = load i64, ptr %rd2, align 8
+  %11 = inttoptr i64 %10 to ptr
+  %12 = getelementptr i8, ptr %11, i64 8
+  %13 = load i32, ptr %12, align 4
+  store i32 %13, ptr %r1, align 4
+  %14 = load i64, ptr %rd2, align 8
+  %15 = inttoptr i64 %14 to ptr
+  %16 = getelementptr i8, ptr %15, i64 12
+  %17 = load i32, ptr %16, align 4
+  store i32 %17, ptr %r2, align 4
+  %18 = load i64, ptr %rd2, align 8
+  %19 = inttoptr i64 %18 to ptr
+  %20 = getelementptr i8, ptr %19, i64 16
+  %21 = load float, ptr %20, align 4
+  store float %21, ptr %f1, align 4
+  %22 = load i64, ptr %rd2, align 8
+  %23 = inttoptr i64 %22 to ptr
+  %24 = getelementptr i8, ptr %23, i64 20
+  %25 = load float, ptr %24, align 4
+  store float %25, ptr %f2, align 4
+  %26 = load i64, ptr %rd2, align 8
+  %27 = inttoptr i64 %26 to ptr
+  %28 = getelementptr i8, ptr %27, i64 24
+  %29 = load double, ptr %28, align 8
+  store double %29, ptr %fd1, align 8
+  %30 = load i64, ptr %rd2, align 8
+  %31 = inttoptr i64 %30 to ptr
+  %32 = getelementptr i8, ptr %31, i64 32
+  %33 = load double, ptr %32, align 8
+  store double %33, ptr %fd2, align 8
+  %34 = load i32, ptr %r1, align 4
+  %35 = zext i32 %34 to i64
+  %36 = call i64 @zluda_warp(ptr %1, i32 2, i32 -1, i64 %35, i32 1, i32 31)
+  %37 = trunc i64 %36 to i32
+  %38 = lshr i64 %36, 32
+  %39 = trunc i64 %38 to i1
+  store i32 %37, ptr %r3, align 4
+  store i1 %39, ptr %p1, align 1
+  %40 = load i1, ptr %p1, align 1
+  %41 = zext i1 %40 to i64
+  %42 = call i64 @zluda_warp(ptr %1, i32 7, i32 -1, i64 %41, i32 0, i32 0)
+  %43 = trunc i64 %42 to i32
+  %44 = lshr i64 %42, 32
+  %45 = trunc i64 %44 to i1
+  store i32 %43, ptr %r4, align 4
+  call void @zluda_bar_sync(ptr %1, i32 0, i32 0)
+  %46 = load i1, ptr %p1, align 1
+  %47 = zext i1 %46 to i32
+  %48 = call i32 @zluda_bar_red(ptr %1, i32 0, i32 0, i32 0, i32 %47)
+  store i32 %48, ptr %r5, align 4
+  %49 = load i32, ptr %r3, align 4
+  %50 = load i32, ptr %r4, align 4
+  %51 = add i32 %49, %50
+  store i32 %51, ptr %r6, align 4
+  %52 = load i32, ptr %r6, align 4
+  %53 = load i32, ptr %r5, align 4
+  %54 = add i32 %52, %53
+  store i32 %54, ptr %r6, align 4
+  %55 = load i64, ptr %rd1, align 8
+  %56 = inttoptr i64 %55 to ptr
+  %57 = load i32, ptr %r6, align 4
+  store i32 %57, ptr %56, align 4
+  ret void
+}
+
+declare i64 @zluda_warp(ptr, i32, i32, i64, i32, i32)
+
+declare void @zluda_bar_sync(ptr, i32, i32)
+
+declare i32 @zluda_bar_red(ptr, i32, i32, i32, i32)
