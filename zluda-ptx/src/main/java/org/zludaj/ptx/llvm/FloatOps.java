@@ -526,10 +526,12 @@ final class FloatOps {
     }
 
     private LLVMValueRef minMax(Instruction i, Type t, LLVMValueRef[] in) {
-        boolean min = i.opcode().equals("min"), nan = i.has(".NaN");
-        LLVMValueRef r = minMax2(t, in[0], in[1], min, nan);
-        for (int k = 2; k < in.length; k++) r = minMax2(t, r, in[k], min, nan);
-        if (i.has(".xorsign")) {  // max.xorsign.abs: |result| with the sign of a xor b
+        boolean min = i.opcode().equals("min"), nan = i.has(".NaN"), xorsign = i.has(".xorsign");
+        // .xorsign.abs: the minimum/maximum of the magnitudes, with the sign of a xor b
+        LLVMValueRef[] v = xorsign ? new LLVMValueRef[] {intr("llvm.fabs", ft(t), in[0]), intr("llvm.fabs", ft(t), in[1])} : in;
+        LLVMValueRef r = minMax2(t, v[0], v[1], min, nan);
+        for (int k = 2; k < v.length; k++) r = minMax2(t, r, v[k], min, nan);
+        if (xorsign) {
             LLVMValueRef s = LLVMBuildXor(b(), bits(in[0], t), bits(in[1], t), "");
             LLVMValueRef neg = LLVMBuildICmp(b(), LLVMIntSLT, s, LLVMConstInt(it(t.bits()), 0, 0), "");
             r = sel(neg, LLVMBuildFNeg(b(), intr("llvm.fabs", ft(t), r), ""), intr("llvm.fabs", ft(t), r));
@@ -576,6 +578,12 @@ final class FloatOps {
             default -> throw l.unsupported(i);
         };
         if (rounding(i) != Round.RN) throw l.unsupported(i);
+        if (i.has(".xorsign")) {  // the sign of a xor b from the 16-bit inputs (widening canonicalized NaN signs)
+            LLVMTypeRef i16 = it(16);
+            LLVMValueRef sign = LLVMBuildAnd(b(), LLVMBuildXor(b(), bits(in[0], t), bits(in[1], t), ""), LLVMConstInt(i16, 0x8000, 0), "");
+            LLVMValueRef mag = LLVMBuildAnd(b(), bits(narrow(r, wt, t), t), LLVMConstInt(i16, 0x7fff, 0), "");
+            return fromBits(LLVMBuildOr(b(), mag, sign, ""), t);
+        }
         if (op.equals("ex2")) {
             // NVIDIA (H200): the f32 result truncated to f16/bf16 (every finite result of the test is the truncation of
             // the exact power), while overflow still gives infinity
