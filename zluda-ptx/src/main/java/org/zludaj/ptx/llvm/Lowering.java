@@ -485,9 +485,10 @@ public final class Lowering {
             case "membar", "fence" -> LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
             case "prefetch", "prefetchu", "applypriority", "discard", "pmevent" -> { }  // hints without effect on results
             case "trap", "brkpt" -> {
-                Ll.intrinsic(module, b, "llvm.trap", new LLVMTypeRef[0]);
+                target.trap(module, b, threadContext);
                 LLVMBuildUnreachable(b);
             }
+            case "nanosleep" -> target.nanosleep(module, b, read(i, o.get(0), Type.U32));
             case "ld", "ldu" -> load(i);
             case "st" -> store(i);
             case "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max" -> binary(i);
@@ -823,11 +824,17 @@ public final class Lowering {
     private void atomic(Instruction i) {
         boolean red = i.opcode().equals("red");
         Type t = type(i);
-        if (vectorWidth(i) > 1 || t == Type.F16X2 || t == Type.BF16X2 || t == Type.B128) throw unsupported(i);
+        if (vectorWidth(i) > 1 || t == Type.B128) throw unsupported(i);
         int a = red ? 0 : 1;
         LLVMValueRef p = address(i, (Operand.Address) o(i, a, Operand.Address.class), space(i));
         int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
                 : i.has(".acq_rel") ? LLVMAtomicOrderingAcquireRelease : LLVMAtomicOrderingMonotonic;
+        if (t == Type.F16 || t == Type.BF16 || t == Type.F16X2 || t == Type.BF16X2) {
+            if (!i.has(".add")) throw unsupported(i);
+            LLVMValueRef old = halfAtomicAdd(p, read(i, i.operands().get(a + 1), t.bits() == 32 ? Type.B32 : Type.B16), t, ordering);
+            if (!red) write(i, i.operands().get(0), old, t.bits() == 32 ? Type.B32 : Type.B16);
+            return;
+        }
         LLVMValueRef v = read(i, i.operands().get(a + 1), t);
         LLVMValueRef result;
         if (i.has(".cas")) {
@@ -850,6 +857,61 @@ public final class Lowering {
             result = LLVMBuildAtomicRMW(b, op, p, v, ordering, 0);
         }
         if (!red) write(i, i.operands().get(0), result, t);
+    }
+
+    /**
+     * atom/red.add of f16, bf16 and their x2 forms: a compare-and-swap loop on the 16- or 32-bit word whose new value
+     * is computed by the shared float code (round to nearest, no flush: .noftz), so no target needs half-precision
+     * atomics or conversion library calls. Returns the old bits.
+     */
+    private LLVMValueRef halfAtomicAdd(LLVMValueRef p, LLVMValueRef v, Type t, int ordering) {
+        boolean pair = t.bits() == 32;
+        Type lane = t == Type.F16 || t == Type.F16X2 ? Type.F16 : Type.BF16;
+        LLVMTypeRef it = LLVMIntTypeInContext(ctx, pair ? 32 : 16), i16 = LLVMInt16TypeInContext(ctx);
+        LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, kernel, "atom.half"), done = LLVMAppendBasicBlockInContext(ctx, kernel, "atom.half.done");
+        LLVMValueRef init = LLVMBuildLoad2(b, it, p, "");
+        LLVMSetOrdering(init, LLVMAtomicOrderingMonotonic);
+        LLVMSetAlignment(init, pair ? 4 : 2);
+        LLVMBuildBr(b, loop);
+        LLVMPositionBuilderAtEnd(b, loop);
+        LLVMValueRef old = LLVMBuildPhi(b, it, "");
+        LLVMValueRef sum = LLVMConstInt(it, 0, 0);
+        for (int k = 0; k < (pair ? 2 : 1); k++) {
+            LLVMValueRef shift = LLVMConstInt(it, 16L * k, 0);
+            LLVMValueRef x = LLVMBuildBitCast(b, LLVMBuildTrunc(b, LLVMBuildLShr(b, old, shift, ""), i16, ""), llvmType(lane), "");
+            LLVMValueRef y = LLVMBuildBitCast(b, LLVMBuildTrunc(b, LLVMBuildLShr(b, v, shift, ""), i16, ""), llvmType(lane), "");
+            LLVMValueRef r = floats.compute(new Instruction(null, "add", List.of(".rn", lane == Type.F16 ? ".f16" : ".bf16"), List.of(), 0, 0),
+                    lane, new LLVMValueRef[] {x, y});
+            LLVMValueRef bits = LLVMBuildZExt(b, LLVMBuildBitCast(b, r, i16, ""), it, "");
+            sum = LLVMBuildOr(b, sum, LLVMBuildShl(b, bits, shift, ""), "");
+        }
+        LLVMValueRef cas = LLVMBuildAtomicCmpXchg(b, p, old, sum, ordering == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingAcquireRelease
+                : ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering, LLVMAtomicOrderingMonotonic, 0);
+        LLVMValueRef seen = LLVMBuildExtractValue(b, cas, 0, ""), ok = LLVMBuildExtractValue(b, cas, 1, "");
+        LLVMAddIncoming(old, Ll.array(init, seen), Ll.array(entry, LLVMGetInsertBlock(b)), 2);
+        LLVMBuildCondBr(b, ok, done, loop);
+        LLVMPositionBuilderAtEnd(b, done);
+        return seen;
+    }
+
+    /**
+     * Integer div/rem with NVIDIA's results where LLVM's are undefined (recorded on an H200): a zero divisor gives
+     * all ones for both, and MIN / -1 gives MIN (remainder 0), which dividing by 1 instead produces. No target traps.
+     */
+    private LLVMValueRef divide(String op, boolean signed, LLVMValueRef x, LLVMValueRef y) {
+        LLVMTypeRef t = LLVMTypeOf(y);
+        LLVMValueRef zero = LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstInt(t, 0, 0), ""), one = LLVMConstInt(t, 1, 0);
+        LLVMValueRef unsafe = zero;
+        if (signed) {
+            int w = LLVMGetIntTypeWidth(t);
+            LLVMValueRef min = LLVMBuildICmp(b, LLVMIntEQ, x, LLVMConstInt(t, 1L << (w - 1), 0), "");
+            unsafe = LLVMBuildOr(b, zero, LLVMBuildAnd(b, min, LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstAllOnes(t), ""), ""), "");
+        }
+        LLVMValueRef d = LLVMBuildSelect(b, unsafe, one, y, "");
+        LLVMValueRef r = op.equals("div") ? (signed ? LLVMBuildSDiv(b, x, d, "") : LLVMBuildUDiv(b, x, d, ""))
+                : (signed ? LLVMBuildSRem(b, x, d, "") : LLVMBuildURem(b, x, d, ""));
+        return LLVMBuildSelect(b, zero, LLVMConstAllOnes(t), r, "");
     }
 
     private void binary(Instruction i) {
@@ -891,8 +953,7 @@ public final class Lowering {
                 case "add" -> LLVMBuildAdd(b, x, y, "");
                 case "sub" -> LLVMBuildSub(b, x, y, "");
                 case "mul" -> LLVMBuildMul(b, x, y, "");
-                case "div" -> signed ? LLVMBuildSDiv(b, x, y, "") : LLVMBuildUDiv(b, x, y, "");
-                case "rem" -> signed ? LLVMBuildSRem(b, x, y, "") : LLVMBuildURem(b, x, y, "");
+                case "div", "rem" -> divide(op, signed, x, y);
                 case "and" -> LLVMBuildAnd(b, x, y, "");
                 case "or" -> LLVMBuildOr(b, x, y, "");
                 case "xor" -> LLVMBuildXor(b, x, y, "");

@@ -70,6 +70,14 @@ public record AmdgpuTarget(String gfx) implements Target {
             return switch (name) {
                 case "%laneid" -> Ll.intrinsic(m, b, "llvm.amdgcn.mbcnt.lo", new LLVMTypeRef[0], LLVMConstInt(i32, -1, 1), LLVMConstInt(i32, 0, 0));
                 case "%clock" -> LLVMBuildTrunc(b, Ll.intrinsic(m, b, "llvm.readcyclecounter", new LLVMTypeRef[0]), i32, "");
+                // one SM identifier: RDNA exposes no stable compute-unit index to shaders (PTX: %smid < %nsmid)
+                case "%smid", "%gridid" -> LLVMConstInt(i32, 0, 0);
+                case "%nsmid" -> LLVMConstInt(i32, 1, 0);
+                // the constant 100 MHz "real time" counter (s_memrealtime / s_sendmsg_rtn), in nanoseconds
+                case "%globaltimer" -> LLVMBuildMul(b, Ll.intrinsic(m, b, "llvm.readsteadycounter", new LLVMTypeRef[0]),
+                        LLVMConstInt(LLVMInt64TypeInContext(ctx), 10, 0), "");
+                case "%dynamic_smem_size" -> dynamicLds(m, b);
+                case "%total_smem_size" -> LLVMBuildAdd(b, dynamicLds(m, b), LLVMConstInt(i32, staticLds(m), 0), "");
                 default -> null;
             };
         }
@@ -89,6 +97,26 @@ public record AmdgpuTarget(String gfx) implements Target {
             }
             default -> throw new IllegalArgumentException(name);
         };
+    }
+
+    /** COv5 implicit argument hidden_dynamic_lds_size (u32 at offset 120), which HIP fills at launch. */
+    private static LLVMValueRef dynamicLds(LLVMModuleRef m, LLVMBuilderRef b) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMValueRef implicit = Ll.intrinsic(m, b, "llvm.amdgcn.implicitarg.ptr", new LLVMTypeRef[0]);
+        LLVMValueRef p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), implicit, Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), 120, 0)), 1, "");
+        return LLVMBuildLoad2(b, LLVMInt32TypeInContext(ctx), p, "dynamic_lds");
+    }
+
+    /** Bytes of the module's LDS variables (the .shared variables, laid out by lowering before any function). */
+    private static long staticLds(LLVMModuleRef m) {
+        var layout = LLVMGetModuleDataLayout(m);
+        long total = 0;
+        for (LLVMValueRef g = LLVMGetFirstGlobal(m); g != null && !g.isNull(); g = LLVMGetNextGlobal(g)) {
+            if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3) continue;
+            long align = Math.max(1, LLVMGetAlignment(g));
+            total = (total + align - 1) / align * align + LLVMABISizeOfType(layout, LLVMGlobalGetValueType(g));
+        }
+        return total;
     }
 
     @Override

@@ -211,6 +211,13 @@ public record HostTarget(String triple, String cpu, String features) implements 
     }
 
     @Override
+    public void trap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_trap", t), Ll.array(threadContext), 1, "");
+    }
+
+    @Override
     public String runtimeFunction(String name) {
         return switch (name) {
             case "vprintf" -> "zluda_vprintf";

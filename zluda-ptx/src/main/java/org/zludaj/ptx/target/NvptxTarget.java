@@ -51,7 +51,12 @@ public record NvptxTarget(int sm) implements Target {
                 case "%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%clock", "%lanemask_eq", "%lanemask_le",
                      "%lanemask_lt", "%lanemask_ge", "%lanemask_gt" ->
                         Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1).replace("lanemask_", "lanemask."), new LLVMTypeRef[0]);
-                default -> null;
+                // registers without an LLVM intrinsic: read by NVIDIA's own mov
+                case "%clock64", "%globaltimer" -> Ll.asm(b, LLVMInt64TypeInContext(LLVMGetModuleContext(m)), "mov.u64 $0, " + name + ";", "=l");
+                case "%dynamic_smem_size", "%total_smem_size", "%globaltimer_lo", "%globaltimer_hi", "%clock_hi" ->
+                        Ll.asm(b, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), "mov.u32 $0, " + name + ";", "=r");
+                default -> name.matches("%envreg([0-9]|[12][0-9]|3[01])")
+                        ? Ll.asm(b, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), "mov.b32 $0, " + name + ";", "=r") : null;
             };
         }
         return Ll.intrinsic(m, b, "llvm.nvvm.read.ptx.sreg." + name.substring(1) + "." + "xyz".charAt(dim), new LLVMTypeRef[0]);
@@ -157,6 +162,11 @@ public record NvptxTarget(int sm) implements Target {
             case ACTIVEMASK -> result(ctx, b, Ll.asm(b, i32, "activemask.b32 $0;", "=r"), false);
             default -> null;
         };
+    }
+
+    @Override
+    public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef nanoseconds) {
+        Ll.asm(b, LLVMVoidTypeInContext(LLVMGetModuleContext(m)), "nanosleep.u32 $0;", "r", nanoseconds);
     }
 
     @Override

@@ -131,6 +131,20 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return null;
     }
 
+    /**
+     * trap: stops the thread's block and fails the launch. GPUs use their trap instruction; the host calls the
+     * runtime, which unwinds the block (a CPU trap instruction would kill the application). Unreachable follows.
+     */
+    default void trap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        Ll.intrinsic(m, b, "llvm.trap", new LLVMTypeRef[0]);
+    }
+
+    /**
+     * nanosleep.u32 t: the ISA allows any delay in [0, 2t], so by default none (no target needs the thread to sleep
+     * for correctness); NVPTX keeps NVIDIA's instruction.
+     */
+    default void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef nanoseconds) {}
+
     /** Marks a function as a kernel (calling convention, attributes, metadata). */
     void markKernel(LLVMModuleRef m, LLVMValueRef kernel);
 
