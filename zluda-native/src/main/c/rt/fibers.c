@@ -73,6 +73,7 @@ typedef struct {
 } block_t;
 
 static __thread block_t *current_block;
+extern __thread int zluda_block_failed;  /* printf.c: why a fiber aborted the block (-3 assert, -4 trap) */
 
 __attribute__((used, noreturn)) void zluda_fiber_main(fiber_t *f) {
     block_t *b = current_block;
@@ -166,6 +167,15 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         frame[6] = (void *)zluda_fiber_trampoline;
         f->sp = frame;
     }
+    /* a memory fault in a fiber (faults.c) comes back here, on the worker's stack: the block ends */
+    sigjmp_buf escape;
+    sigjmp_buf *outer = zluda_fault_escape;
+    int faulted = 0;
+    if (sigsetjmp(escape, 1) != 0) {
+        faulted = zluda_fault_code;
+        goto end;
+    }
+    zluda_fault_escape = &escape;
     /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock */
     while (b.live > 0 && !b.deadlock && !b.aborted) {
         int progressed = 0;
@@ -178,7 +188,9 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
     }
-    int rc = b.aborted ? -3 : b.deadlock ? -2 : 0;
+end:
+    zluda_fault_escape = outer;
+    int rc = faulted ? faulted : b.aborted ? (zluda_block_failed ? zluda_block_failed : -3) : b.deadlock ? -2 : 0;
     free(b.fibers);
     free(b.groups);
     free(b.am_arrived);

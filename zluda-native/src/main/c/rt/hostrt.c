@@ -95,7 +95,7 @@ static int workers;
 
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack);
 void zluda_flush_output(void);
-extern __thread jmp_buf *zluda_block_escape;
+extern __thread sigjmp_buf *zluda_block_escape;
 extern __thread int zluda_block_failed;
 
 static void run_blocks(job_t *j) {
@@ -108,31 +108,41 @@ static void run_blocks(job_t *j) {
     long b;
     uint32_t nthreads = j->block[0] * j->block[1] * j->block[2];
     while ((b = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
+        int err = atomic_load(&j->error);
+        if (err <= -4) break;  /* a trap or a fault ends the grid, as on NVIDIA; other blocks still run after an assert */
         ctx.ctaid[0] = (uint32_t)(b % j->grid[0]);
         ctx.ctaid[1] = (uint32_t)(b / j->grid[0] % j->grid[1]);
         ctx.ctaid[2] = (uint32_t)(b / j->grid[0] / j->grid[1]);
         if (j->fibers) {  /* block or warp operations: every thread a fiber */
             if (shared) memset(shared, 0, j->shared_bytes);
+            zluda_block_failed = 0;
             int rc = zluda_run_block_fibers(j->fn, j->params, &ctx, nthreads, j->stack_size);
             if (rc && !atomic_load(&j->error)) atomic_store(&j->error, rc);
             continue;
         }
         /* no block or warp operations: the compiled block function runs every thread of the block itself */
         memset(ctx.tid, 0, sizeof ctx.tid);
-        jmp_buf escape;
+        sigjmp_buf escape;
         zluda_block_failed = 0;
-        if (setjmp(escape) == 0) {
-            zluda_block_escape = &escape;
+        if (sigsetjmp(escape, 1) == 0) {
+            zluda_block_escape = &escape;  /* assert */
+            zluda_fault_escape = &escape;  /* memory and arithmetic faults (faults.c) */
             j->fn(j->params, &ctx);
+        } else if (!zluda_block_failed) {
+            zluda_block_failed = zluda_fault_code;
         }
         zluda_block_escape = NULL;
-        if (zluda_block_failed && !atomic_load(&j->error)) atomic_store(&j->error, -3);
+        zluda_fault_escape = NULL;
+        if (zluda_block_failed && !atomic_load(&j->error)) atomic_store(&j->error, zluda_block_failed);
     }
     free(shared);
 }
 
 static void *worker_main(void *unused) {
     (void)unused;
+    stack_t old;
+    void *alt;
+    zluda_altstack_push(&old, &alt);  /* kept for the thread's life */
     long seen = 0;
     pthread_mutex_lock(&pool_lock);
     for (;;) {
@@ -172,6 +182,10 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
                                    jint bz, jlong shared, jint fibers, jlong stack) {
     (void)e; (void)c;
     pthread_once(&pool_once, start_pool);
+    zluda_faults_install();
+    stack_t old_alt;
+    void *alt;
+    zluda_altstack_push(&old_alt, &alt);  /* this thread runs blocks too */
     job_t j = {.fn = (zluda_host_kernel)PTR(fn), .params = PTR(params), .grid = {gx, gy, gz}, .block = {bx, by, bz},
                .shared_bytes = (size_t)shared, .fibers = fibers, .stack_size = (size_t)stack};
     atomic_init(&j.error, 0);
@@ -192,6 +206,7 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     while (atomic_load(&j.busy) > 0) pthread_cond_wait(&pool_done, &pool_lock);
     pthread_mutex_unlock(&pool_lock);
     pthread_mutex_unlock(&launch_lock);
+    zluda_altstack_pop(&old_alt, alt);
     zluda_flush_output();
     return atomic_load(&j.error);
 }

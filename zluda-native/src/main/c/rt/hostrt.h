@@ -21,3 +21,13 @@ uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint3
 uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_t value, uint32_t b, uint32_t c);
 
 typedef void (*zluda_host_kernel)(void **params, zluda_thread_ctx *ctx);
+
+/* faults.c */
+#include <setjmp.h>
+#include <signal.h>
+extern __thread sigjmp_buf *zluda_fault_escape;
+extern __thread int zluda_fault_code;
+extern __thread void *zluda_fault_address;
+void zluda_faults_install(void);
+void zluda_altstack_push(stack_t *old, void **mem);
+void zluda_altstack_pop(const stack_t *old, void *mem);

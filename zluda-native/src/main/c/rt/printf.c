@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -90,7 +91,7 @@ void zluda_flush_output(void) {
 }
 
 /* The block's escape: set by the worker before running a block (fast path) and used by assert. */
-__thread jmp_buf *zluda_block_escape;
+__thread sigjmp_buf *zluda_block_escape;
 __thread int zluda_block_failed;
 void zluda_fiber_abort(zluda_thread_ctx *ctx);
 
@@ -103,7 +104,15 @@ void zluda_assertfail(zluda_thread_ctx *ctx, const char **msg, const char **file
             line ? *line : 0, *function ? *function : "?", ctx->ctaid[0], ctx->ctaid[1], ctx->ctaid[2], ctx->tid[0],
             ctx->tid[1], ctx->tid[2], *msg ? *msg : "?");
     pthread_mutex_unlock(&out_lock);
-    zluda_block_failed = 1;
+    zluda_block_failed = -3;  /* the launch fails with CUDA_ERROR_ASSERT */
     if (ctx->block) zluda_fiber_abort(ctx);  /* does not return */
-    if (zluda_block_escape) longjmp(*zluda_block_escape, 1);
+    if (zluda_block_escape) siglongjmp(*zluda_block_escape, 1);
+}
+
+/* PTX trap: the block stops and the launch fails as on NVIDIA (the driver maps -4 to its error code). */
+void zluda_trap(zluda_thread_ctx *ctx) {
+    zluda_block_failed = -4;
+    if (ctx->block) zluda_fiber_abort(ctx);  /* does not return */
+    if (zluda_block_escape) siglongjmp(*zluda_block_escape, 1);
+    abort();  /* not inside a launch: cannot happen */
 }

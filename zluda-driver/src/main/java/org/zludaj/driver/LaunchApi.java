@@ -66,7 +66,8 @@ final class LaunchApi implements CuLaunchApi {
     /** Errors raised while a kernel runs, which make its context unusable (sticky), as opposed to launch checks. */
     static boolean isKernelFault(int result) {
         return result == CuResult.CUDA_ERROR_ASSERT || result == CuResult.CUDA_ERROR_LAUNCH_FAILED
-                || result == CuResult.CUDA_ERROR_ILLEGAL_ADDRESS || result == CuResult.CUDA_ERROR_LAUNCH_TIMEOUT;
+                || result == CuResult.CUDA_ERROR_ILLEGAL_ADDRESS || result == CuResult.CUDA_ERROR_LAUNCH_TIMEOUT
+                || result == CuResult.CUDA_ERROR_ILLEGAL_INSTRUCTION;
     }
 
     @Override

@@ -167,6 +167,10 @@ public final class HostBackend implements Backend {
         if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
                 + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
         if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
+        if (rc == -5) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, "kernel " + kernel.name()
+                + " accessed an address outside every allocation");
+        if (rc == -6) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name() + ": arithmetic fault");
+        if (rc == -4) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name() + " executed trap");  // NVIDIA (H200): 719
         if (rc != 0) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "kernel " + kernel.name() + ": no memory for its threads");
     }
 
