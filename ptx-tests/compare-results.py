@@ -37,8 +37,11 @@ for part in open(results).read().split('== ')[1:]:
         expected = open('%s/%s/expected.txt' % (tests, name)).read()
     except FileNotFoundError:
         continue
-    if body.startswith('ERROR'):
-        bad.append('%s: %s' % (name, body.split('\n')[0]))
+    if expected.startswith('ERROR') or body.startswith('ERROR'):
+        if expected.split('\n')[0] == body.split('\n')[0]:
+            ok += 1
+            continue
+        bad.append('%s: NVIDIA %s, ours %s' % (name, expected.split('\n')[0], body.split('\n')[0]))
         continue
     w = expected.split('\n')
     t = w[0].split()[1]

@@ -708,3 +708,140 @@ add.u32 %r7, %r1, %r6;
 ld.shared.u32 %r8, [%r7];
 st.global.u32 [%rd29], %r8;
 SKIP:""", geom((1, 1, 1), (128, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+
+# ------------------------------------------------------------------ coverage: the remaining families of the ISA list
+# ordered and cached accesses, prefetch, fences (values independent of timing: each thread reads its own element)
+custom("mem_ordered_access", 80, "", [".param .u64 k_in", ".param .u64 k_out"], """
+ld.param.u64 %rd1, [k_in];
+cvta.to.global.u64 %rd1, %rd1;
+add.s64 %rd2, %rd1, %rd30;
+prefetch.global.L2 [%rd2];
+prefetch.global.L1 [%rd2];
+ldu.global.u32 %r1, [%rd1];
+ld.global.nc.u32 %r2, [%rd2];
+ld.relaxed.gpu.global.u32 %r3, [%rd2];
+ld.acquire.gpu.global.u32 %r4, [%rd2];
+fence.acq_rel.gpu;
+membar.cta;
+membar.gl;
+fence.sc.sys;
+xor.b32 %r5, %r1, %r2;
+add.u32 %r5, %r5, %r3;
+mad.lo.u32 %r5, %r4, 3, %r5;
+st.release.gpu.global.u32 [%rd29], %r5;
+st.relaxed.sys.global.u32 [%rd29+1024], %r4;""", geom((2, 1, 1), (128, 1, 1)) + "buffer in u32 256 random 21\nbuffer out u32 512 fill ee\nparam buffer in\n" + OUT)
+# half-precision atomics: 256 additions of 1.0 are exact in f16 and bf16
+custom("atom_half_add", 90, "", [".param .u64 k_acc", ".param .u64 k_out"], """
+ld.param.u64 %rd1, [k_acc];
+cvta.to.global.u64 %rd1, %rd1;
+mov.b16 %h1, 0x3c00;
+atom.global.add.noftz.f16 %h2, [%rd1], %h1;
+mov.b32 %r1, 0x3c003c00;
+atom.global.add.noftz.f16x2 %r2, [%rd1+4], %r1;
+mov.b16 %h3, 0x3f80;
+atom.global.add.noftz.bf16 %h4, [%rd1+8], %h3;
+mov.b32 %r3, 0x3f803f80;
+atom.global.add.noftz.bf16x2 %r4, [%rd1+12], %r3;
+red.global.add.noftz.f16x2 [%rd1+16], %r1;
+mov.f64 %fd1, 0d3FF0000000000000;
+red.global.add.f64 [%rd1+24], %fd1;
+st.global.u32 [%rd29], 1;""", geom((2, 1, 1), (128, 1, 1)) + "buffer acc u32 8 fill 0\nbuffer out u32 256 fill ee\nparam buffer acc\nparam buffer out\noutput acc\n")
+# the other spellings of barriers and vote
+custom("bar_vote_spellings", 80, "", [".param .u64 k_out"], """
+barrier.sync 0;
+barrier.sync.aligned 0;
+bar.sync 0, 64;
+mov.u32 %r6, %laneid;
+setp.lt.u32 %p1, %r6, 5;
+vote.ballot.sync.b32 %r1, %p1, -1;
+vote.sync.ballot.b32 %r2, %p1, -1;
+bar.warp.sync -1;
+vote.all.sync.pred %p2, %p1, -1;
+vote.any.sync.pred %p3, %p1, -1;
+selp.u32 %r3, 1, 0, %p2;
+selp.u32 %r4, 2, 0, %p3;
+add.u32 %r5, %r1, %r2;
+add.u32 %r5, %r5, %r3;
+add.u32 %r5, %r5, %r4;
+st.global.u32 [%rd29], %r5;""", geom((2, 1, 1), (64, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+# nanosleep, exit of part of the block
+custom("ctl_nanosleep_exit", 80, "", [".param .u64 k_out"], """
+nanosleep.u32 100;
+setp.ge.u32 %p1, %r62, 40;
+@%p1 exit;
+mul.lo.u32 %r1, %r63, 3;
+st.global.u32 [%rd29], %r1;""", geom((2, 1, 1), (64, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+# special registers whose values depend on the hardware: only their relations are compared
+custom("sreg_hardware", 80, "", [".param .u64 k_out"], """
+mov.u64 %rd1, %clock64;
+mov.u32 %r1, %warpid;
+mov.u32 %r2, %nwarpid;
+mov.u32 %r3, %smid;
+mov.u32 %r4, %nsmid;
+mov.u32 %r5, %gridid;
+mov.u64 %rd2, %globaltimer;
+mov.u32 %r6, %dynamic_smem_size;
+mov.u32 %r7, %total_smem_size;
+mov.u32 %r8, %clock;
+mov.u64 %rd3, %clock64;
+setp.lt.u32 %p1, %r1, %r2;
+selp.u32 %r10, 1, 0, %p1;
+setp.lt.u32 %p1, %r3, %r4;
+selp.u32 %r11, 2, 0, %p1;
+or.b32 %r10, %r10, %r11;
+setp.ge.u64 %p1, %rd3, %rd1;
+selp.u32 %r11, 4, 0, %p1;
+or.b32 %r10, %r10, %r11;
+setp.ne.u64 %p1, %rd2, 0;
+selp.u32 %r11, 8, 0, %p1;
+or.b32 %r10, %r10, %r11;
+setp.eq.u32 %p1, %r6, 96;
+selp.u32 %r11, 16, 0, %p1;
+or.b32 %r10, %r10, %r11;
+setp.ge.u32 %p1, %r7, %r6;
+selp.u32 %r11, 32, 0, %p1;
+or.b32 %r10, %r10, %r11;
+st.global.u32 [%rd29], %r10;""", geom((2, 1, 1), (128, 1, 1)) + "shared 96\nbuffer out u32 256 fill ee\n" + OUT)
+# a loop under .pragma "nounroll"
+custom("ctl_pragma_nounroll", 80, "", [".param .u64 k_out"], """
+mov.u32 %r1, 0;
+mov.u32 %r2, 0;
+LOOP:
+.pragma "nounroll";
+mad.lo.u32 %r2, %r1, %r1, %r2;
+add.u32 %r1, %r1, 1;
+setp.le.u32 %p1, %r1, %r62;
+@%p1 bra LOOP;
+st.global.u32 [%rd29], %r2;""", geom((1, 1, 1), (128, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+for op in ["min", "max"]:
+    elementwise("f32_%s_xorsign_abs" % op, "%s.xorsign.abs.f32 $D, $A, $B;" % op, ["f32", "f32"], "f32", sm=86)
+    for t in ["f16", "bf16"]:
+        elementwise("%s_%s_xorsign_abs" % (t, op), "%s.xorsign.abs.%s $D, $A, $B;" % (op, t), [t, t], t, sm=86 if t == "f16" else 90)
+elementwise("f16_max", "max.f16 $D, $A, $B;", ["f16", "f16"], "f16")
+elementwise("f16x2_min_nan", "min.NaN.f16x2 $D, $A, $B;", ["f16x2", "f16x2"], "f16x2")
+# trap: the launch fails (the expected output is NVIDIA's error)
+custom("ctl_trap", 80, "", [".param .u64 k_out"], """
+st.global.u32 [%rd29], %r63;
+setp.eq.u32 %p1, %r63, 37;
+@%p1 trap;""", geom((2, 1, 1), (64, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+# out-of-bounds accesses (addresses that no process maps): the launch fails with NVIDIA's error
+custom("mem_oob_store", 80, "", [".param .u64 k_out"], """
+st.global.u32 [%rd29], %r63;
+setp.eq.u32 %p1, %r63, 37;
+mov.u64 %rd1, 16;
+@%p1 st.global.u32 [%rd1], %r63;""", geom((2, 1, 1), (64, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+custom("mem_oob_load", 80, "", [".param .u64 k_out"], """
+setp.eq.u32 %p1, %r63, 77;
+mov.u64 %rd1, 8192;
+mov.u32 %r1, 0;
+@%p1 ld.global.u32 %r1, [%rd1];
+st.global.u32 [%rd29], %r1;""", geom((2, 1, 1), (64, 1, 1)) + "buffer out u32 128 fill ee\n" + OUT)
+# division by zero and INT_MIN / -1: what NVIDIA returns (no fault); every 4th divisor is 0, every 8th pair MIN / -1
+for t in ["s32", "u32", "s64", "u64"]:
+    for op in ["div", "rem"]:
+        bits = t[1:]
+        body = ("and.b%s %%rd8, $B, 3;\nsetp.eq.u%s %%p1, %%rd8, 0;\n@%%p1 mov.b%s $B, 0;\n" % (bits, bits, bits)).replace("%rd8", "%r8" if bits == "32" else "%rd8")
+        if t[0] == "s":
+            body += ("and.b%s %%rd8, $A, 7;\nsetp.eq.u%s %%p2, %%rd8, 5;\n@%%p2 mov.b%s $A, %s;\n@%%p2 mov.b%s $B, -1;\n" % (
+                bits, bits, bits, "0x80000000" if bits == "32" else "0x8000000000000000", bits)).replace("%rd8", "%r8" if bits == "32" else "%rd8")
+        elementwise("int_%s_%s_zero" % (op, t), body + "%s.%s $D, $A, $B;" % (op, t), [t, t], t)
