@@ -115,6 +115,7 @@ static void *start_jvm_thread(void *unused) {
     opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";
     opts[n++].optionString = "-XX:+UseSerialGC";
     opts[n++].optionString = "-Xmx2g";
+    opts[n++].optionString = "-XX:MaxNewSize=32m";          /* per-call garbage stays small: RSS stable under load */
     opts[n++].optionString = "--enable-native-access=ALL-UNNAMED";
     opts[n++].optionString = "-Dlogback.configurationFile=";  /* replaced below when the config exists */
     char logopt[PATH_MAX + 64];

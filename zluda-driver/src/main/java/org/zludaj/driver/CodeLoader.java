@@ -82,6 +82,8 @@ final class CodeLoader {
     /** cuModuleUnload / cuLibraryUnload: the handle and those of its kernels become invalid. */
     static void unload(Driver d, long handle) throws CudaException {
         Library lib = d.handles.get(handle, Library.class);
+        Context c = d.current();
+        if (c != null) c.drain();  // launches still queued may use its code
         lib.kernels.values().forEach(d.handles::remove);
         d.handles.remove(handle);
     }

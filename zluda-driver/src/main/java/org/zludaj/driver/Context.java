@@ -1,5 +1,8 @@
 package org.zludaj.driver;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /** A CUDA context: a device plus per-context state (context-local storage of cudart, limits, flags). */
@@ -23,6 +26,49 @@ public final class Context {
     void checkSticky() throws CudaException {
         CudaException e = sticky;
         if (e != null) throw new CudaException(e.result(), e.getMessage());
+    }
+
+    /** The legacy default stream (handle 0 and CU_STREAM_LEGACY). */
+    final Stream legacy = new Stream(this, 0, 0, true);
+    /** The streams created in this context, per-thread default streams included. */
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    /** CU_STREAM_PER_THREAD and the _ptsz/_ptds functions: one blocking stream per host thread. */
+    private final ThreadLocal<Stream> perThread = ThreadLocal.withInitial(() -> add(new Stream(this, 0, 0, false)));
+
+    Stream add(Stream s) {
+        streams.add(s);
+        return s;
+    }
+
+    void remove(Stream s) {
+        streams.remove(s);
+    }
+
+    List<Stream> streams() {
+        return new ArrayList<>(streams);
+    }
+
+    Stream perThreadStream() {
+        return perThread.get();
+    }
+
+    /**
+     * cuCtxSynchronize: waits for the work of every stream of the context; throws the sticky error, else the first
+     * error an asynchronous operation reported.
+     */
+    void synchronize() throws CudaException {
+        List<Stream> all = streams();
+        all.add(legacy);
+        for (Stream s : all) s.tail().join();
+        checkSticky();
+        for (Stream s : all) s.takeError();
+    }
+
+    /** Waits for every stream without reporting errors (before memory is freed or the context goes). */
+    void drain() {
+        List<Stream> all = streams();
+        all.add(legacy);
+        for (Stream s : all) s.tail().join();
     }
 
     Context(int device, boolean primary, int flags) {

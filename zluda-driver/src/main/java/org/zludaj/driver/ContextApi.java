@@ -69,18 +69,14 @@ final class ContextApi implements CuContextApi {
     @Override
     public int cuCtxSynchronize() {
         return Api.call("cuCtxSynchronize", () -> {
-            Context c = d.requireCurrent();
-            d.backend.synchronize();
-            c.checkSticky();
+            d.requireCurrent().synchronize();
         });
     }
 
     @Override
     public int cuCtxSynchronize_v2(long ctx) {
         return Api.call("cuCtxSynchronize", () -> {
-            Context c = d.context(ctx);
-            d.backend.synchronize();
-            c.checkSticky();
+            d.context(ctx).synchronize();
         });
     }
 
@@ -108,7 +104,7 @@ final class ContextApi implements CuContextApi {
             d.requireInit();
             Context c = d.handles.get(ctx, Context.class);
             if (c.primary) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy of a primary context");
-            d.backend.synchronize();
+            c.drain();
             d.stack().removeIf(x -> x == c);
             d.handles.remove(ctx);
         });
@@ -228,9 +224,16 @@ final class ContextApi implements CuContextApi {
     public int cuDevicePrimaryCtxReset_v2(int dev) {
         return Api.call("cuDevicePrimaryCtxReset", () -> {
             Context c = d.primary[d.checkDevice(dev)];
-            d.backend.synchronize();
+            c.drain();
             c.localStorage.clear();
             c.sticky = null;
+            for (Stream s : c.streams()) {
+                try {
+                    s.takeError();  // reset: errors of earlier work are forgotten
+                } catch (CudaException ignored) {
+                    // forgotten on purpose
+                }
+            }
         });
     }
 

@@ -23,6 +23,15 @@ public final class Driver {
 
     final Backend backend;
     final Handles handles = new Handles();
+    /** Memory the application got from the driver: device allocations, and page-locked host allocations (base -> size). */
+    final java.util.concurrent.ConcurrentSkipListMap<Long, Long> deviceMemory = new java.util.concurrent.ConcurrentSkipListMap<>(),
+            pinnedMemory = new java.util.concurrent.ConcurrentSkipListMap<>();
+
+    /** Whether {@code address} lies in an allocation of {@code map}. */
+    static boolean within(java.util.NavigableMap<Long, Long> map, long address) {
+        var e = map.floorEntry(address);
+        return e != null && address < e.getKey() + Math.max(1, e.getValue());
+    }
     final Context[] primary;
     private volatile boolean initialized;
     private final ThreadLocal<ArrayDeque<Context>> stack = ThreadLocal.withInitial(ArrayDeque::new);

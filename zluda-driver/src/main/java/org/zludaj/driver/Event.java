@@ -1,11 +1,26 @@
 package org.zludaj.driver;
 
-/** A CUevent: the time of its last record (work before it has completed, as operations are synchronous). */
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A CUevent: its most recent record, which completes when the work enqueued before it in its stream has, and the
+ * time at which it completed (for cuEventElapsedTime).
+ */
 public final class Event {
     final int flags;
+    private CompletableFuture<Void> recorded;
     volatile long recordedNanos = -1;
 
     Event(int flags) {
         this.flags = flags;
+    }
+
+    /** The latest record's completion, or null when never recorded. */
+    synchronized CompletableFuture<Void> recorded() {
+        return recorded;
+    }
+
+    synchronized void record(CompletableFuture<Void> completion) {
+        recorded = completion;
     }
 }

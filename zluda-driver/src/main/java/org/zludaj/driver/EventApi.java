@@ -4,7 +4,7 @@ import org.zludaj.api.CuEventApi;
 import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
 
-/** Events (cuEvent*): timestamps taken when recorded; earlier work has completed by then in this slice. */
+/** Events (cuEvent*): records enqueued in streams, waits, queries, timing. */
 final class EventApi implements CuEventApi {
     private final Driver d;
     private final StreamApi streams;
@@ -32,27 +32,38 @@ final class EventApi implements CuEventApi {
         });
     }
 
-    @Override
-    public int cuEventRecord(long hEvent, long hStream) {
+    private int record(long hEvent, long hStream, boolean ptds) {
         return Api.call("cuEventRecord", () -> {
             Event e = d.handles.get(hEvent, Event.class);
-            streams.stream(hStream);
-            d.backend.synchronize();
-            e.recordedNanos = System.nanoTime();
+            Stream s = streams.resolve(hStream, ptds);
+            e.record(s.enqueue("cuEventRecord", () -> e.recordedNanos = System.nanoTime(), null, null));
         });
     }
 
-    @Override public int cuEventRecord_ptsz(long hEvent, long hStream) { return cuEventRecord(hEvent, hStream); }
+    @Override public int cuEventRecord(long hEvent, long hStream) { return record(hEvent, hStream, false); }
+    @Override public int cuEventRecord_ptsz(long hEvent, long hStream) { return record(hEvent, hStream, true); }
 
     @Override
     public int cuEventRecordWithFlags(long hEvent, long hStream, int flags) {
-        return cuEventRecord(hEvent, hStream);
+        if ((flags & ~1) != 0) return Api.call("cuEventRecordWithFlags", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+        });
+        return record(hEvent, hStream, false);
     }
 
     @Override
+    public int cuEventRecordWithFlags_ptsz(long hEvent, long hStream, int flags) {
+        if ((flags & ~1) != 0) return cuEventRecordWithFlags(hEvent, hStream, flags);
+        return record(hEvent, hStream, true);
+    }
+
+    /** Waits for the event's latest record (at once when never recorded). */
+    @Override
     public int cuEventSynchronize(long hEvent) {
         return Api.call("cuEventSynchronize", () -> {
-            d.handles.get(hEvent, Event.class);
+            Event e = d.handles.get(hEvent, Event.class);
+            var r = e.recorded();
+            if (r != null) r.join();
             Context c = d.current();
             if (c != null) c.checkSticky();
         });
@@ -60,7 +71,11 @@ final class EventApi implements CuEventApi {
 
     @Override
     public int cuEventQuery(long hEvent) {
-        return Api.call("cuEventQuery", () -> d.handles.get(hEvent, Event.class));
+        return Api.call("cuEventQuery", () -> {
+            Event e = d.handles.get(hEvent, Event.class);
+            var r = e.recorded();
+            if (r != null && !r.isDone()) throw new CudaException(CuResult.CUDA_ERROR_NOT_READY, null);
+        });
     }
 
     @Override
@@ -70,7 +85,8 @@ final class EventApi implements CuEventApi {
             Event a = d.handles.get(hStart, Event.class), b = d.handles.get(hEnd, Event.class);
             if ((a.flags & 2) != 0 || (b.flags & 2) != 0)  // CU_EVENT_DISABLE_TIMING
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "event created with CU_EVENT_DISABLE_TIMING");
-            if (a.recordedNanos < 0 || b.recordedNanos < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "event not recorded");
+            if (a.recorded() == null || b.recorded() == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "event not recorded");
+            if (!a.recorded().isDone() || !b.recorded().isDone()) throw new CudaException(CuResult.CUDA_ERROR_NOT_READY, "event not completed");
             float ms = (b.recordedNanos - a.recordedNanos) / 1e6f;
             HostRuntime.putInt(pMilliseconds, Float.floatToRawIntBits(ms));
         });

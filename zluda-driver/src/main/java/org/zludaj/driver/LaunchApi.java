@@ -23,10 +23,16 @@ final class LaunchApi implements CuLaunchApi {
     @Override
     public int cuLaunchKernel(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream,
                               long kernelParams, long extra) {
+        return launch(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, extra, false);
+    }
+
+    /** ptds: the _ptsz variant, whose stream 0 is the calling thread's default stream. */
+    int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream, long kernelParams,
+               long extra, boolean ptds) {
         return Api.call("cuLaunchKernel", () -> {
             Context c = d.requireCurrent();
             Kernel k = d.handles.get(f, Kernel.class);
-            streams.stream(hStream);
+            streams.resolve(hStream, ptds);
             var limits = d.devices().get(c.device);
             if (gx <= 0 || gy <= 0 || gz <= 0 || bx <= 0 || by <= 0 || bz <= 0)
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "zero grid or block dimension");
@@ -49,18 +55,46 @@ final class LaunchApi implements CuLaunchApi {
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
             }
             c.checkSticky();
-            try {
-                d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, array, c.limits[0]);
-            } catch (CudaException e) {
-                if (!isKernelFault(e.result())) throw e;
-                // On NVIDIA a launch is asynchronous: a fault inside the kernel is reported by the next
-                // synchronization, and by every call after it. CUDA_LAUNCH_BLOCKING=1 reports it here too.
-                c.sticky = e;
-                if (LAUNCH_BLOCKING) throw e;
-            } finally {
-                if (owned) HostRuntime.release(array);
-            }
+            // the argument values are taken now, as NVIDIA's launch does: the application may change them at once
+            long snapshot = snapshot(array, params);
+            if (owned) HostRuntime.release(array);
+            Stream s = streams.resolve(hStream, ptds);
+            long stack = c.limits[0];
+            Stream.Op op = () -> {
+                try {
+                    if (c.sticky != null) return;  // a faulted context runs nothing more
+                    d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
+                } catch (CudaException e) {
+                    if (!isKernelFault(e.result())) throw e;
+                    // a fault inside the kernel is reported by the next synchronization and every call after it
+                    c.sticky = e;
+                    throw e;
+                } finally {
+                    HostRuntime.release(snapshot);
+                }
+            };
+            if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", op);  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
+            else s.enqueue("cuLaunchKernel " + k.code.name(), op, null, null);
         });
+    }
+
+    /** A copy of the launch's arguments: an array of pointers followed by each value (16-byte aligned). */
+    private static long snapshot(long array, List<Variable> params) {
+        int n = params.size();
+        long bytes = 8L * Math.max(1, n);
+        long[] offsets = new long[n];
+        for (int i = 0; i < n; i++) {
+            bytes = (bytes + 15) & ~15L;
+            offsets[i] = bytes;
+            bytes += Math.max(1, params.get(i).size());
+        }
+        long copy = HostRuntime.allocate(bytes, 16);
+        for (int i = 0; i < n; i++) {
+            long value = HostRuntime.getLong(array + 8L * i);
+            HostRuntime.copy(copy + offsets[i], value, params.get(i).size());
+            HostRuntime.putLong(copy + 8L * i, copy + offsets[i]);
+        }
+        return copy;
     }
 
     /** Errors raised while a kernel runs, which make its context unusable (sticky), as opposed to launch checks. */
@@ -73,24 +107,26 @@ final class LaunchApi implements CuLaunchApi {
     @Override
     public int cuLaunchKernel_ptsz(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream,
                                    long kernelParams, long extra) {
-        return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, extra);
+        return launch(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, extra, true);
     }
 
-    /** cuLaunchHostFunc: the function runs once the stream's earlier work is done (at once in this slice). */
-    @Override
-    public int cuLaunchHostFunc(long hStream, long fn, long userData) {
+    /** cuLaunchHostFunc: the function runs on a stream thread once the stream's earlier work is done. */
+    private int hostFunc(long hStream, long fn, long userData, boolean ptds) {
         return Api.call("cuLaunchHostFunc", () -> {
-            d.requireCurrent();
-            streams.stream(hStream);
+            Stream s = streams.resolve(hStream, ptds);
             Mem.nonNull(fn, "fn");
-            d.backend.synchronize();
-            HostRuntime.callHostFunction(fn, userData);
+            s.enqueue("host function", () -> HostRuntime.callHostFunction(fn, userData), null, null);
         });
     }
 
     @Override
+    public int cuLaunchHostFunc(long hStream, long fn, long userData) {
+        return hostFunc(hStream, fn, userData, false);
+    }
+
+    @Override
     public int cuLaunchHostFunc_ptsz(long hStream, long fn, long userData) {
-        return cuLaunchHostFunc(hStream, fn, userData);
+        return hostFunc(hStream, fn, userData, true);
     }
 
     /** kernelParams for a CU_LAUNCH_PARAM_BUFFER_POINTER buffer: pointers to each parameter at its C-layout offset. */

@@ -5,8 +5,10 @@ import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
 
 /**
- * Memory (cuMem*): allocation, copies and sets. Asynchronous forms complete before they return in this slice, which
- * is a valid schedule of their stream; the stream handle is still validated.
+ * Memory (cuMem*): allocation, copies and sets. Every copy and set runs in stream order: the synchronous forms on the
+ * default stream (legacy, or the thread's for _ptds) and wait for it; the asynchronous forms return at once when the
+ * host memory involved is page-locked (cuMemAllocHost/cuMemHostAlloc) and otherwise wait, as NVIDIA's do with
+ * pageable memory. Frees wait for the context's work, which may still use the memory.
  */
 final class MemoryApi implements CuMemoryApi {
     private final Driver d;
@@ -23,7 +25,9 @@ final class MemoryApi implements CuMemoryApi {
             Mem.nonNull(dptr, "dptr");
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
-            HostRuntime.putLong(dptr, d.backend.allocate(c.device, bytesize));
+            long p = d.backend.allocate(c.device, bytesize);
+            d.deviceMemory.put(p, bytesize);
+            HostRuntime.putLong(dptr, p);
         });
     }
 
@@ -35,15 +39,22 @@ final class MemoryApi implements CuMemoryApi {
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged of 0 bytes");
             if (flags != 1 && flags != 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST");
-            HostRuntime.putLong(dptr, d.backend.allocate(c.device, bytesize));
+            long p = d.backend.allocate(c.device, bytesize);
+            d.deviceMemory.put(p, bytesize);
+            d.pinnedMemory.put(p, bytesize);  // reachable from the host too
+            HostRuntime.putLong(dptr, p);
         });
     }
 
     @Override
     public int cuMemFree_v2(long dptr) {
         return Api.call("cuMemFree", () -> {
-            d.requireCurrent();
-            if (dptr != 0) d.backend.free(dptr);
+            Context c = d.requireCurrent();
+            if (dptr == 0) return;
+            c.drain();
+            d.backend.free(dptr);
+            d.deviceMemory.remove(dptr);
+            d.pinnedMemory.remove(dptr);
         });
     }
 
@@ -63,7 +74,9 @@ final class MemoryApi implements CuMemoryApi {
             Mem.nonNull(pp, "pp");
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc of 0 bytes");
-            HostRuntime.putLong(pp, d.backend.allocate(c.device, bytesize));
+            long p = d.backend.allocate(c.device, bytesize);
+            d.pinnedMemory.put(p, bytesize);
+            HostRuntime.putLong(pp, p);
         });
     }
 
@@ -75,8 +88,9 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemFreeHost(long p) {
         return Api.call("cuMemFreeHost", () -> {
-            d.requireCurrent();
+            d.requireCurrent().drain();
             d.backend.free(p);
+            d.pinnedMemory.remove(p);
         });
     }
 
@@ -89,49 +103,72 @@ final class MemoryApi implements CuMemoryApi {
         });
     }
 
-    private int copy(String name, long dst, long src, long bytes, long stream) {
+    /** How a copy's addresses are checked for asynchrony: which side is host memory. */
+    private enum Kind { HTOD, DTOH, DTOD, ANY }
+
+    /** Whether the host memory of a copy is page-locked, so that the copy may finish after the call returns. */
+    private boolean asyncAllowed(Kind kind, long dst, long src) {
+        boolean dstOk = switch (kind) {
+            case DTOH -> Driver.within(d.pinnedMemory, dst);
+            case ANY -> Driver.within(d.pinnedMemory, dst) || Driver.within(d.deviceMemory, dst);
+            default -> true;
+        };
+        boolean srcOk = switch (kind) {
+            case HTOD -> Driver.within(d.pinnedMemory, src);
+            case ANY -> Driver.within(d.pinnedMemory, src) || Driver.within(d.deviceMemory, src);
+            default -> true;
+        };
+        return dstOk && srcOk;
+    }
+
+    /** stream: -1 for the synchronous forms; ptds: the _ptds/_ptsz variant (default stream = the thread's). */
+    private int copy(String name, Kind kind, long dst, long src, long bytes, long stream, boolean ptds) {
         return Api.call(name, () -> {
-            d.requireCurrent();
-            if (stream != -1) streams.stream(stream);
-            d.backend.copy(dst, src, bytes);
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
+            Stream.Op op = () -> d.backend.copy(dst, src, bytes);
+            if (stream != -1 && asyncAllowed(kind, dst, src)) s.enqueue(name, op, null, null);
+            else s.run(name, op);
         });
     }
 
-    @Override public int cuMemcpyHtoD_v2(long dst, long src, long n) { return copy("cuMemcpyHtoD", dst, src, n, -1); }
-    @Override public int cuMemcpyDtoH_v2(long dst, long src, long n) { return copy("cuMemcpyDtoH", dst, src, n, -1); }
-    @Override public int cuMemcpyDtoD_v2(long dst, long src, long n) { return copy("cuMemcpyDtoD", dst, src, n, -1); }
-    @Override public int cuMemcpy(long dst, long src, long n) { return copy("cuMemcpy", dst, src, n, -1); }
-    @Override public int cuMemcpyHtoD_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyHtoD", dst, src, n, -1); }
-    @Override public int cuMemcpyDtoH_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyDtoH", dst, src, n, -1); }
-    @Override public int cuMemcpyDtoD_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyDtoD", dst, src, n, -1); }
-    @Override public int cuMemcpy_ptds(long dst, long src, long n) { return copy("cuMemcpy", dst, src, n, -1); }
-    @Override public int cuMemcpyAsync(long dst, long src, long n, long s) { return copy("cuMemcpyAsync", dst, src, n, s); }
-    @Override public int cuMemcpyHtoDAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyHtoDAsync", dst, src, n, s); }
-    @Override public int cuMemcpyDtoHAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyDtoHAsync", dst, src, n, s); }
-    @Override public int cuMemcpyDtoDAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyDtoDAsync", dst, src, n, s); }
-    @Override public int cuMemcpyAsync_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyAsync", dst, src, n, s); }
-    @Override public int cuMemcpyHtoDAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyHtoDAsync", dst, src, n, s); }
-    @Override public int cuMemcpyDtoHAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyDtoHAsync", dst, src, n, s); }
-    @Override public int cuMemcpyDtoDAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyDtoDAsync", dst, src, n, s); }
+    @Override public int cuMemcpyHtoD_v2(long dst, long src, long n) { return copy("cuMemcpyHtoD", Kind.HTOD, dst, src, n, -1, false); }
+    @Override public int cuMemcpyDtoH_v2(long dst, long src, long n) { return copy("cuMemcpyDtoH", Kind.DTOH, dst, src, n, -1, false); }
+    @Override public int cuMemcpyDtoD_v2(long dst, long src, long n) { return copy("cuMemcpyDtoD", Kind.DTOD, dst, src, n, -1, false); }
+    @Override public int cuMemcpy(long dst, long src, long n) { return copy("cuMemcpy", Kind.ANY, dst, src, n, -1, false); }
+    @Override public int cuMemcpyHtoD_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyHtoD", Kind.HTOD, dst, src, n, -1, true); }
+    @Override public int cuMemcpyDtoH_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyDtoH", Kind.DTOH, dst, src, n, -1, true); }
+    @Override public int cuMemcpyDtoD_v2_ptds(long dst, long src, long n) { return copy("cuMemcpyDtoD", Kind.DTOD, dst, src, n, -1, true); }
+    @Override public int cuMemcpy_ptds(long dst, long src, long n) { return copy("cuMemcpy", Kind.ANY, dst, src, n, -1, true); }
+    @Override public int cuMemcpyAsync(long dst, long src, long n, long s) { return copy("cuMemcpyAsync", Kind.ANY, dst, src, n, s, false); }
+    @Override public int cuMemcpyHtoDAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyHtoDAsync", Kind.HTOD, dst, src, n, s, false); }
+    @Override public int cuMemcpyDtoHAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyDtoHAsync", Kind.DTOH, dst, src, n, s, false); }
+    @Override public int cuMemcpyDtoDAsync_v2(long dst, long src, long n, long s) { return copy("cuMemcpyDtoDAsync", Kind.DTOD, dst, src, n, s, false); }
+    @Override public int cuMemcpyAsync_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyAsync", Kind.ANY, dst, src, n, s, true); }
+    @Override public int cuMemcpyHtoDAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyHtoDAsync", Kind.HTOD, dst, src, n, s, true); }
+    @Override public int cuMemcpyDtoHAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyDtoHAsync", Kind.DTOH, dst, src, n, s, true); }
+    @Override public int cuMemcpyDtoDAsync_v2_ptsz(long dst, long src, long n, long s) { return copy("cuMemcpyDtoDAsync", Kind.DTOD, dst, src, n, s, true); }
 
-    private int set(String name, long dst, int width, int value, long count, long stream) {
+    private int set(String name, long dst, int width, int value, long count, long stream, boolean ptds) {
         return Api.call(name, () -> {
-            d.requireCurrent();
-            if (stream != -1) streams.stream(stream);
-            d.backend.fill(dst, width, value, count);
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            if (count != 0 && dst == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "set of a NULL address");
+            Stream.Op op = () -> d.backend.fill(dst, width, value, count);
+            if (stream != -1 && (Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst))) s.enqueue(name, op, null, null);
+            else s.run(name, op);
         });
     }
 
-    @Override public int cuMemsetD8_v2(long dst, int v, long n) { return set("cuMemsetD8", dst, 1, v, n, -1); }
-    @Override public int cuMemsetD16_v2(long dst, int v, long n) { return set("cuMemsetD16", dst, 2, v, n, -1); }
-    @Override public int cuMemsetD32_v2(long dst, int v, long n) { return set("cuMemsetD32", dst, 4, v, n, -1); }
-    @Override public int cuMemsetD8_v2_ptds(long dst, int v, long n) { return set("cuMemsetD8", dst, 1, v, n, -1); }
-    @Override public int cuMemsetD16_v2_ptds(long dst, int v, long n) { return set("cuMemsetD16", dst, 2, v, n, -1); }
-    @Override public int cuMemsetD32_v2_ptds(long dst, int v, long n) { return set("cuMemsetD32", dst, 4, v, n, -1); }
-    @Override public int cuMemsetD8Async(long dst, int v, long n, long s) { return set("cuMemsetD8Async", dst, 1, v, n, s); }
-    @Override public int cuMemsetD16Async(long dst, int v, long n, long s) { return set("cuMemsetD16Async", dst, 2, v, n, s); }
-    @Override public int cuMemsetD32Async(long dst, int v, long n, long s) { return set("cuMemsetD32Async", dst, 4, v, n, s); }
-    @Override public int cuMemsetD8Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD8Async", dst, 1, v, n, s); }
-    @Override public int cuMemsetD16Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD16Async", dst, 2, v, n, s); }
-    @Override public int cuMemsetD32Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD32Async", dst, 4, v, n, s); }
+    @Override public int cuMemsetD8_v2(long dst, int v, long n) { return set("cuMemsetD8", dst, 1, v, n, -1, false); }
+    @Override public int cuMemsetD16_v2(long dst, int v, long n) { return set("cuMemsetD16", dst, 2, v, n, -1, false); }
+    @Override public int cuMemsetD32_v2(long dst, int v, long n) { return set("cuMemsetD32", dst, 4, v, n, -1, false); }
+    @Override public int cuMemsetD8_v2_ptds(long dst, int v, long n) { return set("cuMemsetD8", dst, 1, v, n, -1, true); }
+    @Override public int cuMemsetD16_v2_ptds(long dst, int v, long n) { return set("cuMemsetD16", dst, 2, v, n, -1, true); }
+    @Override public int cuMemsetD32_v2_ptds(long dst, int v, long n) { return set("cuMemsetD32", dst, 4, v, n, -1, true); }
+    @Override public int cuMemsetD8Async(long dst, int v, long n, long s) { return set("cuMemsetD8Async", dst, 1, v, n, s, false); }
+    @Override public int cuMemsetD16Async(long dst, int v, long n, long s) { return set("cuMemsetD16Async", dst, 2, v, n, s, false); }
+    @Override public int cuMemsetD32Async(long dst, int v, long n, long s) { return set("cuMemsetD32Async", dst, 4, v, n, s, false); }
+    @Override public int cuMemsetD8Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD8Async", dst, 1, v, n, s, true); }
+    @Override public int cuMemsetD16Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD16Async", dst, 2, v, n, s, true); }
+    @Override public int cuMemsetD32Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD32Async", dst, 4, v, n, s, true); }
 }

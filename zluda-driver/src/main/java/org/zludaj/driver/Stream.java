@@ -1,12 +1,138 @@
 package org.zludaj.driver;
 
-/** A CUstream. In this slice every operation completes before it returns, so a stream only carries its flags. */
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.CuResult;
+
+/**
+ * A CUstream: an ordered queue of work (launches, copies, sets, event records, waits, host functions) run
+ * asynchronously on the driver's stream threads. Each operation starts when the stream's previous one has finished
+ * and when the operations it depends on have: the legacy default stream waits for every blocking stream of its
+ * context and every blocking stream waits for the legacy stream's earlier work (CUDA's implicit synchronization);
+ * {@code CU_STREAM_NON_BLOCKING} streams wait for neither. The first error of an operation is kept until the
+ * stream is synchronized. At most {@link #MAX_PENDING} operations wait in a stream; enqueueing more blocks.
+ */
 public final class Stream {
+    /** CU_STREAM_NON_BLOCKING */
+    static final int NON_BLOCKING = 1;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Stream.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    /** The stream threads: daemons, created as work needs them, shared by every stream. */
+    static final ExecutorService EXECUTOR = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "zluda-stream-" + THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** One unit of stream work. */
+    @FunctionalInterface
+    interface Op {
+        void run() throws CudaException;
+    }
+
+    /** Operations a stream holds before enqueueing blocks the caller (NVIDIA's launch queue is bounded too). */
+    static final int MAX_PENDING = 1024;
+
     final int flags;
     final int priority;
+    private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(MAX_PENDING);
+    final Context context;
+    /** The context's legacy default stream (handle 0 / CU_STREAM_LEGACY). */
+    final boolean legacy;
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private CudaException error;
 
-    Stream(int flags, int priority) {
+    Stream(Context context, int flags, int priority, boolean legacy) {
+        this.context = context;
         this.flags = flags;
         this.priority = priority;
+        this.legacy = legacy;
+    }
+
+    boolean blocking() {
+        return (flags & NON_BLOCKING) == 0;
+    }
+
+    /** Completion of all work enqueued so far. */
+    synchronized CompletableFuture<Void> tail() {
+        return tail;
+    }
+
+    /**
+     * Enqueues {@code op} after this stream's earlier work, the implicit synchronization with other streams, and
+     * {@code after} (e.g. an event's record). An error of {@code op} becomes the stream's error unless
+     * {@code errors} is given, which then receives it (synchronous calls report their own errors).
+     */
+    CompletableFuture<Void> enqueue(String what, Op op, CompletableFuture<?> after, CudaException[] errors) {
+        List<CompletableFuture<?>> deps = new ArrayList<>();
+        if (legacy) {
+            for (Stream s : context.streams()) if (s != this && s.blocking()) deps.add(s.tail());
+        } else if (blocking()) {
+            deps.add(context.legacy.tail());
+        }
+        if (after != null) deps.add(after);
+        room.acquireUninterruptibly();
+        synchronized (this) {
+            deps.add(tail);
+            CompletableFuture<Void> ready = CompletableFuture.allOf(deps.toArray(new CompletableFuture<?>[0]));
+            tail = ready.handle((v, t) -> null).thenRunAsync(() -> execute(what, op, errors), EXECUTOR);
+            return tail;
+        }
+    }
+
+    private void execute(String what, Op op, CudaException[] errors) {
+        CudaException failure = null;
+        try {
+            room.release();
+            op.run();
+        } catch (CudaException e) {
+            failure = e;
+        } catch (Throwable t) {  // never lost, never thrown into the application
+            LOG.error("{} failed on a stream thread", what, t);
+            failure = new CudaException(CuResult.CUDA_ERROR_UNKNOWN, what + ": " + t);
+        }
+        if (failure == null) return;
+        if (errors != null) {
+            errors[0] = failure;
+            return;
+        }
+        LOG.debug("{} failed asynchronously: {}", what, failure.getMessage());
+        synchronized (this) {
+            if (error == null) error = failure;
+        }
+    }
+
+    /** Runs {@code op} in stream order and waits for it; its error is thrown here. */
+    void run(String what, Op op) throws CudaException {
+        CudaException[] errors = new CudaException[1];
+        enqueue(what, op, null, errors).join();
+        if (errors[0] != null) throw errors[0];
+    }
+
+    /** Waits for the stream's work; throws (and forgets) the first error of an operation since the last wait. */
+    void synchronize() throws CudaException {
+        tail().join();
+        takeError();
+    }
+
+    /** Throws and forgets the stream's first error, if any. */
+    void takeError() throws CudaException {
+        CudaException e;
+        synchronized (this) {
+            e = error;
+            error = null;
+        }
+        if (e != null) throw e;
+    }
+
+    boolean idle() {
+        return tail().isDone();
     }
 }

@@ -4,7 +4,7 @@ import org.zludaj.api.CuResult;
 import org.zludaj.api.CuStreamApi;
 import org.zludaj.nativ.HostRuntime;
 
-/** Streams (cuStream*). Work completes before each call returns in this slice, so waits and queries are immediate. */
+/** Streams (cuStream*): creation, synchronization and queries, waits on events, host callbacks. */
 final class StreamApi implements CuStreamApi {
     static final long LEGACY = 1, PER_THREAD = 2;
     private final Driver d;
@@ -13,9 +13,16 @@ final class StreamApi implements CuStreamApi {
         this.d = d;
     }
 
-    /** Validates a stream argument: 0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD, or a live stream. */
-    Stream stream(long handle) throws CudaException {
-        if (handle == 0 || handle == LEGACY || handle == PER_THREAD) return null;
+    /**
+     * The stream a handle names in the current context: 0 is the legacy default stream, or the calling thread's
+     * default stream for the _ptsz/_ptds functions ({@code perThreadDefault}); CU_STREAM_LEGACY and
+     * CU_STREAM_PER_THREAD name those two explicitly; anything else must be a live stream.
+     */
+    Stream resolve(long handle, boolean perThreadDefault) throws CudaException {
+        Context c = d.requireCurrent();
+        if (handle == 0) return perThreadDefault ? c.perThreadStream() : c.legacy;
+        if (handle == LEGACY) return c.legacy;
+        if (handle == PER_THREAD) return c.perThreadStream();
         return d.handles.get(handle, Stream.class);
     }
 
@@ -28,62 +35,86 @@ final class StreamApi implements CuStreamApi {
     public int cuStreamCreateWithPriority(long phStream, int flags, int priority) {
         return Api.call("cuStreamCreate", () -> {
             Mem.nonNull(phStream, "phStream");
-            d.requireCurrent();
-            if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream flags " + flags);
-            HostRuntime.putLong(phStream, d.handles.add(new Stream(flags, priority)));
+            Context c = d.requireCurrent();
+            if ((flags & ~Stream.NON_BLOCKING) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream flags " + flags);
+            HostRuntime.putLong(phStream, d.handles.add(c.add(new Stream(c, flags, priority, false))));
         });
     }
 
+    /** The stream goes at once; work already enqueued in it still completes (as on NVIDIA). */
     @Override
     public int cuStreamDestroy_v2(long hStream) {
         return Api.call("cuStreamDestroy", () -> {
-            d.handles.get(hStream, Stream.class);
+            Stream s = d.handles.get(hStream, Stream.class);
+            s.context.remove(s);
             d.handles.remove(hStream);
         });
     }
 
-    private int sync(String name, long hStream) {
-        return Api.call(name, () -> {
-            Context c = d.requireCurrent();
-            stream(hStream);
-            d.backend.synchronize();
-            c.checkSticky();
+    private int sync(long hStream, boolean ptds) {
+        return Api.call("cuStreamSynchronize", () -> {
+            Stream s = resolve(hStream, ptds);
+            s.synchronize();
+            s.context.checkSticky();
         });
     }
 
-    @Override public int cuStreamSynchronize(long hStream) { return sync("cuStreamSynchronize", hStream); }
-    @Override public int cuStreamSynchronize_ptsz(long hStream) { return sync("cuStreamSynchronize", hStream); }
-    @Override public int cuStreamQuery(long hStream) { return sync("cuStreamQuery", hStream); }
-    @Override public int cuStreamQuery_ptsz(long hStream) { return sync("cuStreamQuery", hStream); }
+    @Override public int cuStreamSynchronize(long hStream) { return sync(hStream, false); }
+    @Override public int cuStreamSynchronize_ptsz(long hStream) { return sync(hStream, true); }
 
-    /** The callback runs when the stream's earlier work is done: at once, as work completes before calls return. */
-    @Override
-    public int cuStreamAddCallback(long hStream, long callback, long userData, int flags) {
+    /** CUDA_SUCCESS when all the stream's work has completed, CUDA_ERROR_NOT_READY while some is pending. */
+    private int query(long hStream, boolean ptds) {
+        return Api.call("cuStreamQuery", () -> {
+            Stream s = resolve(hStream, ptds);
+            s.context.checkSticky();
+            if (!s.idle()) throw new CudaException(CuResult.CUDA_ERROR_NOT_READY, null);
+            s.takeError();
+        });
+    }
+
+    @Override public int cuStreamQuery(long hStream) { return query(hStream, false); }
+    @Override public int cuStreamQuery_ptsz(long hStream) { return query(hStream, true); }
+
+    /** The callback runs on a stream thread once the stream's earlier work is done, with the stream's status. */
+    private int addCallback(long hStream, long callback, long userData, int flags, boolean ptds) {
         return Api.call("cuStreamAddCallback", () -> {
-            d.requireCurrent();
-            stream(hStream);
+            Stream s = resolve(hStream, ptds);
             Mem.nonNull(callback, "callback");
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
-            d.backend.synchronize();
-            HostRuntime.callStreamCallback(callback, hStream, CuResult.CUDA_SUCCESS, userData);
+            s.enqueue("stream callback", () -> {
+                int status = s.context.sticky != null ? s.context.sticky.result() : CuResult.CUDA_SUCCESS;
+                HostRuntime.callStreamCallback(callback, hStream, status, userData);
+            }, null, null);
         });
+    }
+
+    @Override
+    public int cuStreamAddCallback(long hStream, long callback, long userData, int flags) {
+        return addCallback(hStream, callback, userData, flags, false);
     }
 
     @Override
     public int cuStreamAddCallback_ptsz(long hStream, long callback, long userData, int flags) {
-        return cuStreamAddCallback(hStream, callback, userData, flags);
+        return addCallback(hStream, callback, userData, flags, true);
     }
 
-    @Override
-    public int cuStreamWaitEvent(long hStream, long hEvent, int flags) {
+    /** Later work of the stream waits for the event's most recent record (none: no wait). */
+    private int waitEvent(long hStream, long hEvent, int flags, boolean ptds) {
         return Api.call("cuStreamWaitEvent", () -> {
-            stream(hStream);
-            d.handles.get(hEvent, Event.class);
+            Stream s = resolve(hStream, ptds);
+            Event e = d.handles.get(hEvent, Event.class);
+            if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            s.enqueue("cuStreamWaitEvent", () -> {}, e.recorded(), null);
         });
     }
 
     @Override
+    public int cuStreamWaitEvent(long hStream, long hEvent, int flags) {
+        return waitEvent(hStream, hEvent, flags, false);
+    }
+
+    @Override
     public int cuStreamWaitEvent_ptsz(long hStream, long hEvent, int flags) {
-        return cuStreamWaitEvent(hStream, hEvent, flags);
+        return waitEvent(hStream, hEvent, flags, true);
     }
 }

@@ -9,7 +9,7 @@ class HandlesTest {
     @Test
     void liveDestroyedForeignAndNullHandles() throws Exception {
         Handles h = new Handles();
-        Stream s = new Stream(0, 0);
+        Stream s = new Stream(new Context(0, false, 0), 0, 0, false);
         long hs = h.add(s);
         assertSame(s, h.get(hs, Stream.class));
         assertEquals(CuResult.CUDA_ERROR_INVALID_HANDLE, assertThrows(CudaException.class, () -> h.get(hs, Event.class)).result(),

@@ -1,0 +1,24 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * c/driver_streams.c through the shim: streams run asynchronously with CUDA's ordering (queries NOT_READY while work
+ * is pending, events across streams, the legacy default stream against blocking and non-blocking streams, the
+ * per-thread default stream, page-locked asynchronous copies, callbacks in order). The same program passes on
+ * NVIDIA's driver (see the issue note).
+ */
+class DriverStreamsTest {
+    @Test
+    void streamsAreAsynchronousQueuesWithCudaOrdering(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_streams.c", "driver_streams");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: streams"), r.toString());
+    }
+}
