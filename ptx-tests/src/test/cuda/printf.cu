@@ -11,13 +11,24 @@ __global__ void check(int limit) {
     assert(threadIdx.x < limit);
 }
 
-int main() {
+__global__ void check_sync(int limit) {  // with a barrier: the host backend runs the threads as fibers
+    __syncthreads();
+    assert(threadIdx.x < limit);
+}
+
+int main(int argc, char **argv) {
     say<<<1, 4>>>(4, 1.5);
     cudaError_t e = cudaDeviceSynchronize();
     printf("after say: %s\n", cudaGetErrorName(e));
     check<<<1, 8>>>(8);
     e = cudaDeviceSynchronize();
     printf("check ok: %s\n", cudaGetErrorName(e));
+    if (argc > 1) {  // "sync": the failing assert after a barrier
+        check_sync<<<1, 8>>>(6);
+        e = cudaDeviceSynchronize();
+        printf("check_sync failing: %s\n", cudaGetErrorName(e));
+        return 0;
+    }
     check<<<1, 8>>>(3);
     e = cudaDeviceSynchronize();
     printf("check failing: %s\n", cudaGetErrorName(e));

@@ -70,6 +70,7 @@ typedef struct {
     group_t *groups;  /* warps * 32 */
     uint32_t *am_arrived, *am_result, *am_generation;  /* activemask, per warp */
     int deadlock, aborted;
+    int failed;  /* a thread asserted (-3): the others run on, as on NVIDIA, and the launch fails */
 } block_t;
 
 static __thread block_t *current_block;
@@ -86,7 +87,21 @@ __attribute__((used, noreturn)) void zluda_fiber_main(fiber_t *f) {
     __builtin_unreachable();
 }
 
-/* A thread asserted: the whole block stops (the fiber is never resumed). */
+/* A thread asserted: it ends, the block's other threads run on (each failing assert prints, as on NVIDIA), and
+ * the launch fails with `code`. Threads left waiting for it at a barrier end the block without a deadlock error. */
+void zluda_fiber_fail(zluda_thread_ctx *ctx, int code) {
+    block_t *b = ctx->block;
+    fiber_t *f = &b->fibers[ctx->linear];
+    if (!b->failed) b->failed = code;
+    f->finished = 1;
+    b->live--;
+    for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;
+    void *dead;
+    zluda_ctx_switch(&dead, b->main_sp);
+    __builtin_unreachable();
+}
+
+/* A thread trapped: the whole block stops (the fiber is never resumed). */
 void zluda_fiber_abort(zluda_thread_ctx *ctx) {
     block_t *b = ctx->block;
     fiber_t *f = &b->fibers[ctx->linear];
@@ -190,7 +205,8 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     }
 end:
     zluda_fault_escape = outer;
-    int rc = faulted ? faulted : b.aborted ? (zluda_block_failed ? zluda_block_failed : -3) : b.deadlock ? -2 : 0;
+    int rc = faulted ? faulted : b.aborted ? (zluda_block_failed ? zluda_block_failed : -3) : b.failed ? b.failed
+           : b.deadlock ? -2 : 0;
     free(b.fibers);
     free(b.groups);
     free(b.am_arrived);

@@ -96,6 +96,7 @@ static int workers;
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack);
 void zluda_flush_output(void);
 extern __thread sigjmp_buf *zluda_block_escape;
+extern __thread uint32_t zluda_failed_tid[3];  /* printf.c: the thread whose assert ended the block function */
 extern __thread int zluda_block_failed;
 
 static void run_blocks(job_t *j) {
@@ -122,18 +123,31 @@ static void run_blocks(job_t *j) {
         }
         /* no block or warp operations: the compiled block function runs every thread of the block itself */
         memset(ctx.tid, 0, sizeof ctx.tid);
-        sigjmp_buf escape;
-        zluda_block_failed = 0;
-        if (sigsetjmp(escape, 1) == 0) {
-            zluda_block_escape = &escape;  /* assert */
-            zluda_fault_escape = &escape;  /* memory and arithmetic faults (faults.c) */
-            j->fn(j->params, &ctx);
-        } else if (!zluda_block_failed) {
-            zluda_block_failed = zluda_fault_code;
+        int failed = 0;
+        for (;;) {  /* the block function runs the threads from ctx.tid on; an assert ends one thread only */
+            sigjmp_buf escape;
+            zluda_block_failed = 0;
+            if (sigsetjmp(escape, 1) == 0) {
+                zluda_block_escape = &escape;  /* assert, trap */
+                zluda_fault_escape = &escape;  /* memory and arithmetic faults (faults.c) */
+                j->fn(j->params, &ctx);
+                zluda_block_escape = NULL;
+                zluda_fault_escape = NULL;
+                break;
+            }
+            zluda_block_escape = NULL;
+            zluda_fault_escape = NULL;
+            int code = zluda_block_failed ? zluda_block_failed : zluda_fault_code;
+            if (!failed || code < failed) failed = code;  /* a trap or fault outranks an assert */
+            if (code != -3) break;
+            /* resume after the asserting thread (its tid is what the kernel's context held) */
+            uint32_t *t = zluda_failed_tid;
+            ctx.tid[0] = t[0] + 1; ctx.tid[1] = t[1]; ctx.tid[2] = t[2];
+            if (ctx.tid[0] >= ctx.ntid[0]) { ctx.tid[0] = 0; ctx.tid[1]++; }
+            if (ctx.tid[1] >= ctx.ntid[1]) { ctx.tid[1] = 0; ctx.tid[2]++; }
+            if (ctx.tid[2] >= ctx.ntid[2]) break;
         }
-        zluda_block_escape = NULL;
-        zluda_fault_escape = NULL;
-        if (zluda_block_failed && !atomic_load(&j->error)) atomic_store(&j->error, zluda_block_failed);
+        if (failed && !atomic_load(&j->error)) atomic_store(&j->error, failed);
     }
     free(shared);
 }

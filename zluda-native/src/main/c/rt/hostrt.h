@@ -22,6 +22,9 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
 
 typedef void (*zluda_host_kernel)(void **params, zluda_thread_ctx *ctx);
 
+/* fibers.c */
+void zluda_fiber_fail(zluda_thread_ctx *ctx, int code);
+
 /* faults.c */
 #include <setjmp.h>
 #include <signal.h>

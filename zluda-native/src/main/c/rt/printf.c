@@ -92,6 +92,7 @@ void zluda_flush_output(void) {
 
 /* The block's escape: set by the worker before running a block (fast path) and used by assert. */
 __thread sigjmp_buf *zluda_block_escape;
+__thread uint32_t zluda_failed_tid[3];
 __thread int zluda_block_failed;
 void zluda_fiber_abort(zluda_thread_ctx *ctx);
 
@@ -105,7 +106,8 @@ void zluda_assertfail(zluda_thread_ctx *ctx, const char **msg, const char **file
             ctx->tid[1], ctx->tid[2], *msg ? *msg : "?");
     pthread_mutex_unlock(&out_lock);
     zluda_block_failed = -3;  /* the launch fails with CUDA_ERROR_ASSERT */
-    if (ctx->block) zluda_fiber_abort(ctx);  /* does not return */
+    memcpy(zluda_failed_tid, ctx->tid, sizeof zluda_failed_tid);
+    if (ctx->block) zluda_fiber_fail(ctx, -3);  /* the thread ends, the block's others run on; does not return */
     if (zluda_block_escape) siglongjmp(*zluda_block_escape, 1);
 }
 

@@ -129,17 +129,23 @@ public record HostTarget(String triple, String cpu, String features) implements 
             n[d] = LLVMBuildLoad2(b, i32, LLVMBuildGEP2(b, i32, local, Ll.array(LLVMConstInt(i32, 3 + d, 0)), 1, ""), "");
             at[d] = LLVMBuildGEP2(b, i32, local, Ll.array(LLVMConstInt(i32, d, 0)), 1, "");
         }
-        // for z, for y, for x: tid = (x, y, z); kernel(params, ctx)
+        // for z, for y, for x: tid = (x, y, z); kernel(params, ctx). The loops start at the tid the caller passes
+        // (0,0,0, or the thread after one whose assert ended the previous call: the block's other threads run on)
+        LLVMValueRef[] start = new LLVMValueRef[3];
+        for (int d = 0; d < 3; d++) start[d] = LLVMBuildLoad2(b, i32, at[d], "start" + d);
         LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(ctx, f, "done");
-        loop(ctx, b, f, 2, n, at, done, kernel, type, params, local);
+        loop(ctx, b, f, 2, n, at, start, LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0), done, kernel, type, params, local);
         LLVMPositionBuilderAtEnd(b, done);
         LLVMBuildRetVoid(b);
         LLVMDisposeBuilder(b);
     }
 
+    /** Loop over dimension d; {@code first}: every enclosing loop is at its start, so this one starts at start[d]. */
     private void loop(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef f, int d, LLVMValueRef[] n, LLVMValueRef[] at,
-                      LLVMBasicBlockRef exit, LLVMValueRef kernel, LLVMTypeRef type, LLVMValueRef params, LLVMValueRef local) {
+                      LLVMValueRef[] start, LLVMValueRef first, LLVMBasicBlockRef exit, LLVMValueRef kernel, LLVMTypeRef type,
+                      LLVMValueRef params, LLVMValueRef local) {
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+        LLVMValueRef init = LLVMBuildSelect(b, first, start[d], LLVMConstInt(i32, 0, 0), "");
         LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
         LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(ctx, f, "loop" + d);
         LLVMBasicBlockRef latchExit = LLVMAppendBasicBlockInContext(ctx, f, "next" + d);
@@ -151,13 +157,14 @@ public record HostTarget(String triple, String cpu, String features) implements 
             LLVMBuildCall2(b, type, kernel, Ll.array(params, local), 2, "");
             LLVMBuildBr(b, latchExit);
         } else {
-            loop(ctx, b, f, d - 1, n, at, latchExit, kernel, type, params, local);
+            LLVMValueRef innerFirst = LLVMBuildAnd(b, first, LLVMBuildICmp(b, LLVMIntEQ, iv, init, ""), "");
+            loop(ctx, b, f, d - 1, n, at, start, innerFirst, latchExit, kernel, type, params, local);
         }
         LLVMPositionBuilderAtEnd(b, latchExit);
         LLVMValueRef next = LLVMBuildAdd(b, iv, LLVMConstInt(i32, 1, 0), "");
         LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, n[d], ""), head, exit);
-        LLVMAddIncoming(iv, Ll.array(LLVMConstInt(i32, 0, 0), next), Ll.array(pre, latch), 2);
+        LLVMAddIncoming(iv, Ll.array(init, next), Ll.array(pre, latch), 2);
     }
 
     /** Byte offsets in zluda_thread_ctx: the block's shared memory and its size. */
