@@ -65,10 +65,19 @@ public final class Stream {
         return tail;
     }
 
+    /** Work waiting in the stream: the operation, what it must wait for, its completion. */
+    private record Entry(String what, Op op, CompletableFuture<?>[] deps, CudaException[] errors, CompletableFuture<Void> done) {}
+
+    private final java.util.ArrayDeque<Entry> queue = new java.util.ArrayDeque<>();
+    private boolean draining, sleeping;
+    /** Operations enqueued so far (read without the lock by a stream thread looking for more work). */
+    private volatile long enqueued;
+
     /**
      * Enqueues {@code op} after this stream's earlier work, the implicit synchronization with other streams, and
      * {@code after} (e.g. an event's record). An error of {@code op} becomes the stream's error unless
-     * {@code errors} is given, which then receives it (synchronous calls report their own errors).
+     * {@code errors} is given, which then receives it (synchronous calls report their own errors). A stream's
+     * operations run back to back on one stream thread while work is queued (no hand-over per operation).
      */
     CompletableFuture<Void> enqueue(String what, Op op, CompletableFuture<?> after, CudaException[] errors) {
         List<CompletableFuture<?>> deps = new ArrayList<>();
@@ -78,19 +87,64 @@ public final class Stream {
             deps.add(context.legacy.tail());
         }
         if (after != null) deps.add(after);
+        deps.removeIf(CompletableFuture::isDone);
         room.acquireUninterruptibly();
+        Entry e = new Entry(what, op, deps.toArray(new CompletableFuture<?>[0]), errors, new CompletableFuture<>());
+        boolean start;
         synchronized (this) {
-            deps.add(tail);
-            CompletableFuture<Void> ready = CompletableFuture.allOf(deps.toArray(new CompletableFuture<?>[0]));
-            tail = ready.handle((v, t) -> null).thenRunAsync(() -> execute(what, op, errors), EXECUTOR);
-            return tail;
+            queue.addLast(e);
+            tail = e.done;
+            enqueued++;
+            if (sleeping) notify();
+            start = !draining;
+            draining = true;
+        }
+        if (start) EXECUTOR.execute(this::drain);
+        return e.done;
+    }
+
+    /** Runs the queued operations in order until the queue is empty. */
+    private void drain() {
+        long seen = enqueued;
+        for (;;) {
+            Entry e;
+            synchronized (this) {
+                e = queue.pollFirst();
+            }
+            if (e == null) {
+                // an application that launches in a loop enqueues again within microseconds: look for more work for
+                // a moment (spinning, then sleeping), which is cheaper than waking a thread for every operation
+                long until = System.nanoTime() + 30_000;
+                while (enqueued == seen && System.nanoTime() < until) Thread.onSpinWait();
+            }
+            synchronized (this) {
+                if (e == null) e = queue.pollFirst();
+                if (e == null) {
+                    sleeping = true;
+                    try {
+                        wait(2);
+                    } catch (InterruptedException ignored) {
+                        Thread.currentThread().interrupt();
+                    }
+                    sleeping = false;
+                    e = queue.pollFirst();
+                    if (e == null) {
+                        draining = false;
+                        return;
+                    }
+                }
+            }
+            seen = enqueued;
+            for (CompletableFuture<?> d : e.deps) d.handle((v, t) -> null).join();
+            room.release();
+            execute(e.what, e.op, e.errors);
+            e.done.complete(null);
         }
     }
 
     private void execute(String what, Op op, CudaException[] errors) {
         CudaException failure = null;
         try {
-            room.release();
             op.run();
         } catch (CudaException e) {
             failure = e;
