@@ -115,7 +115,7 @@ public final class Stream {
                 // an application that launches in a loop enqueues again within microseconds: look for more work for
                 // a moment (spinning, then sleeping), which is cheaper than waking a thread for every operation
                 long until = System.nanoTime() + 30_000;
-                while (enqueued == seen && System.nanoTime() < until) Thread.onSpinWait();
+                while (enqueued == seen && System.nanoTime() < until) Thread.yield();
             }
             synchronized (this) {
                 if (e == null) e = queue.pollFirst();
