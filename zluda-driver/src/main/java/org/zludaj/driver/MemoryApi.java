@@ -171,4 +171,94 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemsetD8Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD8Async", dst, 1, v, n, s, true); }
     @Override public int cuMemsetD16Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD16Async", dst, 2, v, n, s, true); }
     @Override public int cuMemsetD32Async_ptsz(long dst, int v, long n, long s) { return set("cuMemsetD32Async", dst, 4, v, n, s, true); }
+
+    // ---- 2-D copies and sets, pitched allocations
+
+    /** cuMemAllocPitch: rows padded to 512 bytes (NVIDIA's pitch for current GPUs); elementSize 4, 8 or 16. */
+    @Override
+    public int cuMemAllocPitch_v2(long dptr, long pPitch, long widthInBytes, long height, int elementSizeBytes) {
+        return Api.call("cuMemAllocPitch", () -> {
+            Mem.nonNull(dptr, "dptr");
+            Mem.nonNull(pPitch, "pPitch");
+            Context c = d.requireCurrent();
+            if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "ElementSizeBytes must be 4, 8 or 16");
+            if (widthInBytes == 0 || height == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "empty pitched allocation");
+            long pitch = (widthInBytes + 511) / 512 * 512;
+            long p = d.backend.allocate(c.device, pitch * height);
+            d.deviceMemory.put(p, pitch * height);
+            HostRuntime.putLong(dptr, p);
+            HostRuntime.putLong(pPitch, pitch);
+        });
+    }
+
+    /** CUDA_MEMCPY2D (cuda.h), 128 bytes: one side's fields at base 0 (source) or 56 (destination). */
+    private record Side(long base, long pitch, int type) {
+        static Side read(long p, long at, String what) throws CudaException {
+            long x = HostRuntime.getLong(p + at), y = HostRuntime.getLong(p + at + 8);
+            int type = HostRuntime.getInt(p + at + 16);
+            long host = HostRuntime.getLong(p + at + 24), device = HostRuntime.getLong(p + at + 32);
+            long array = HostRuntime.getLong(p + at + 40), pitch = HostRuntime.getLong(p + at + 48);
+            long origin = switch (type) {
+                case 1 -> host;                  // CU_MEMORYTYPE_HOST
+                case 2, 4 -> device;             // DEVICE, UNIFIED
+                case 3 -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, what + " is a CUDA array (not supported yet)");
+                default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " memory type " + type);
+            };
+            if (origin == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " address is NULL");
+            return new Side(origin + y * pitch + x, pitch, type);
+        }
+    }
+
+    private int copy2D(String name, long pCopy, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            Mem.nonNull(pCopy, "pCopy");
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            Side src = Side.read(pCopy, 0, "source"), dst = Side.read(pCopy, 56, "destination");
+            long width = HostRuntime.getLong(pCopy + 112), height = HostRuntime.getLong(pCopy + 120);
+            if (height > 1 && (width > src.pitch || width > dst.pitch))
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
+            Stream.Op op = () -> {
+                if (width == 0) return;
+                if (src.pitch == width && dst.pitch == width) d.backend.copy(dst.base, src.base, width * height);
+                else for (long y = 0; y < height; y++) d.backend.copy(dst.base + y * dst.pitch, src.base + y * src.pitch, width);
+            };
+            boolean pinned = (src.type != 1 || Driver.within(d.pinnedMemory, src.base)) && (dst.type != 1 || Driver.within(d.pinnedMemory, dst.base));
+            if (stream != -1 && pinned) s.enqueue(name, op, null, null);
+            else s.run(name, op);
+        });
+    }
+
+    @Override public int cuMemcpy2D_v2(long pCopy) { return copy2D("cuMemcpy2D", pCopy, -1, false); }
+    @Override public int cuMemcpy2D_v2_ptds(long pCopy) { return copy2D("cuMemcpy2D", pCopy, -1, true); }
+    @Override public int cuMemcpy2DUnaligned_v2(long pCopy) { return copy2D("cuMemcpy2DUnaligned", pCopy, -1, false); }
+    @Override public int cuMemcpy2DUnaligned_v2_ptds(long pCopy) { return copy2D("cuMemcpy2DUnaligned", pCopy, -1, true); }
+    @Override public int cuMemcpy2DAsync_v2(long pCopy, long s) { return copy2D("cuMemcpy2DAsync", pCopy, s, false); }
+    @Override public int cuMemcpy2DAsync_v2_ptsz(long pCopy, long s) { return copy2D("cuMemcpy2DAsync", pCopy, s, true); }
+
+    private int set2D(String name, long dst, long pitch, int width, int value, long w, long h, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            if (dst == 0 && w != 0 && h != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "set of a NULL address");
+            if (h > 1 && w * width > pitch) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "Width exceeds dstPitch");
+            Stream.Op op = () -> {
+                for (long y = 0; y < h; y++) d.backend.fill(dst + y * pitch, width, value, w);
+            };
+            if (stream != -1 && (Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst))) s.enqueue(name, op, null, null);
+            else s.run(name, op);
+        });
+    }
+
+    @Override public int cuMemsetD2D8_v2(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D8", dst, pitch, 1, v, w, h, -1, false); }
+    @Override public int cuMemsetD2D16_v2(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D16", dst, pitch, 2, v, w, h, -1, false); }
+    @Override public int cuMemsetD2D32_v2(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D32", dst, pitch, 4, v, w, h, -1, false); }
+    @Override public int cuMemsetD2D8_v2_ptds(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D8", dst, pitch, 1, v, w, h, -1, true); }
+    @Override public int cuMemsetD2D16_v2_ptds(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D16", dst, pitch, 2, v, w, h, -1, true); }
+    @Override public int cuMemsetD2D32_v2_ptds(long dst, long pitch, int v, long w, long h) { return set2D("cuMemsetD2D32", dst, pitch, 4, v, w, h, -1, true); }
+    @Override public int cuMemsetD2D8Async(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D8Async", dst, pitch, 1, v, w, h, s, false); }
+    @Override public int cuMemsetD2D16Async(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D16Async", dst, pitch, 2, v, w, h, s, false); }
+    @Override public int cuMemsetD2D32Async(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D32Async", dst, pitch, 4, v, w, h, s, false); }
+    @Override public int cuMemsetD2D8Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D8Async", dst, pitch, 1, v, w, h, s, true); }
+    @Override public int cuMemsetD2D16Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D16Async", dst, pitch, 2, v, w, h, s, true); }
+    @Override public int cuMemsetD2D32Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D32Async", dst, pitch, 4, v, w, h, s, true); }
 }

@@ -1,0 +1,24 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * c/driver_memcpy2d.c through the shim: pitched allocation, 2-D copies in every direction with offsets and pitches,
+ * 2-D sets, and the error codes. Its output is NVIDIA's (recorded on an H200: pitch 512 for 400 bytes, errors 1 1 1 1).
+ */
+class DriverMemoryTest {
+    @Test
+    void pitchedMemoryAndTwoDimensionalCopiesAsNvidia(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_memcpy2d.c", "driver_memcpy2d");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("pitch for 400 bytes: 512\n"), r.toString());
+        assertTrue(r.stdout().contains("errors: 1 1 1 1\n"), r.toString());
+        assertTrue(r.stdout().contains("PASS: 2-D copies"), r.toString());
+    }
+}
