@@ -72,6 +72,12 @@ JNIEXPORT void JNICALL JN(callHostFunction)(JNIEnv *e, jclass c, jlong fn, jlong
     ((host_fn_t)PTR(fn))(PTR(user));
 }
 
+/* cuOccupancyMaxPotentialBlockSize's CUoccupancyB2DSize: dynamic shared bytes for a block size */
+JNIEXPORT jlong JNICALL JN(callBlockSizeToSharedBytes)(JNIEnv *e, jclass c, jlong fn, jint blockSize) {
+    (void)e; (void)c;
+    return (jlong)((size_t (*)(int))PTR(fn))((int)blockSize);
+}
+
 /* ---- grid launch ---- */
 
 typedef struct {

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * c/driver_memcpy2d.c through the shim: pitched allocation, 2-D copies in every direction with offsets and pitches,
+ * Driver programs in C through the shim. c/driver_memcpy2d.c: pitched allocation, 2-D copies in every direction with offsets and pitches,
  * 2-D sets, and the error codes. Its output is NVIDIA's (recorded on an H200: pitch 512 for 400 bytes, errors 1 1 1 1).
  */
 class DriverMemoryTest {
@@ -20,5 +20,18 @@ class DriverMemoryTest {
         assertTrue(r.stdout().contains("pitch for 400 bytes: 512\n"), r.toString());
         assertTrue(r.stdout().contains("errors: 1 1 1 1\n"), r.toString());
         assertTrue(r.stdout().contains("PASS: 2-D copies"), r.toString());
+    }
+
+    /**
+     * c/driver_kernel_attrs.c: the dynamic shared memory opt-in (64 KiB launch refused, then allowed), PTX_VERSION and
+     * static shared size, cuLaunchKernelEx with a launch attribute, occupancy derived from the device's attributes.
+     * The program passes on an H200 with NVIDIA's driver too.
+     */
+    @Test
+    void kernelAttributesLaunchExAndOccupancyAsNvidia(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_kernel_attrs.c", "driver_kernel_attrs");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: kernel attributes"), r.toString());
     }
 }

@@ -1,14 +1,53 @@
 package org.zludaj.driver;
 
 import org.zludaj.driver.backend.Backend;
-
 /** A CUkernel, and also the CUfunction of it: cudart passes CUkernel handles where CUfunction is expected. */
 public final class Kernel {
+    /** What a block may use without opting in (cuFuncSetAttribute), as on NVIDIA. */
+    static final int DEFAULT_SHARED = 48 * 1024;
+
     final Library library;
     final Backend.Program.Kernel code;
+    /** CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: the dynamic shared memory a launch may ask for. */
+    volatile int maxDynamicShared;
+    /** CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT (-1: no preference). */
+    volatile int carveout = -1;
+    private final long staticShared;
 
     Kernel(Library library, Backend.Program.Kernel code) {
         this.library = library;
         this.code = code;
+        this.staticShared = computeStaticShared();
+        this.maxDynamicShared = (int) Math.max(0, DEFAULT_SHARED - staticShared);
+    }
+
+    long staticShared() {
+        return staticShared;
+    }
+
+    /**
+     * The static shared memory of this kernel as NVIDIA counts it: its own {@code .shared} variables and the module's
+     * (not those of the module's other kernels, which the host backend's shared window also holds).
+     */
+    private long computeStaticShared() {
+        long bytes = 0;
+        if (library != null && library.ptx != null)
+            for (var v : library.ptx.globals()) bytes = shared(v, bytes);
+        if (code.ptx() != null && code.ptx().body() != null) bytes = shared(code.ptx().body(), bytes);
+        return bytes;
+    }
+
+    private static long shared(java.util.List<org.zludaj.ptx.model.Statement> body, long bytes) {
+        for (var s : body) {
+            if (s instanceof org.zludaj.ptx.model.Statement.Declaration dcl) for (var v : dcl.variables()) bytes = shared(v, bytes);
+            else if (s instanceof org.zludaj.ptx.model.Statement.Block b) bytes = shared(b.statements(), bytes);
+        }
+        return bytes;
+    }
+
+    private static long shared(org.zludaj.ptx.model.Variable v, long bytes) {
+        if (v.space() != org.zludaj.ptx.model.StateSpace.SHARED || v.size() == 0) return bytes;
+        long align = Math.max(1, v.align() > 0 ? v.align() : v.elementSize());
+        return (bytes + align - 1) / align * align + v.size();
     }
 }

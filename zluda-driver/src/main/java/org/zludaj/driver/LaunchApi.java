@@ -41,8 +41,9 @@ final class LaunchApi implements CuLaunchApi {
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is too large");
             if (gy > limits.attribute(6) || gz > limits.attribute(7))
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "grid " + gx + "x" + gy + "x" + gz + " is too large");
-            if (shared < 0 || shared > limits.attribute(97))
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dynamic shared memory of " + shared + " bytes");
+            if (shared < 0 || shared > k.maxDynamicShared)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dynamic shared memory of " + shared + " bytes (the kernel allows "
+                        + k.maxDynamicShared + "; raise it with cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))");
             List<Variable> params = k.code.ptx().params();
             if (kernelParams != 0 && extra != 0)
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
@@ -161,20 +162,184 @@ final class LaunchApi implements CuLaunchApi {
     static int attribute(Driver d, Kernel k, int attrib) throws CudaException {
         var dev = d.devices().get(0);
         return switch (attrib) {
-            case 0 -> dev.attribute(1);            // MAX_THREADS_PER_BLOCK
-            case 1, 2, 3 -> 0;                     // SHARED/CONST/LOCAL_SIZE_BYTES: none in this slice
-            case 4 -> 32;                          // NUM_REGS
-            case 5 -> k.library.ptx.smVersion();   // PTX_VERSION: the .target, as NVIDIA reports it
+            case 0 -> dev.attribute(1);                        // MAX_THREADS_PER_BLOCK
+            case 1 -> (int) k.staticShared();             // SHARED_SIZE_BYTES
+            case 2 -> 0;                                       // CONST_SIZE_BYTES: module variables are not per kernel
+            case 3 -> (int) k.code.localBytes();               // LOCAL_SIZE_BYTES
+            case 4 -> 32;                                      // NUM_REGS
+            case 5 -> k.library.ptx.smVersion();               // PTX_VERSION: the .target, as NVIDIA reports it
             case 6 -> dev.attribute(75) * 10 + dev.attribute(76);  // BINARY_VERSION
-            case 7 -> 0;                           // CACHE_MODE_CA
-            case 8 -> dev.attribute(97);           // MAX_DYNAMIC_SHARED_SIZE_BYTES
-            case 9 -> -1;                          // PREFERRED_SHARED_MEMORY_CARVEOUT
+            case 7 -> 0;                                       // CACHE_MODE_CA
+            case 8 -> k.maxDynamicShared;                      // MAX_DYNAMIC_SHARED_SIZE_BYTES
+            case 9 -> k.carveout;                              // PREFERRED_SHARED_MEMORY_CARVEOUT
+            case 10, 11, 12, 13, 14, 15 -> 0;                  // cluster attributes: no cluster launches here
             default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "function attribute " + attrib);
         };
+    }
+
+    /** cuFuncSetAttribute/cuKernelSetAttribute: the settable attributes, with NVIDIA's limits. */
+    static void setAttribute(Driver d, Kernel k, int attrib, int value) throws CudaException {
+        var dev = d.devices().get(0);
+        switch (attrib) {
+            case 8 -> {
+                long max = dev.attribute(97) - k.staticShared();
+                if (value < 0 || value > max)
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "MAX_DYNAMIC_SHARED_SIZE_BYTES " + value + " (at most " + max + ")");
+                k.maxDynamicShared = value;
+            }
+            case 9 -> {
+                if (value < -1 || value > 100) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "carveout " + value);
+                k.carveout = value;
+            }
+            case 14, 15 -> { }  // cluster policy hints: accepted, nothing to change without cluster launches
+            default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "function attribute " + attrib + " cannot be set");
+        }
     }
 
     @Override
     public int cuFuncGetAttribute(long pi, int attrib, long hfunc) {
         return Api.call("cuFuncGetAttribute", () -> Mem.putInt(pi, attribute(d, d.handles.get(hfunc, Kernel.class), attrib), "pi"));
+    }
+
+    @Override
+    public int cuFuncSetAttribute(long hfunc, int attrib, int value) {
+        return Api.call("cuFuncSetAttribute", () -> setAttribute(d, d.handles.get(hfunc, Kernel.class), attrib, value));
+    }
+
+    // ---- cuLaunchKernelEx: CUlaunchConfig (cuda.h) = grid xyz, block xyz, sharedMemBytes (7 x u32), hStream at 32,
+    // ---- attrs at 40, numAttrs at 48; each CUlaunchAttribute is 72 bytes: id (u32) at 0, value union at 8
+
+    private int launchEx(long config, long f, long kernelParams, long extra, boolean ptds) {
+        int[] v = new int[7];
+        long stream, attrs;
+        int count;
+        try {
+            Mem.nonNull(config, "config");
+            for (int i = 0; i < 7; i++) v[i] = HostRuntime.getInt(config + 4L * i);
+            stream = HostRuntime.getLong(config + 32);
+            attrs = HostRuntime.getLong(config + 40);
+            count = HostRuntime.getInt(config + 48);
+            if (count > 0) Mem.nonNull(attrs, "config->attrs");
+            for (int i = 0; i < count; i++) {
+                long a = attrs + 72L * i;
+                int id = HostRuntime.getInt(a);
+                switch (id) {
+                    // hints whose guarantees hold here (work of a stream runs in order, one kernel at a time)
+                    case 0, 1, 3, 5, 6, 8, 9, 10 -> { }
+                    case 2 -> {  // COOPERATIVE
+                        if (HostRuntime.getInt(a + 8) != 0)
+                            return org.zludaj.api.Unsupported.report("cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE");
+                    }
+                    case 4 -> {  // CLUSTER_DIMENSION: only 1x1x1 (the device reports no cluster launch)
+                        if (HostRuntime.getInt(a + 8) > 1 || HostRuntime.getInt(a + 12) > 1 || HostRuntime.getInt(a + 16) > 1)
+                            return org.zludaj.api.Unsupported.report("cuLaunchKernelEx with thread-block clusters");
+                    }
+                    default -> {
+                        return org.zludaj.api.Unsupported.report("cuLaunchKernelEx attribute " + id);
+                    }
+                }
+            }
+        } catch (CudaException e) {
+            return e.result();
+        }
+        return launch(f, v[0], v[1], v[2], v[3], v[4], v[5], v[6], stream, kernelParams, extra, ptds);
+    }
+
+    @Override
+    public int cuLaunchKernelEx(long config, long f, long kernelParams, long extra) {
+        return launchEx(config, f, kernelParams, extra, false);
+    }
+
+    @Override
+    public int cuLaunchKernelEx_ptsz(long config, long f, long kernelParams, long extra) {
+        return launchEx(config, f, kernelParams, extra, true);
+    }
+
+    // ---- occupancy: how many blocks of a kernel fit on one multiprocessor of the device (threads, blocks and shared
+    // ---- memory per multiprocessor, per-block shared memory as launches would ask it)
+
+    static int activeBlocks(Driver d, Kernel k, int blockSize, long dynamicShared) {
+        var dev = d.devices().get(0);
+        if (blockSize <= 0 || blockSize > dev.attribute(1)) return 0;
+        if (dynamicShared > k.maxDynamicShared) return 0;
+        int warps = (blockSize + 31) / 32, maxWarps = dev.attribute(39) / 32;
+        int byThreads = maxWarps / warps, byBlocks = dev.attribute(106);
+        long shared = k.staticShared() + dynamicShared;
+        long byShared = shared == 0 ? Integer.MAX_VALUE : dev.attribute(81) / shared;
+        return (int) Math.max(0, Math.min(Math.min(byThreads, byBlocks), byShared));
+    }
+
+    private int maxActiveBlocks(long numBlocks, long func, int blockSize, long dynamicSMemSize) {
+        return Api.call("cuOccupancyMaxActiveBlocksPerMultiprocessor", () -> {
+            Mem.nonNull(numBlocks, "numBlocks");
+            Kernel k = d.handles.get(func, Kernel.class);
+            HostRuntime.putInt(numBlocks, activeBlocks(d, k, blockSize, dynamicSMemSize));
+        });
+    }
+
+    @Override
+    public int cuOccupancyMaxActiveBlocksPerMultiprocessor(long numBlocks, long func, int blockSize, long dynamicSMemSize) {
+        return maxActiveBlocks(numBlocks, func, blockSize, dynamicSMemSize);
+    }
+
+    @Override
+    public int cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(long numBlocks, long func, int blockSize, long dynamicSMemSize, int flags) {
+        if ((flags & ~1) != 0) return Api.call("cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+        });
+        return maxActiveBlocks(numBlocks, func, blockSize, dynamicSMemSize);
+    }
+
+    /** The block size (a multiple of 32 up to the limit) with the most threads resident per multiprocessor. */
+    private int potentialBlockSize(long minGridSize, long blockSize, long func, long toShared, long dynamicSMemSize, int limit) {
+        return Api.call("cuOccupancyMaxPotentialBlockSize", () -> {
+            Mem.nonNull(minGridSize, "minGridSize");
+            Mem.nonNull(blockSize, "blockSize");
+            Kernel k = d.handles.get(func, Kernel.class);
+            var dev = d.devices().get(0);
+            int max = dev.attribute(1);
+            if (limit > 0) max = Math.min(max, limit);
+            int best = 0, bestBlocks = 0;
+            long bestThreads = -1;
+            for (int size = (max + 31) / 32 * 32; size > 0; size -= 32) {
+                int s = Math.min(size, max);
+                long dyn = toShared != 0 ? HostRuntime.callBlockSizeToSharedBytes(toShared, s) : dynamicSMemSize;
+                int blocks = activeBlocks(d, k, s, dyn);
+                long threads = (long) blocks * s;
+                if (threads > bestThreads) {
+                    bestThreads = threads;
+                    best = s;
+                    bestBlocks = blocks;
+                }
+            }
+            HostRuntime.putInt(blockSize, best);
+            HostRuntime.putInt(minGridSize, bestBlocks * dev.attribute(16));
+        });
+    }
+
+    @Override
+    public int cuOccupancyMaxPotentialBlockSize(long minGridSize, long blockSize, long func, long toShared, long dynamicSMemSize, int blockSizeLimit) {
+        return potentialBlockSize(minGridSize, blockSize, func, toShared, dynamicSMemSize, blockSizeLimit);
+    }
+
+    @Override
+    public int cuOccupancyMaxPotentialBlockSizeWithFlags(long minGridSize, long blockSize, long func, long toShared, long dynamicSMemSize,
+                                                         int blockSizeLimit, int flags) {
+        return potentialBlockSize(minGridSize, blockSize, func, toShared, dynamicSMemSize, blockSizeLimit);
+    }
+
+    /** The most dynamic shared memory a block can use while numBlocks of blockSize threads stay resident. */
+    @Override
+    public int cuOccupancyAvailableDynamicSMemPerBlock(long dynamicSmemSize, long func, int numBlocks, int blockSize) {
+        return Api.call("cuOccupancyAvailableDynamicSMemPerBlock", () -> {
+            Mem.nonNull(dynamicSmemSize, "dynamicSmemSize");
+            Kernel k = d.handles.get(func, Kernel.class);
+            var dev = d.devices().get(0);
+            long avail = 0;
+            if (numBlocks > 0 && activeBlocks(d, k, blockSize, 0) >= numBlocks) {
+                avail = Math.min(dev.attribute(81) / numBlocks, dev.attribute(97)) - k.staticShared();
+            }
+            HostRuntime.putLong(dynamicSmemSize, Math.max(0, avail));
+        });
     }
 }

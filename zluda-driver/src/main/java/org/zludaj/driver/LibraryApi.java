@@ -76,4 +76,12 @@ final class LibraryApi implements CuLibraryApi {
             Mem.putInt(pi, LaunchApi.attribute(d, d.handles.get(kernel, Kernel.class), attrib), "pi");
         });
     }
+
+    @Override
+    public int cuKernelSetAttribute(int attrib, int val, long kernel, int dev) {
+        return Api.call("cuKernelSetAttribute", () -> {
+            d.checkDevice(dev);
+            LaunchApi.setAttribute(d, d.handles.get(kernel, Kernel.class), attrib, val);
+        });
+    }
 }

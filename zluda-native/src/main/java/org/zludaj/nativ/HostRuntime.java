@@ -63,6 +63,9 @@ public final class HostRuntime {
     /** Calls an application's {@code void fn(void *userData)}. */
     public static native void callHostFunction(long function, long userData);
 
+    /** Calls a CUoccupancyB2DSize function: {@code size_t fn(int blockSize)}. */
+    public static native long callBlockSizeToSharedBytes(long function, int blockSize);
+
     /** Reads the NUL-terminated string at {@code address} (UTF-8). */
     public static String string(long address) {
         int n = (int) strlen(address);
