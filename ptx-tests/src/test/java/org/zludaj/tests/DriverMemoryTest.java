@@ -34,4 +34,16 @@ class DriverMemoryTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: kernel attributes"), r.toString());
     }
+
+    /**
+     * c/driver_pointers.c: pointer attributes of device, host, registered and unknown memory, address ranges,
+     * cuMemHostRegister/Unregister errors, host allocation flags, stream flags/priority/context/id. Passes on an H200.
+     */
+    @Test
+    void pointerAttributesRegisteredMemoryAndStreamPropertiesAsNvidia(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_pointers.c", "driver_pointers");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: pointers and streams"), r.toString());
+    }
 }

@@ -27,6 +27,16 @@ public final class Driver {
     final java.util.concurrent.ConcurrentSkipListMap<Long, Long> deviceMemory = new java.util.concurrent.ConcurrentSkipListMap<>(),
             pinnedMemory = new java.util.concurrent.ConcurrentSkipListMap<>();
 
+    /** Flags of page-locked host memory (cuMemHostAlloc's, cuMemHostRegister's), by base; managed allocations. */
+    final java.util.concurrent.ConcurrentHashMap<Long, Integer> hostFlags = new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.Set<Long> managedMemory = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The allocation of {@code map} containing {@code address} as (base, size), or null. */
+    static java.util.Map.Entry<Long, Long> allocationOf(java.util.NavigableMap<Long, Long> map, long address) {
+        var e = map.floorEntry(address);
+        return e != null && address < e.getKey() + Math.max(1, e.getValue()) ? e : null;
+    }
+
     /** Whether {@code address} lies in an allocation of {@code map}. */
     static boolean within(java.util.NavigableMap<Long, Long> map, long address) {
         var e = map.floorEntry(address);

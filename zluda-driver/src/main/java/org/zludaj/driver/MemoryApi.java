@@ -42,6 +42,7 @@ final class MemoryApi implements CuMemoryApi {
             long p = d.backend.allocate(c.device, bytesize);
             d.deviceMemory.put(p, bytesize);
             d.pinnedMemory.put(p, bytesize);  // reachable from the host too
+            d.managedMemory.add(p);
             HostRuntime.putLong(dptr, p);
         });
     }
@@ -55,6 +56,7 @@ final class MemoryApi implements CuMemoryApi {
             d.backend.free(dptr);
             d.deviceMemory.remove(dptr);
             d.pinnedMemory.remove(dptr);
+            d.managedMemory.remove(dptr);
         });
     }
 
@@ -74,8 +76,11 @@ final class MemoryApi implements CuMemoryApi {
             Mem.nonNull(pp, "pp");
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc of 0 bytes");
+            if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
             long p = d.backend.allocate(c.device, bytesize);
             d.pinnedMemory.put(p, bytesize);
+            d.hostFlags.put(p, flags | 2);  // with unified addressing every allocation is device-mapped (NVIDIA: DEVICEMAP)
+            allocatedHost.add(p);
             HostRuntime.putLong(pp, p);
         });
     }
@@ -91,6 +96,7 @@ final class MemoryApi implements CuMemoryApi {
             d.requireCurrent().drain();
             d.backend.free(p);
             d.pinnedMemory.remove(p);
+            d.hostFlags.remove(p);
         });
     }
 
@@ -261,4 +267,136 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemsetD2D8Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D8Async", dst, pitch, 1, v, w, h, s, true); }
     @Override public int cuMemsetD2D16Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D16Async", dst, pitch, 2, v, w, h, s, true); }
     @Override public int cuMemsetD2D32Async_ptsz(long dst, long pitch, int v, long w, long h, long s) { return set2D("cuMemsetD2D32Async", dst, pitch, 4, v, w, h, s, true); }
+
+    // ---- registered host memory, address ranges, pointer attributes
+
+    /**
+     * cuMemHostRegister: the range becomes page-locked memory the device can use at the same address (every host
+     * address is one on this backend); ranges may not overlap a registration.
+     */
+    @Override
+    public int cuMemHostRegister_v2(long p, long bytesize, int flags) {
+        return Api.call("cuMemHostRegister", () -> {
+            d.requireCurrent();
+            if (p == 0 || bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "empty or NULL range");
+            if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            var before = d.pinnedMemory.floorEntry(p + bytesize - 1);
+            if (before != null && before.getKey() + before.getValue() > p)
+                throw new CudaException(CuResult.CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "range overlaps page-locked memory");
+            d.pinnedMemory.put(p, bytesize);
+            d.hostFlags.put(p, flags | 2);  // device-mapped, as with unified addressing on NVIDIA
+        });
+    }
+
+    @Override
+    public int cuMemHostUnregister(long p) {
+        return Api.call("cuMemHostUnregister", () -> {
+            Context c = d.requireCurrent();
+            if (!d.hostFlags.containsKey(p) || Driver.within(d.deviceMemory, p) || !isRegistered(p))
+                throw new CudaException(CuResult.CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not the start of a registered range");
+            c.drain();
+            d.pinnedMemory.remove(p);
+            d.hostFlags.remove(p);
+        });
+    }
+
+    /** Registered (not allocated by the driver): the backend does not know it as an allocation. */
+    private final java.util.Set<Long> allocatedHost = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private boolean isRegistered(long p) {
+        return !allocatedHost.contains(p);
+    }
+
+    @Override
+    public int cuMemHostGetFlags(long pFlags, long p) {
+        return Api.call("cuMemHostGetFlags", () -> {
+            d.requireCurrent();
+            var e = Driver.allocationOf(d.pinnedMemory, p);
+            Integer flags = e == null ? null : d.hostFlags.get(e.getKey());
+            if (flags == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not page-locked host memory");
+            Mem.putInt(pFlags, flags, "pFlags");
+        });
+    }
+
+    @Override
+    public int cuMemGetAddressRange_v2(long pbase, long psize, long dptr) {
+        return Api.call("cuMemGetAddressRange", () -> {
+            d.requireCurrent();
+            var e = Driver.allocationOf(d.deviceMemory, dptr);
+            if (e == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "0x" + Long.toHexString(dptr) + " is in no allocation");
+            if (pbase != 0) HostRuntime.putLong(pbase, e.getKey());
+            if (psize != 0) HostRuntime.putLong(psize, e.getValue());
+        });
+    }
+
+    /** What the driver knows of an address: the allocation, device or page-locked host memory, managed. */
+    private record Pointer(long base, long size, boolean device, boolean managed) {}
+
+    private Pointer pointer(long ptr) {
+        var dev = Driver.allocationOf(d.deviceMemory, ptr);
+        if (dev != null) return new Pointer(dev.getKey(), dev.getValue(), true, d.managedMemory.contains(dev.getKey()));
+        var host = Driver.allocationOf(d.pinnedMemory, ptr);
+        if (host != null) return new Pointer(host.getKey(), host.getValue(), false, false);
+        return null;
+    }
+
+    /** Writes one CUpointer_attribute of ptr to data; false when the attribute is unknown or unsupported. */
+    private boolean pointerAttribute(long data, int attribute, long ptr, Pointer p, Context c) throws CudaException {
+        switch (attribute) {
+            case 1 -> HostRuntime.putLong(data, c.handle);                      // CONTEXT
+            case 2 -> HostRuntime.putInt(data, p.device ? 2 : 1);               // MEMORY_TYPE: DEVICE / HOST
+            case 3, 4 -> HostRuntime.putLong(data, ptr);                        // DEVICE_POINTER, HOST_POINTER: one address space
+            case 6 -> HostRuntime.putInt(data, 1);                              // SYNC_MEMOPS
+            case 7 -> HostRuntime.putLong(data, p.base);                        // BUFFER_ID: the allocation's base, unique while it lives
+            case 8 -> HostRuntime.putInt(data, p.managed ? 1 : 0);              // IS_MANAGED
+            case 9 -> HostRuntime.putInt(data, c.device);                       // DEVICE_ORDINAL
+            case 10, 15 -> HostRuntime.putInt(data, 0);                         // IPC / GPUDirect RDMA capable
+            case 11 -> HostRuntime.putLong(data, p.base);                       // RANGE_START_ADDR
+            case 12 -> HostRuntime.putLong(data, p.size);                       // RANGE_SIZE
+            case 13 -> HostRuntime.putInt(data, 1);                             // MAPPED
+            case 14 -> HostRuntime.putLong(data, 0);                            // ALLOWED_HANDLE_TYPES
+            case 16 -> HostRuntime.putInt(data, 3);                             // ACCESS_FLAGS: read and write
+            case 17 -> HostRuntime.putLong(data, 0);                            // MEMPOOL_HANDLE: not from a pool
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int cuPointerGetAttribute(long data, int attribute, long ptr) {
+        return Api.call("cuPointerGetAttribute", () -> {
+            Context c = d.requireCurrent();
+            Mem.nonNull(data, "data");
+            Pointer p = pointer(ptr);
+            if (p == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "0x" + Long.toHexString(ptr) + " is not memory of this driver");
+            if (attribute == 4 && p.device && !p.managed)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "HOST_POINTER of device memory");
+            if (!pointerAttribute(data, attribute, ptr, p, c))
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pointer attribute " + attribute);
+        });
+    }
+
+    /** cuPointerGetAttributes: unknown pointers are not an error; their attributes read as 0 (MEMORY_TYPE 0). */
+    @Override
+    public int cuPointerGetAttributes(int numAttributes, long attributes, long data, long ptr) {
+        return Api.call("cuPointerGetAttributes", () -> {
+            Context c = d.requireCurrent();
+            Mem.nonNull(attributes, "attributes");
+            Mem.nonNull(data, "data");
+            Pointer p = pointer(ptr);
+            for (int i = 0; i < numAttributes; i++) {
+                int a = HostRuntime.getInt(attributes + 4L * i);
+                long slot = HostRuntime.getLong(data + 8L * i);
+                if (slot == 0) continue;
+                if (p == null) {
+                    if (a == 1 || a == 3 || a == 4 || a == 7 || a == 11 || a == 12 || a == 14 || a == 17) HostRuntime.putLong(slot, 0);
+                    else HostRuntime.putInt(slot, a == 9 ? -2 : 0);  // DEVICE_ORDINAL of unknown memory: -2, as NVIDIA
+                } else if (!pointerAttribute(slot, a, ptr, p, c)) {
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pointer attribute " + a);
+                }
+            }
+        });
+    }
 }

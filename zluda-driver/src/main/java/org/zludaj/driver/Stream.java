@@ -40,8 +40,12 @@ public final class Stream {
     /** Operations a stream holds before enqueueing blocks the caller (NVIDIA's launch queue is bounded too). */
     static final int MAX_PENDING = 1024;
 
+    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+
     final int flags;
     final int priority;
+    /** cuStreamGetId: unique in the process. */
+    final long id = IDS.incrementAndGet();
     private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(MAX_PENDING);
     final Context context;
     /** The context's legacy default stream (handle 0 / CU_STREAM_LEGACY). */

@@ -37,7 +37,8 @@ final class StreamApi implements CuStreamApi {
             Mem.nonNull(phStream, "phStream");
             Context c = d.requireCurrent();
             if ((flags & ~Stream.NON_BLOCKING) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream flags " + flags);
-            HostRuntime.putLong(phStream, d.handles.add(c.add(new Stream(c, flags, priority, false))));
+            // the device has no stream priorities (range [0, 0]): NVIDIA clamps a requested priority into the range
+            HostRuntime.putLong(phStream, d.handles.add(c.add(new Stream(c, flags, 0, false))));
         });
     }
 
@@ -117,4 +118,34 @@ final class StreamApi implements CuStreamApi {
     public int cuStreamWaitEvent_ptsz(long hStream, long hEvent, int flags) {
         return waitEvent(hStream, hEvent, flags, true);
     }
+
+    // ---- properties
+
+    private int flags(long hStream, long pFlags, boolean ptds) {
+        return Api.call("cuStreamGetFlags", () -> Mem.putInt(pFlags, resolve(hStream, ptds).flags, "flags"));
+    }
+
+    @Override public int cuStreamGetFlags(long hStream, long flags) { return flags(hStream, flags, false); }
+    @Override public int cuStreamGetFlags_ptsz(long hStream, long flags) { return flags(hStream, flags, true); }
+
+    private int priority(long hStream, long p, boolean ptds) {
+        return Api.call("cuStreamGetPriority", () -> Mem.putInt(p, resolve(hStream, ptds).priority, "priority"));
+    }
+
+    @Override public int cuStreamGetPriority(long hStream, long priority) { return priority(hStream, priority, false); }
+    @Override public int cuStreamGetPriority_ptsz(long hStream, long priority) { return priority(hStream, priority, true); }
+
+    private int ctx(long hStream, long pctx, boolean ptds) {
+        return Api.call("cuStreamGetCtx", () -> Mem.putLong(pctx, resolve(hStream, ptds).context.handle, "pctx"));
+    }
+
+    @Override public int cuStreamGetCtx(long hStream, long pctx) { return ctx(hStream, pctx, false); }
+    @Override public int cuStreamGetCtx_ptsz(long hStream, long pctx) { return ctx(hStream, pctx, true); }
+
+    private int id(long hStream, long pId, boolean ptds) {
+        return Api.call("cuStreamGetId", () -> Mem.putLong(pId, resolve(hStream, ptds).id, "streamId"));
+    }
+
+    @Override public int cuStreamGetId(long hStream, long streamId) { return id(hStream, streamId, false); }
+    @Override public int cuStreamGetId_ptsz(long hStream, long streamId) { return id(hStream, streamId, true); }
 }
