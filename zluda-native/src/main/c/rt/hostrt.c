@@ -20,7 +20,8 @@
 JNIEXPORT jlong JNICALL JN(allocate)(JNIEnv *e, jclass c, jlong size, jlong align) {
     (void)e; (void)c;
     void *p = NULL;
-    if (posix_memalign(&p, (size_t)align, size ? (size_t)size : 1)) return 0;
+    size_t a = (size_t)align < sizeof(void *) ? sizeof(void *) : (size_t)align;  /* posix_memalign's minimum */
+    if (posix_memalign(&p, a, size ? (size_t)size : 1)) return 0;
     return (jlong)(uintptr_t)p;
 }
 JNIEXPORT void JNICALL JN(release)(JNIEnv *e, jclass c, jlong p) { (void)e; (void)c; free(PTR(p)); }

@@ -60,6 +60,12 @@ final class CodeLoader {
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.log());
     }
 
+    /** Gives a loaded library its handle. */
+    static long register(Driver d, Library lib) {
+        lib.handle = d.handles.add(lib);
+        return lib.handle;
+    }
+
     /** The kernel {@code name} of a library, with a stable handle. */
     static long kernel(Driver d, Library lib, String name) throws CudaException {
         Long h = lib.kernels.get(name);

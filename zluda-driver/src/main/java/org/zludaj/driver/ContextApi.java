@@ -241,4 +241,30 @@ final class ContextApi implements CuContextApi {
     public int cuDevicePrimaryCtxReset(int dev) {
         return cuDevicePrimaryCtxReset_v2(dev);
     }
+
+    /** One device: a device is not its own peer (NVIDIA answers 0 for dev == peerDev too). */
+    @Override
+    public int cuDeviceCanAccessPeer(long canAccessPeer, int dev, int peerDev) {
+        return Api.call("cuDeviceCanAccessPeer", () -> {
+            d.checkDevice(dev);
+            d.checkDevice(peerDev);
+            Mem.putInt(canAccessPeer, 0, "canAccessPeer");
+        });
+    }
+
+    @Override
+    public int cuDeviceGetP2PAttribute(long value, int attrib, int srcDevice, int dstDevice) {
+        return Api.call("cuDeviceGetP2PAttribute", () -> {
+            d.checkDevice(srcDevice);
+            d.checkDevice(dstDevice);
+            if (srcDevice == dstDevice) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "a device is not its own peer");
+            Mem.putInt(value, 0, "value");
+        });
+    }
+
+    /** No persisting L2 lines exist here: nothing to reset. */
+    @Override
+    public int cuCtxResetPersistingL2Cache() {
+        return Api.call("cuCtxResetPersistingL2Cache", d::requireCurrent);
+    }
 }

@@ -13,6 +13,17 @@ public final class Kernel {
     /** CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT (-1: no preference). */
     volatile int carveout = -1;
     private final long staticShared;
+    private long nativeName;
+
+    /** The kernel's name as a C string owned by the driver (cuFuncGetName, cuKernelGetName). */
+    synchronized long nativeName() {
+        if (nativeName == 0) {
+            byte[] b = (code.name() + "\0").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            nativeName = org.zludaj.nativ.HostRuntime.allocate(b.length, 16);
+            org.zludaj.nativ.HostRuntime.write(nativeName, b, 0, b.length);
+        }
+        return nativeName;
+    }
 
     Kernel(Library library, Backend.Program.Kernel code) {
         this.library = library;

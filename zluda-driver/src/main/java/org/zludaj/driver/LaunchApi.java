@@ -342,4 +342,39 @@ final class LaunchApi implements CuLaunchApi {
             HostRuntime.putLong(dynamicSmemSize, Math.max(0, avail));
         });
     }
+
+    // ---- function identity and loading
+
+    @Override
+    public int cuFuncGetName(long name, long hfunc) {
+        return Api.call("cuFuncGetName", () -> Mem.putLong(name, d.handles.get(hfunc, Kernel.class).nativeName(), "name"));
+    }
+
+    @Override
+    public int cuFuncGetModule(long hmod, long hfunc) {
+        return Api.call("cuFuncGetModule", () -> Mem.putLong(hmod, d.handles.get(hfunc, Kernel.class).library.handle, "hmod"));
+    }
+
+    /** Kernels are compiled when their module loads: always loaded (CU_FUNCTION_LOADING_STATE_LOADED = 1). */
+    @Override
+    public int cuFuncIsLoaded(long state, long function) {
+        return Api.call("cuFuncIsLoaded", () -> {
+            d.handles.get(function, Kernel.class);
+            Mem.putInt(state, 1, "state");
+        });
+    }
+
+    @Override
+    public int cuFuncLoad(long function) {
+        return Api.call("cuFuncLoad", () -> d.handles.get(function, Kernel.class));
+    }
+
+    /** A cache preference (CU_FUNC_CACHE_PREFER_NONE..EQUAL): recorded by NVIDIA, without effect here. */
+    @Override
+    public int cuFuncSetCacheConfig(long hfunc, int config) {
+        return Api.call("cuFuncSetCacheConfig", () -> {
+            d.handles.get(hfunc, Kernel.class);
+            if (config < 0 || config > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cache config " + config);
+        });
+    }
 }

@@ -11,6 +11,13 @@ public final class Library {
     final boolean module;
     /** Kernel name -> handle, so a name always yields the same CUkernel. */
     final ConcurrentHashMap<String, Long> kernels = new ConcurrentHashMap<>();
+    /** Its handle (cuFuncGetModule), set when the application receives it. */
+    volatile long handle;
+
+    /** The names of its kernels (.entry functions with a body), in module order. */
+    java.util.List<String> kernelNames() {
+        return ptx.functions().stream().filter(f -> f.entry() && f.isDefined()).map(org.zludaj.ptx.model.Function::name).toList();
+    }
 
     Library(PtxModule ptx, Backend.Program program, boolean module) {
         this.ptx = ptx;

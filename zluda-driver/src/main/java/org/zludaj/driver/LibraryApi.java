@@ -27,7 +27,7 @@ final class LibraryApi implements CuLibraryApi {
                 jit.error(e.getMessage());
                 throw e;
             }
-            HostRuntime.putLong(library, d.handles.add(lib));
+            HostRuntime.putLong(library, CodeLoader.register(d, lib));
         });
     }
 
@@ -83,5 +83,28 @@ final class LibraryApi implements CuLibraryApi {
             d.checkDevice(dev);
             LaunchApi.setAttribute(d, d.handles.get(kernel, Kernel.class), attrib, val);
         });
+    }
+
+    @Override
+    public int cuKernelGetName(long name, long hfunc) {
+        return Api.call("cuKernelGetName", () -> Mem.putLong(name, d.handles.get(hfunc, Kernel.class).nativeName(), "name"));
+    }
+
+    @Override
+    public int cuLibraryGetKernelCount(long count, long lib) {
+        return Api.call("cuLibraryGetKernelCount", () -> Mem.putInt(count, d.handles.get(lib, Library.class).kernelNames().size(), "count"));
+    }
+
+    @Override
+    public int cuLibraryEnumerateKernels(long kernels, int numKernels, long lib) {
+        return Api.call("cuLibraryEnumerateKernels", () -> enumerate(d, kernels, numKernels, d.handles.get(lib, Library.class)));
+    }
+
+    /** Writes the handles of a library's kernels; numKernels must be its kernel count, as NVIDIA requires. */
+    static void enumerate(Driver d, long out, int n, Library lib) throws CudaException {
+        Mem.nonNull(out, "kernels");
+        var names = lib.kernelNames();
+        if (n != names.size()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, n + " slots for " + names.size() + " kernels");
+        for (int i = 0; i < n; i++) HostRuntime.putLong(out + 8L * i, CodeLoader.kernel(d, lib, names.get(i)));
     }
 }

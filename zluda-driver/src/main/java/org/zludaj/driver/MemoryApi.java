@@ -399,4 +399,47 @@ final class MemoryApi implements CuMemoryApi {
             }
         });
     }
+
+    // ---- peer copies (one device: the same copy between two contexts), managed-memory hints
+
+    private int peer(String name, long dst, long dstCtx, long src, long srcCtx, long bytes, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            d.handles.get(dstCtx, Context.class);
+            d.handles.get(srcCtx, Context.class);
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
+            Stream.Op op = () -> d.backend.copy(dst, src, bytes);
+            if (stream != -1) s.enqueue(name, op, null, null);
+            else s.run(name, op);
+        });
+    }
+
+    @Override public int cuMemcpyPeer(long dst, long dstCtx, long src, long srcCtx, long n) { return peer("cuMemcpyPeer", dst, dstCtx, src, srcCtx, n, -1, false); }
+    @Override public int cuMemcpyPeer_ptds(long dst, long dstCtx, long src, long srcCtx, long n) { return peer("cuMemcpyPeer", dst, dstCtx, src, srcCtx, n, -1, true); }
+    @Override public int cuMemcpyPeerAsync(long dst, long dstCtx, long src, long srcCtx, long n, long s) { return peer("cuMemcpyPeerAsync", dst, dstCtx, src, srcCtx, n, s, false); }
+    @Override public int cuMemcpyPeerAsync_ptsz(long dst, long dstCtx, long src, long srcCtx, long n, long s) { return peer("cuMemcpyPeerAsync", dst, dstCtx, src, srcCtx, n, s, true); }
+
+    /** Managed memory is host memory the device uses in place: prefetching moves nothing, but is ordered and checked. */
+    @Override
+    public int cuMemPrefetchAsync_v2(long devPtr, long count, long location, int flags, long hStream) {
+        return Api.call("cuMemPrefetchAsync", () -> {
+            Stream s = streams.resolve(hStream, false);
+            var e = Driver.allocationOf(d.deviceMemory, devPtr);
+            if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");
+            if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
+            s.enqueue("cuMemPrefetchAsync", () -> {}, null, null);
+        });
+    }
+
+    @Override
+    public int cuMemAdvise_v2(long devPtr, long count, int advice, long location) {
+        return Api.call("cuMemAdvise", () -> {
+            d.requireCurrent();
+            var e = Driver.allocationOf(d.deviceMemory, devPtr);
+            if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");
+            if (advice < 1 || advice > 6) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "advice " + advice);
+        });
+    }
 }

@@ -17,7 +17,7 @@ final class ModuleApi implements CuModuleApi {
         return Api.call("cuModuleLoadData", () -> {
             Mem.nonNull(module, "module");
             d.requireCurrent();
-            HostRuntime.putLong(module, d.handles.add(CodeLoader.load(d, image, true)));
+            HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.load(d, image, true)));
         });
     }
 
@@ -28,7 +28,7 @@ final class ModuleApi implements CuModuleApi {
             if (numOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
             JitOptions jit = JitOptions.read(numOptions, options, optionValues);
             d.requireCurrent();
-            HostRuntime.putLong(module, d.handles.add(load(image, jit)));
+            HostRuntime.putLong(module, CodeLoader.register(d, load(image, jit)));
         });
     }
 
@@ -71,5 +71,15 @@ final class ModuleApi implements CuModuleApi {
         return Api.call("cuModuleGetGlobal", () -> {
             CodeLoader.global(d.handles.get(hmod, Library.class), Mem.string(name, "name"), dptr, bytes);
         });
+    }
+
+    @Override
+    public int cuModuleGetFunctionCount(long count, long mod) {
+        return Api.call("cuModuleGetFunctionCount", () -> Mem.putInt(count, d.handles.get(mod, Library.class).kernelNames().size(), "count"));
+    }
+
+    @Override
+    public int cuModuleEnumerateFunctions(long functions, int numFunctions, long mod) {
+        return Api.call("cuModuleEnumerateFunctions", () -> LibraryApi.enumerate(d, functions, numFunctions, d.handles.get(mod, Library.class)));
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Driver programs in C through the shim. c/driver_memcpy2d.c: pitched allocation, 2-D copies in every direction with offsets and pitches,
  * 2-D sets, and the error codes. Its output is NVIDIA's (recorded on an H200: pitch 512 for 400 bytes, errors 1 1 1 1).
  */
-class DriverMemoryTest {
+class DriverProgramsTest {
     @Test
     void pitchedMemoryAndTwoDimensionalCopiesAsNvidia(@TempDir Path dir) throws Exception {
         Path exe = Programs.gccAgainstDist(dir, "driver_memcpy2d.c", "driver_memcpy2d");
@@ -45,5 +45,17 @@ class DriverMemoryTest {
         Programs.Result r = Programs.withShim(exe, Map.of());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: pointers and streams"), r.toString());
+    }
+
+    /**
+     * c/driver_functions.c: function names, modules, enumeration and loading state, peer queries and copies on one
+     * device, managed-memory prefetch and advice, cache preference, persisting-L2 reset. Passes on an H200.
+     */
+    @Test
+    void functionIdentityPeersAndManagedHintsAsNvidia(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_functions.c", "driver_functions");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: functions"), r.toString());
     }
 }
