@@ -58,4 +58,17 @@ class DriverProgramsTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: functions"), r.toString());
     }
+
+    /**
+     * c/driver_graphs.c: stream capture (arguments kept as at capture), node count, instantiate, replays,
+     * cuGraphExecUpdate with the same and another shape, capture broken by a synchronization, the legacy stream
+     * refused. Passes on an H200 with NVIDIA's driver.
+     */
+    @Test
+    void streamCaptureGraphsReplayAndUpdateAsNvidia(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_graphs.c", "driver_graphs");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: graphs"), r.toString());
+    }
 }

@@ -76,7 +76,7 @@ public final class Driver {
     public ApiSet apis() {
         // groups in alphabetical order, as GenApi declares them
         return new ApiSet(new ContextApi(this), new DarkApi(this), new DeviceApi(this), new ErrorApi(), new EventApi(this),
-                new CuGraphApi() {}, new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
+                new GraphApi(this), new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
                 new MemoryApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this), new CuTextureApi() {});
     }
 

@@ -70,12 +70,19 @@ final class LaunchApi implements CuLaunchApi {
                     // a fault inside the kernel is reported by the next synchronization and every call after it
                     c.sticky = e;
                     throw e;
+                }
+            };
+            // captured: the graph keeps the arguments for every replay and frees them with its last holder
+            if (s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot))) return;
+            Stream.Op once = () -> {
+                try {
+                    op.run();
                 } finally {
                     HostRuntime.release(snapshot);
                 }
             };
-            if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", op);  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
-            else s.enqueue("cuLaunchKernel " + k.code.name(), op, null, null);
+            if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", once);  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
+            else s.enqueue("cuLaunchKernel " + k.code.name(), once, null, null);
         });
     }
 

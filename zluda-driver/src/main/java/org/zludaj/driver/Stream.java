@@ -51,6 +51,27 @@ public final class Stream {
     /** The context's legacy default stream (handle 0 / CU_STREAM_LEGACY). */
     final boolean legacy;
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private static final java.util.concurrent.atomic.AtomicLong CAPTURES = new java.util.concurrent.atomic.AtomicLong();
+    /** Stream capture: the graph being recorded (operations are recorded instead of run), its id, whether it broke. */
+    volatile Graph capture;
+    volatile long captureGraphHandle, captureId;
+    volatile boolean captureInvalidated;
+
+    void beginCapture(Graph g, long handle) {
+        capture = g;
+        captureGraphHandle = handle;
+        captureId = CAPTURES.incrementAndGet();
+        captureInvalidated = false;
+    }
+
+    /** Records {@code op} in the capture; false when the stream is not capturing. */
+    boolean captured(String kind, Op op, Runnable release) {
+        Graph g = capture;
+        if (g == null) return false;
+        g.add(kind, op, release);
+        return true;
+    }
     private CudaException error;
 
     Stream(Context context, int flags, int priority, boolean legacy) {
@@ -84,6 +105,7 @@ public final class Stream {
      * operations run back to back on one stream thread while work is queued (no hand-over per operation).
      */
     CompletableFuture<Void> enqueue(String what, Op op, CompletableFuture<?> after, CudaException[] errors) {
+        if (errors == null && captured(what, op, null)) return DONE;
         List<CompletableFuture<?>> deps = new ArrayList<>();
         if (legacy) {
             for (Stream s : context.streams()) if (s != this && s.blocking()) deps.add(s.tail());
@@ -169,6 +191,10 @@ public final class Stream {
 
     /** Runs {@code op} in stream order and waits for it; its error is thrown here. */
     void run(String what, Op op) throws CudaException {
+        if (capture != null) {  // a synchronous operation cannot be part of a graph: the capture breaks, as on NVIDIA
+            captureInvalidated = true;
+            throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, what + " while the stream is being captured");
+        }
         CudaException[] errors = new CudaException[1];
         enqueue(what, op, null, errors).join();
         if (errors[0] != null) throw errors[0];

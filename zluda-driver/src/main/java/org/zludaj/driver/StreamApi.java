@@ -55,6 +55,10 @@ final class StreamApi implements CuStreamApi {
     private int sync(long hStream, boolean ptds) {
         return Api.call("cuStreamSynchronize", () -> {
             Stream s = resolve(hStream, ptds);
+            if (s.capture != null) {
+                s.captureInvalidated = true;
+                throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "synchronizing a capturing stream");
+            }
             s.synchronize();
             s.context.checkSticky();
         });
@@ -148,4 +152,97 @@ final class StreamApi implements CuStreamApi {
 
     @Override public int cuStreamGetId(long hStream, long streamId) { return id(hStream, streamId, false); }
     @Override public int cuStreamGetId_ptsz(long hStream, long streamId) { return id(hStream, streamId, true); }
+
+    // ---- stream capture (one stream: its operations become a chain of graph nodes)
+
+    private int beginCapture(long hStream, int mode, boolean ptds) {
+        return Api.call("cuStreamBeginCapture", () -> {
+            Stream s = resolve(hStream, ptds);
+            if (s.legacy) throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "the legacy default stream cannot be captured");
+            if (mode < 0 || mode > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "capture mode " + mode);
+            if (s.capture != null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is already capturing");
+            Graph g = new Graph();
+            s.beginCapture(g, d.handles.add(g));
+        });
+    }
+
+    @Override public int cuStreamBeginCapture(long hStream) { return beginCapture(hStream, 0, false); }
+    @Override public int cuStreamBeginCapture_v2(long hStream, int mode) { return beginCapture(hStream, mode, false); }
+    @Override public int cuStreamBeginCapture_v2_ptsz(long hStream, int mode) { return beginCapture(hStream, mode, true); }
+
+    private int endCapture(long hStream, long phGraph, boolean ptds) {
+        return Api.call("cuStreamEndCapture", () -> {
+            Stream s = resolve(hStream, ptds);
+            Mem.nonNull(phGraph, "phGraph");
+            Graph g = s.capture;
+            if (g == null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is not capturing");
+            long handle = s.captureGraphHandle;
+            boolean broken = s.captureInvalidated;
+            s.capture = null;
+            if (broken) {
+                g.destroy();
+                d.handles.remove(handle);
+                HostRuntime.putLong(phGraph, 0);
+                throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "a synchronous operation broke the capture");
+            }
+            HostRuntime.putLong(phGraph, handle);
+        });
+    }
+
+    @Override public int cuStreamEndCapture(long hStream, long phGraph) { return endCapture(hStream, phGraph, false); }
+    @Override public int cuStreamEndCapture_ptsz(long hStream, long phGraph) { return endCapture(hStream, phGraph, true); }
+
+    private static int captureStatus(Stream s) {
+        return s.capture == null ? 0 : s.captureInvalidated ? 2 : 1;  // NONE, ACTIVE, INVALIDATED
+    }
+
+    private int isCapturing(long hStream, long status, boolean ptds) {
+        return Api.call("cuStreamIsCapturing", () -> Mem.putInt(status, captureStatus(resolve(hStream, ptds)), "captureStatus"));
+    }
+
+    @Override public int cuStreamIsCapturing(long hStream, long status) { return isCapturing(hStream, status, false); }
+    @Override public int cuStreamIsCapturing_ptsz(long hStream, long status) { return isCapturing(hStream, status, true); }
+
+    /** Status, capture id and graph; the dependency set is reported empty. */
+    private int captureInfo(long hStream, long status, long id, long graph, long deps, long edges, long numDeps, boolean ptds) {
+        return Api.call("cuStreamGetCaptureInfo", () -> {
+            Stream s = resolve(hStream, ptds);
+            Mem.putInt(status, captureStatus(s), "captureStatus_out");
+            boolean active = s.capture != null;
+            if (id != 0) HostRuntime.putLong(id, active ? s.captureId : 0);
+            if (graph != 0) HostRuntime.putLong(graph, active ? s.captureGraphHandle : 0);
+            if (deps != 0) HostRuntime.putLong(deps, 0);
+            if (edges != 0) HostRuntime.putLong(edges, 0);
+            if (numDeps != 0) HostRuntime.putLong(numDeps, 0);
+        });
+    }
+
+    @Override
+    public int cuStreamGetCaptureInfo_v2(long hStream, long status, long id, long graph, long deps, long numDeps) {
+        return captureInfo(hStream, status, id, graph, deps, 0, numDeps, false);
+    }
+
+    @Override
+    public int cuStreamGetCaptureInfo_v3(long hStream, long status, long id, long graph, long deps, long edges, long numDeps) {
+        return captureInfo(hStream, status, id, graph, deps, edges, numDeps, false);
+    }
+
+    @Override
+    public int cuStreamGetCaptureInfo_v3_ptsz(long hStream, long status, long id, long graph, long deps, long edges, long numDeps) {
+        return captureInfo(hStream, status, id, graph, deps, edges, numDeps, true);
+    }
+
+    /** The capture mode of the calling thread: modes only restrict other threads' unsafe calls, so none is kept. */
+    @Override
+    public int cuThreadExchangeStreamCaptureMode(long mode) {
+        return Api.call("cuThreadExchangeStreamCaptureMode", () -> {
+            Mem.nonNull(mode, "mode");
+            int m = HostRuntime.getInt(mode);
+            if (m < 0 || m > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "capture mode " + m);
+            HostRuntime.putInt(mode, CAPTURE_MODE.get());
+            CAPTURE_MODE.set(m);
+        });
+    }
+
+    private static final ThreadLocal<Integer> CAPTURE_MODE = ThreadLocal.withInitial(() -> 0);
 }
