@@ -12,14 +12,20 @@ import org.junit.jupiter.api.io.TempDir;
  * 2-D sets, and the error codes. Its output is NVIDIA's (recorded on an H200: pitch 512 for 400 bytes, errors 1 1 1 1).
  */
 class DriverProgramsTest {
-    @Test
-    void pitchedMemoryAndTwoDimensionalCopiesAsNvidia(@TempDir Path dir) throws Exception {
-        Path exe = Programs.gccAgainstDist(dir, "driver_memcpy2d.c", "driver_memcpy2d");
+    /** Builds c/NAME.c against the distribution, runs it through the shim, checks its exit status and PASS line. */
+    private static Programs.Result passes(Path dir, String name, String pass) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, name + ".c", name);
         Programs.Result r = Programs.withShim(exe, Map.of());
         assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains(pass), r.toString());
+        return r;
+    }
+
+    @Test
+    void pitchedMemoryAndTwoDimensionalCopiesAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_memcpy2d", "PASS: 2-D copies");
         assertTrue(r.stdout().contains("pitch for 400 bytes: 512\n"), r.toString());
         assertTrue(r.stdout().contains("errors: 1 1 1 1\n"), r.toString());
-        assertTrue(r.stdout().contains("PASS: 2-D copies"), r.toString());
     }
 
     /**
@@ -29,10 +35,7 @@ class DriverProgramsTest {
      */
     @Test
     void kernelAttributesLaunchExAndOccupancyAsNvidia(@TempDir Path dir) throws Exception {
-        Path exe = Programs.gccAgainstDist(dir, "driver_kernel_attrs.c", "driver_kernel_attrs");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.stdout().contains("PASS: kernel attributes"), r.toString());
+        Programs.Result r = passes(dir, "driver_kernel_attrs", "PASS: kernel attributes");
     }
 
     /**
@@ -41,10 +44,7 @@ class DriverProgramsTest {
      */
     @Test
     void pointerAttributesRegisteredMemoryAndStreamPropertiesAsNvidia(@TempDir Path dir) throws Exception {
-        Path exe = Programs.gccAgainstDist(dir, "driver_pointers.c", "driver_pointers");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.stdout().contains("PASS: pointers and streams"), r.toString());
+        Programs.Result r = passes(dir, "driver_pointers", "PASS: pointers and streams");
     }
 
     /**
@@ -53,10 +53,7 @@ class DriverProgramsTest {
      */
     @Test
     void functionIdentityPeersAndManagedHintsAsNvidia(@TempDir Path dir) throws Exception {
-        Path exe = Programs.gccAgainstDist(dir, "driver_functions.c", "driver_functions");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.stdout().contains("PASS: functions"), r.toString());
+        Programs.Result r = passes(dir, "driver_functions", "PASS: functions");
     }
 
     /**
@@ -66,9 +63,6 @@ class DriverProgramsTest {
      */
     @Test
     void streamCaptureGraphsReplayAndUpdateAsNvidia(@TempDir Path dir) throws Exception {
-        Path exe = Programs.gccAgainstDist(dir, "driver_graphs.c", "driver_graphs");
-        Programs.Result r = Programs.withShim(exe, Map.of());
-        assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.stdout().contains("PASS: graphs"), r.toString());
+        Programs.Result r = passes(dir, "driver_graphs", "PASS: graphs");
     }
 }
