@@ -35,7 +35,7 @@ class DriverProgramsTest {
      */
     @Test
     void kernelAttributesLaunchExAndOccupancyAsNvidia(@TempDir Path dir) throws Exception {
-        Programs.Result r = passes(dir, "driver_kernel_attrs", "PASS: kernel attributes");
+        passes(dir, "driver_kernel_attrs", "PASS: kernel attributes");
     }
 
     /**
@@ -44,7 +44,7 @@ class DriverProgramsTest {
      */
     @Test
     void pointerAttributesRegisteredMemoryAndStreamPropertiesAsNvidia(@TempDir Path dir) throws Exception {
-        Programs.Result r = passes(dir, "driver_pointers", "PASS: pointers and streams");
+        passes(dir, "driver_pointers", "PASS: pointers and streams");
     }
 
     /**
@@ -53,7 +53,7 @@ class DriverProgramsTest {
      */
     @Test
     void functionIdentityPeersAndManagedHintsAsNvidia(@TempDir Path dir) throws Exception {
-        Programs.Result r = passes(dir, "driver_functions", "PASS: functions");
+        passes(dir, "driver_functions", "PASS: functions");
     }
 
     /**
@@ -63,6 +63,6 @@ class DriverProgramsTest {
      */
     @Test
     void streamCaptureGraphsReplayAndUpdateAsNvidia(@TempDir Path dir) throws Exception {
-        Programs.Result r = passes(dir, "driver_graphs", "PASS: graphs");
+        passes(dir, "driver_graphs", "PASS: graphs");
     }
 }
