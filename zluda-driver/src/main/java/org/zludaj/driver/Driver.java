@@ -30,6 +30,8 @@ public final class Driver {
     /** Flags of page-locked host memory (cuMemHostAlloc's, cuMemHostRegister's), by base; managed allocations. */
     final java.util.concurrent.ConcurrentHashMap<Long, Integer> hostFlags = new java.util.concurrent.ConcurrentHashMap<>();
     final java.util.Set<Long> managedMemory = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Bases of cuMemHostRegister ranges (page-locked, but not allocated by the driver). */
+    final java.util.Set<Long> registeredMemory = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The allocation of {@code map} containing {@code address} as (base, size), or null. */
     static java.util.Map.Entry<Long, Long> allocationOf(java.util.NavigableMap<Long, Long> map, long address) {

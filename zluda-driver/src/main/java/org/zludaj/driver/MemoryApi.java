@@ -80,7 +80,6 @@ final class MemoryApi implements CuMemoryApi {
             long p = d.backend.allocate(c.device, bytesize);
             d.pinnedMemory.put(p, bytesize);
             d.hostFlags.put(p, flags | 2);  // with unified addressing every allocation is device-mapped (NVIDIA: DEVICEMAP)
-            allocatedHost.add(p);
             HostRuntime.putLong(pp, p);
         });
     }
@@ -285,6 +284,7 @@ final class MemoryApi implements CuMemoryApi {
                 throw new CudaException(CuResult.CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "range overlaps page-locked memory");
             d.pinnedMemory.put(p, bytesize);
             d.hostFlags.put(p, flags | 2);  // device-mapped, as with unified addressing on NVIDIA
+            d.registeredMemory.add(p);
         });
     }
 
@@ -292,19 +292,13 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemHostUnregister(long p) {
         return Api.call("cuMemHostUnregister", () -> {
             Context c = d.requireCurrent();
-            if (!d.hostFlags.containsKey(p) || Driver.within(d.deviceMemory, p) || !isRegistered(p))
+            if (!d.registeredMemory.contains(p))
                 throw new CudaException(CuResult.CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not the start of a registered range");
             c.drain();
+            d.registeredMemory.remove(p);
             d.pinnedMemory.remove(p);
             d.hostFlags.remove(p);
         });
-    }
-
-    /** Registered (not allocated by the driver): the backend does not know it as an allocation. */
-    private final java.util.Set<Long> allocatedHost = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    private boolean isRegistered(long p) {
-        return !allocatedHost.contains(p);
     }
 
     @Override
