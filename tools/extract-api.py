@@ -43,7 +43,7 @@ GROUPS = {  # CUDA's doxygen group -> ZLUDA-J API class group
     "CUDA_ERROR": "error", "CUDA_INITIALIZE": "init", "CUDA_VERSION": "init", "CUDA_DEVICE": "device",
     "CUDA_DEVICE_DEPRECATED": "device", "CUDA_PRIMARY_CTX": "context", "CUDA_CTX": "context",
     "CUDA_CTX_DEPRECATED": "context", "CUDA_MODULE": "module", "CUDA_MODULE_DEPRECATED": "module",
-    "CUDA_LIBRARY": "library", "CUDA_MEM": "memory", "CUDA_VA": "memory", "CUDA_MALLOC_ASYNC": "memory",
+    "CUDA_LIBRARY": "library", "CUDA_MEM": "memory", "CUDA_VA": "virtualMemory", "CUDA_MALLOC_ASYNC": "memoryPool",
     "CUDA_MULTICAST": "memory", "CUDA_UNIFIED": "memory", "CUDA_STREAM": "stream", "CUDA_EVENT": "event",
     "CUDA_EXTRES_INTEROP": "interop", "CUDA_MEMOP": "stream", "CUDA_EXEC": "launch", "CUDA_EXEC_DEPRECATED": "launch",
     "CUDA_GRAPH": "graph", "CUDA_OCCUPANCY": "launch", "CUDA_TEXREF_DEPRECATED": "texture",
@@ -88,7 +88,7 @@ for n in exports:
     g = GROUPS.get(group_of.get(base(n)) or "", None)
     if g is None or (g == "misc" and (re.match(r"cuGraph(?!ics)", n) or n == "cuGetExportTable")):
         g = "graph" if re.match(r"cuGraph(?!ics)", n) else "init" if n == "cuGetExportTable" else "interop" if re.match(r"cu(GL|EGL|VDPAU|Graphics)", n) else ("misc" if n.startswith("cuProfiler") else "misc")
-    if g == "memory" and n.startswith("cuDevice"): g = "device"   # cuDeviceGetPCIBusId & co.: documented under memory
+    if g in ("memory", "memoryPool") and n.startswith("cuDevice"): g = "device"   # cuDeviceGetPCIBusId & co.: documented under memory
     entries.append((g, n, ret, ps))
 
 # ABI class of every type, measured by gcc

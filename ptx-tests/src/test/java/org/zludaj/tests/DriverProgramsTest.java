@@ -65,4 +65,63 @@ class DriverProgramsTest {
     void streamCaptureGraphsReplayAndUpdateAsNvidia(@TempDir Path dir) throws Exception {
         passes(dir, "driver_graphs", "PASS: graphs");
     }
+
+    /**
+     * c/driver_vmm.c: virtual memory management (one allocation mapped at two addresses, written by a kernel through
+     * one and read through the other, access flags, retained handles, properties) and the stream-ordered allocator
+     * (default and created pools, reuse under a release threshold, trimming, attributes, cuMemFree of async memory).
+     * The error codes and pool behaviour are NVIDIA's, recorded on an H200 (driver 580.159.04).
+     */
+    @Test
+    void virtualMemoryAndPoolsAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_vmm", "PASS: virtual memory and pools");
+        assertTrue(r.stdout().contains("errors: 1 801 1 1 801 1 1 1 801 0\n"), r.toString());
+        assertTrue(r.stdout().contains("pool: released 1 kept 1 reused 1 trimmed 1 follow 1 access 3\n"), r.toString());
+        assertTrue(r.stdout().contains("pool errors: 0 1 0 1 1 1\n"), r.toString());
+    }
+
+    /** The groups of c/driver_misuse.c whose answers were recorded on NVIDIA's driver (c/driver_misuse.expected). */
+    static final java.util.List<String> MISUSE_GROUPS = java.util.List.of("before-init", "no-context", "arguments", "unloaded-module",
+            "destroyed-context", "destroyed-context-use", "copy-null-host");
+
+    /**
+     * The misuse suite: calls before cuInit, without a context, with NULL, unknown, destroyed or unloaded handles,
+     * bad sizes and launch shapes, bad images, bad PTX and missing names each give the exact CUresult NVIDIA's
+     * driver gave (recorded on an H200, one process per group), and the application keeps running.
+     */
+    @Test
+    void misuseGivesNvidiasErrorCodes(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_misuse.c", "driver_misuse");
+        StringBuilder ours = new StringBuilder();
+        for (String group : MISUSE_GROUPS) {
+            Programs.Result r = Programs.withShim(exe, Map.of(), group);
+            ours.append(r.stdout());
+            if (r.exit() != 0) ours.append(group).append(" exit ").append(r.exit()).append('\n');
+        }
+        String nvidia = java.nio.file.Files.readString(Programs.TESTS.resolve("c/driver_misuse.expected"));
+        assertEquals(nvidia, ours.toString());
+    }
+
+    /** Where NVIDIA's driver crashes the process (SIGSEGV), ZLUDA-J answers with an error code and the process lives. */
+    @Test
+    void misuseThatCrashesNvidiaGivesAnErrorHere(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_misuse.c", "driver_misuse");
+        Programs.Result r = Programs.withShim(exe, Map.of(), "nvidia-crashes");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("nvidia-crashes cuDeviceGetName len 0: 1\nnvidia-crashes cuStreamQuery destroyed: 400\n"
+                + "nvidia-crashes cuEventQuery destroyed: 400\n", r.stdout(), r.toString());
+    }
+
+    /**
+     * c/driver_threads.c: 32 host threads x 1,000 launches, each thread with its own stream and events (record, wait,
+     * synchronize), every result checked; then exit() while a stream still has 2,000 launches queued ends the
+     * process cleanly. Passes on an H200 with NVIDIA's driver too.
+     */
+    @Test
+    void thirtyTwoThreadsWithTheirOwnStreamsAndExitWithWorkQueued(@TempDir Path dir) throws Exception {
+        passes(dir, "driver_threads", "PASS: 32 threads x 1000 launches");
+        Programs.Result r = Programs.withShim(dir.resolve("driver_threads"), Map.of(), "exit");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("exit with work queued\n", r.stdout(), r.toString());
+    }
 }

@@ -37,7 +37,11 @@ final class CodeLoader {
                 throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU,
                         "a cubin (NVIDIA machine code) cannot run here: ZLUDA-J needs PTX");
             } else {
-                return compile(d, List.of(HostRuntime.string(image)), "ptx@0x" + Long.toHexString(image), module);
+                String text = HostRuntime.string(image);
+                // NVIDIA: text without a .version directive is no image at all (INVALID_IMAGE), not bad PTX
+                if (!text.contains(".version"))
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, "neither a fatbin, a cubin nor PTX text (no .version directive)");
+                return compile(d, List.of(text), "ptx@0x" + Long.toHexString(image), module);
             }
         } catch (Fatbin.FatbinException e) {
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, e.getMessage());

@@ -21,6 +21,8 @@ public final class Context {
      * synchronization and launch in it reports this error until the context is destroyed or reset.
      */
     volatile CudaException sticky;
+    /** Destroyed by cuCtxDestroy: NVIDIA still lets a thread make it current, and then every call reports 709. */
+    volatile boolean destroyed;
 
     /** Throws the context's sticky error, if a kernel has faulted in it. */
     void checkSticky() throws CudaException {

@@ -32,7 +32,7 @@ final class ContextApi implements CuContextApi {
                 s.pollLast();
                 return;
             }
-            Context c = d.handles.get(ctx, Context.class);
+            Context c = d.contextOrDestroyed(ctx);
             s.pollLast();
             s.addLast(c);
         });
@@ -42,7 +42,7 @@ final class ContextApi implements CuContextApi {
     public int cuCtxPushCurrent_v2(long ctx) {
         return Api.call("cuCtxPushCurrent", () -> {
             d.requireInit();
-            d.stack().addLast(d.handles.get(ctx, Context.class));
+            d.stack().addLast(d.contextOrDestroyed(ctx));
         });
     }
 
@@ -107,6 +107,8 @@ final class ContextApi implements CuContextApi {
             c.drain();
             d.stack().removeIf(x -> x == c);
             d.handles.remove(ctx);
+            c.destroyed = true;
+            d.destroyedContexts.put(ctx, c);
         });
     }
 
@@ -132,7 +134,7 @@ final class ContextApi implements CuContextApi {
     public int cuCtxGetLimit(long pvalue, int limit) {
         return Api.call("cuCtxGetLimit", () -> {
             Context c = d.requireCurrent();
-            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_UNSUPPORTED_LIMIT, "limit " + limit);
+            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no limit " + limit);
             Mem.putLong(pvalue, c.limits[limit], "pvalue");
         });
     }
@@ -141,7 +143,7 @@ final class ContextApi implements CuContextApi {
     public int cuCtxSetLimit(int limit, long value) {
         return Api.call("cuCtxSetLimit", () -> {
             Context c = d.requireCurrent();
-            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_UNSUPPORTED_LIMIT, "limit " + limit);
+            if (limit < 0 || limit >= c.limits.length) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no limit " + limit);
             c.limits[limit] = value;
         });
     }

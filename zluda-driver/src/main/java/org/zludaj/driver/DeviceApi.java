@@ -48,6 +48,34 @@ final class DeviceApi implements CuDeviceApi {
         });
     }
 
+    /** The device's default CUmemoryPool (cuMemAllocAsync's, unless cuDeviceSetMemPool chose another). */
+    @Override
+    public int cuDeviceGetDefaultMemPool(long poolOut, int device) {
+        return Api.call("cuDeviceGetDefaultMemPool", () -> {
+            Mem.nonNull(poolOut, "pool_out");
+            HostRuntime.putLong(poolOut, d.defaultPool(d.checkDevice(device)).handle);
+        });
+    }
+
+    @Override
+    public int cuDeviceGetMemPool(long pool, int device) {
+        return Api.call("cuDeviceGetMemPool", () -> {
+            Mem.nonNull(pool, "pool");
+            HostRuntime.putLong(pool, d.currentPool(d.checkDevice(device)).handle);
+        });
+    }
+
+    @Override
+    public int cuDeviceSetMemPool(int device, long pool) {
+        return Api.call("cuDeviceSetMemPool", () -> {
+            d.checkDevice(device);
+            MemoryPool p = d.handles.get(pool, MemoryPool.class);
+            if (p.destroyed) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the pool was destroyed");
+            if (p.device != device) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "the pool belongs to device " + p.device);
+            d.setCurrentPool(device, p);
+        });
+    }
+
     @Override
     public int cuDeviceTotalMem_v2(long bytes, int device) {
         return Api.call("cuDeviceTotalMem", () -> Mem.putLong(bytes, dev(device).totalMemory(), "bytes"));

@@ -44,6 +44,34 @@ public final class Driver {
         var e = map.floorEntry(address);
         return e != null && address < e.getKey() + Math.max(1, e.getValue());
     }
+    /** Virtual memory: reserved ranges by base (cuMemAddressReserve), with their mappings. */
+    final java.util.concurrent.ConcurrentSkipListMap<Long, VirtualMemoryApi.Reservation> reservations = new java.util.concurrent.ConcurrentSkipListMap<>();
+    /** Live cuMemAllocAsync allocations by base, with their pool. */
+    final java.util.concurrent.ConcurrentHashMap<Long, MemoryPool> poolAllocations = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Each device's default memory pool (made on first use) and current pool (cuDeviceSetMemPool). */
+    private final MemoryPool[] defaultPools, currentPools;
+
+    synchronized MemoryPool defaultPool(int device) {
+        if (defaultPools[device] == null) {
+            defaultPools[device] = new MemoryPool(this, device, true);
+            defaultPools[device].handle = handles.add(defaultPools[device]);
+        }
+        return defaultPools[device];
+    }
+
+    synchronized MemoryPool currentPool(int device) {
+        return currentPools[device] != null ? currentPools[device] : defaultPool(device);
+    }
+
+    synchronized void setCurrentPool(int device, MemoryPool pool) {
+        currentPools[device] = pool;
+    }
+
+    /** A destroyed pool stops being its device's current pool. */
+    synchronized void resetCurrentPool(MemoryPool pool) {
+        if (currentPools[pool.device] == pool) currentPools[pool.device] = null;
+    }
+
     final Context[] primary;
     private volatile boolean initialized;
     private final ThreadLocal<ArrayDeque<Context>> stack = ThreadLocal.withInitial(ArrayDeque::new);
@@ -52,6 +80,8 @@ public final class Driver {
         this.backend = backend;
         int n = backend.devices().size();
         primary = new Context[n];
+        defaultPools = new MemoryPool[n];
+        currentPools = new MemoryPool[n];
         for (int i = 0; i < n; i++) {
             primary[i] = new Context(i, true, 0);
             primary[i].handle = handles.add(primary[i]);
@@ -79,7 +109,8 @@ public final class Driver {
         // groups in alphabetical order, as GenApi declares them
         return new ApiSet(new ContextApi(this), new DarkApi(this), new DeviceApi(this), new ErrorApi(), new EventApi(this),
                 new GraphApi(this), new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
-                new MemoryApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this), new CuTextureApi() {});
+                new MemoryApi(this), new MemoryPoolApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this),
+                new CuTextureApi() {}, new VirtualMemoryApi(this));
     }
 
     void initialize() {
@@ -110,7 +141,17 @@ public final class Driver {
         requireInit();
         Context c = current();
         if (c == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "no current context");
+        if (c.destroyed) throw new CudaException(CuResult.CUDA_ERROR_CONTEXT_IS_DESTROYED, "the current context was destroyed");
         return c;
+    }
+
+    /** Contexts destroyed by cuCtxDestroy, by handle: a thread may still make one current (NVIDIA allows it). */
+    final java.util.concurrent.ConcurrentHashMap<Long, Context> destroyedContexts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A live context, or a destroyed one (for cuCtxSetCurrent/cuCtxPushCurrent, which accept those as NVIDIA does). */
+    Context contextOrDestroyed(long handle) throws CudaException {
+        Context dead = destroyedContexts.get(handle);
+        return dead != null ? dead : handles.get(handle, Context.class);
     }
 
     ArrayDeque<Context> stack() {

@@ -53,6 +53,11 @@ final class MemoryApi implements CuMemoryApi {
             Context c = d.requireCurrent();
             if (dptr == 0) return;
             c.drain();
+            MemoryPool pool = d.poolAllocations.remove(dptr);
+            if (pool != null) {  // cuMemAllocAsync's memory: back to its pool once the work before is done
+                pool.release(dptr);
+                return;
+            }
             d.backend.free(dptr);
             d.deviceMemory.remove(dptr);
             d.pinnedMemory.remove(dptr);
@@ -65,8 +70,11 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call("cuMemGetInfo", () -> {
             Context c = d.requireCurrent();
             long t = d.devices().get(c.device).totalMemory();
-            Mem.putLong(total, t, "total");
-            Mem.putLong(free, t, "free");
+            long used = 0;
+            for (long size : d.deviceMemory.values()) used += size;
+            // NULL out-parameters are skipped, as NVIDIA's driver does
+            if (total != 0) HostRuntime.putLong(total, t);
+            if (free != 0) HostRuntime.putLong(free, Math.max(0, t - used));
         });
     }
 
@@ -350,7 +358,10 @@ final class MemoryApi implements CuMemoryApi {
             case 13 -> HostRuntime.putInt(data, 1);                             // MAPPED
             case 14 -> HostRuntime.putLong(data, 0);                            // ALLOWED_HANDLE_TYPES
             case 16 -> HostRuntime.putInt(data, 3);                             // ACCESS_FLAGS: read and write
-            case 17 -> HostRuntime.putLong(data, 0);                            // MEMPOOL_HANDLE: not from a pool
+            case 17 -> {                                                        // MEMPOOL_HANDLE
+                MemoryPool pool = d.poolAllocations.get(p.base);
+                HostRuntime.putLong(data, pool == null ? 0 : pool.handle);
+            }
             default -> {
                 return false;
             }

@@ -47,6 +47,27 @@ public final class HostRuntime {
     public static native long strlen(long address);
 
     /** The calling thread's kernel thread id. */
+    /** Virtual memory (rt/vmm.c): a reserved, inaccessible range aligned to {@code alignment}; -errno on failure. */
+    public static native long vaReserve(long size, long alignment, long hint);
+
+    /** Returns a reserved range to the system; 0 or errno. */
+    public static native int vaFree(long address, long size);
+
+    /** A physical allocation (a memfd) of {@code size} bytes; -errno on failure. */
+    public static native int physicalCreate(long size);
+
+    /** Drops the allocation's own reference; its pages live while mapped. */
+    public static native void physicalClose(int fd);
+
+    /** Maps {@code size} bytes of a physical allocation from {@code offset} at {@code address}, inaccessible; 0 or errno. */
+    public static native int vaMap(long address, long size, int fd, long offset);
+
+    /** Puts the reservation back over a mapped range; 0 or errno. */
+    public static native int vaUnmap(long address, long size);
+
+    /** Page protection from CUmemAccess_flags (0 none, 1 read, 3 read-write); 0 or errno. */
+    public static native int vaProtect(long address, long size, int flags);
+
     public static native int threadId();
 
     /**

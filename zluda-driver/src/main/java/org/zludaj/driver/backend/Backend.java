@@ -34,6 +34,31 @@ public interface Backend {
     void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException;
 
+    /**
+     * Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess): the granularity of
+     * physical allocations and mappings, in bytes (a power of two).
+     */
+    long granularity(int device);
+
+    /** Reserves {@code size} bytes of device address space aligned to {@code alignment}, at {@code hint} if free. */
+    long reserveAddress(long size, long alignment, long hint) throws CudaException;
+
+    void freeAddress(long address, long size) throws CudaException;
+
+    /** A physical allocation of {@code size} bytes on {@code device}: an opaque token for {@link #map}. */
+    long createPhysical(int device, long size) throws CudaException;
+
+    /** Releases the allocation; its memory lives on while it is mapped somewhere. */
+    void releasePhysical(long physical) throws CudaException;
+
+    /** Maps {@code size} bytes of {@code physical} from {@code offset} at {@code address}, inaccessible until {@link #setAccess}. */
+    void map(long address, long size, long physical, long offset) throws CudaException;
+
+    void unmap(long address, long size) throws CudaException;
+
+    /** CUmemAccess_flags for the range: 0 none, 1 read, 3 read and write. */
+    void setAccess(long address, long size, int flags) throws CudaException;
+
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 

@@ -123,6 +123,60 @@ public final class HostBackend implements Backend {
         }
     }
 
+    /** 2 MiB, NVIDIA's granularity too: applications size their pools by it. */
+    @Override
+    public long granularity(int dev) {
+        return 2L << 20;
+    }
+
+    private static CudaException vmError(String what, long errno) {
+        int r = errno == 12 ? CuResult.CUDA_ERROR_OUT_OF_MEMORY : CuResult.CUDA_ERROR_INVALID_VALUE;
+        return new CudaException(r, what + " failed (errno " + errno + ")");
+    }
+
+    @Override
+    public long reserveAddress(long size, long alignment, long hint) throws CudaException {
+        long p = HostRuntime.vaReserve(size, alignment, hint);
+        if (p < 0) throw vmError("reserving " + size + " bytes of address space", -p);
+        return p;
+    }
+
+    @Override
+    public void freeAddress(long address, long size) throws CudaException {
+        int r = HostRuntime.vaFree(address, size);
+        if (r != 0) throw vmError("freeing address range", r);
+    }
+
+    @Override
+    public long createPhysical(int dev, long size) throws CudaException {
+        int fd = HostRuntime.physicalCreate(size);
+        if (fd < 0) throw vmError("creating a physical allocation of " + size + " bytes", -fd);
+        return fd;
+    }
+
+    @Override
+    public void releasePhysical(long physical) {
+        HostRuntime.physicalClose((int) physical);
+    }
+
+    @Override
+    public void map(long address, long size, long physical, long offset) throws CudaException {
+        int r = HostRuntime.vaMap(address, size, (int) physical, offset);
+        if (r != 0) throw vmError("mapping", r);
+    }
+
+    @Override
+    public void unmap(long address, long size) throws CudaException {
+        int r = HostRuntime.vaUnmap(address, size);
+        if (r != 0) throw vmError("unmapping", r);
+    }
+
+    @Override
+    public void setAccess(long address, long size, int flags) throws CudaException {
+        int r = HostRuntime.vaProtect(address, size, flags);
+        if (r != 0) throw vmError("setting access", r);
+    }
+
     private synchronized HostJit jit() throws PtxException {
         if (jit == null) {
             String rt = new java.io.File(System.getProperty("zluda.native.dir", "."), HostRuntime.LIBRARY).getAbsolutePath();

@@ -60,8 +60,10 @@ final class HostDevice {
         a[99] = 1;                   // HOST_REGISTER_SUPPORTED
         a[100] = 1;                  // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
         a[101] = 1;                  // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        a[102] = 1;                  // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (cuMemCreate, cuMemMap ...)
         a[106] = 16;                 // MAX_BLOCKS_PER_MULTIPROCESSOR
         a[111] = 1024;               // RESERVED_SHARED_MEMORY_PER_BLOCK
+        a[115] = 1;                  // MEMORY_POOLS_SUPPORTED (cuMemAllocAsync)
         a[126] = 1;                  // MEM_SYNC_DOMAIN_COUNT
         a[130] = 0; a[131] = -1; a[134] = -1;  // NUMA: none
         // texture and surface limits: the values of a compute-capability 8.x device
