@@ -124,4 +124,17 @@ class DriverProgramsTest {
         assertEquals(0, r.exit(), r.toString());
         assertEquals("exit with work queued\n", r.stdout(), r.toString());
     }
+
+    /**
+     * c/driver_graph_nodes.c: a graph built node by node (memset, kernel, memcpy, host, empty), a dependency added
+     * after its nodes (creation order is not execution order), node types and dependencies, kernel node parameters
+     * read and changed (the executable keeps the old ones until cuGraphExecUpdate), a cycle (accepted by
+     * cuGraphAddDependencies, refused by instantiation with INVALID_VALUE, as NVIDIA does), cuMemcpy3D with offsets
+     * and pitches, cuDeviceGetProperties. The same output on an H200 with NVIDIA's driver.
+     */
+    @Test
+    void explicitGraphNodesAndThreeDimensionalCopiesAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_graph_nodes", "PASS: graph nodes and 3-D copies");
+        assertTrue(r.stdout().contains("cycle: 0 1\n"), r.toString());
+    }
 }

@@ -48,6 +48,20 @@ final class DeviceApi implements CuDeviceApi {
         });
     }
 
+    /**
+     * The deprecated CUdevprop: maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], sharedMemPerBlock,
+     * totalConstantMemory, SIMDWidth, memPitch, regsPerBlock, clockRate, textureAlign, from the device's attributes.
+     */
+    @Override
+    public int cuDeviceGetProperties(long prop, int device) {
+        return Api.call("cuDeviceGetProperties", () -> {
+            Mem.nonNull(prop, "prop");
+            Device v = dev(device);
+            int[] attrs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+            for (int i = 0; i < attrs.length; i++) HostRuntime.putInt(prop + 4L * i, v.attribute(attrs[i]));
+        });
+    }
+
     /** The device's default CUmemoryPool (cuMemAllocAsync's, unless cuDeviceSetMemPool chose another). */
     @Override
     public int cuDeviceGetDefaultMemPool(long poolOut, int device) {

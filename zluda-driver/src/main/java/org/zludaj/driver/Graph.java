@@ -1,30 +1,44 @@
 package org.zludaj.driver;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A CUgraph built by stream capture (or created empty): the captured operations in order, a chain as one stream
- * produces it. Nodes are shared with the executable graphs instantiated from it and keep what they need (a launch's
- * copied arguments) until the last graph or executable holding them is destroyed.
+ * A CUgraph: nodes with dependencies, made by stream capture (a chain, as one stream produces it) or by the explicit
+ * cuGraphAdd*Node functions. A node's work (the operation and what it owns, such as a launch's copied arguments) is
+ * shared with the executable graphs instantiated from it and freed when the last graph or executable holding it is
+ * destroyed; changing a node's parameters gives it new work and leaves instantiated executables as they were.
+ * Executables run their work in a topological order of the dependencies, on the stream they are launched in.
  */
 public final class Graph {
-    /** A captured operation; {@code release} frees what it owns once no graph holds it. */
-    static final class Node {
+    /** CUgraphNodeType values. */
+    static final int KERNEL = 0, MEMCPY = 1, MEMSET = 2, HOST = 3, EMPTY = 5;
+
+    /** A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy). */
+    record KernelParams(long function, int[] grid, int[] block, int shared, long args) {}
+
+    /** What a node does; {@code release} frees what it owns once no graph or executable holds it. */
+    static final class Work {
         final String kind;
+        final int type;
         final Stream.Op op;
+        final KernelParams kernel;
         private final Runnable release;
         private final AtomicInteger refs = new AtomicInteger(1);
-        volatile long handle;
 
-        Node(String kind, Stream.Op op, Runnable release) {
+        Work(String kind, int type, Stream.Op op, Runnable release, KernelParams kernel) {
             this.kind = kind;
+            this.type = type;
             this.op = op;
             this.release = release;
+            this.kernel = kernel;
         }
 
-        Node retain() {
+        Work retain() {
             refs.incrementAndGet();
             return this;
         }
@@ -34,47 +48,112 @@ public final class Graph {
         }
     }
 
-    final List<Node> nodes = new ArrayList<>();
+    /** A CUgraphNode: its current work and the nodes it depends on. */
+    static final class Node {
+        volatile Work work;
+        final List<Node> dependencies = new ArrayList<>();
+        final Graph graph;
+        volatile long handle;
 
-    synchronized void add(String kind, Stream.Op op, Runnable release) {
-        nodes.add(new Node(kind, op, release));
+        Node(Graph graph, Work work) {
+            this.graph = graph;
+            this.work = work;
+        }
+
+        /** New work for the node (cuGraph*NodeSetParams); executables keep the old one. */
+        void replace(Work w) {
+            Work old = work;
+            work = w;
+            old.drop();
+        }
     }
 
-    synchronized List<Node> snapshot() {
+    final List<Node> nodes = new ArrayList<>();
+
+    /** The node type of a captured operation, from its description. */
+    private static int typeOf(String kind) {
+        if (kind.startsWith("kernel")) return KERNEL;
+        if (kind.contains("Memcpy")) return MEMCPY;
+        if (kind.contains("Memset")) return MEMSET;
+        if (kind.startsWith("host")) return HOST;
+        return EMPTY;
+    }
+
+    /** Stream capture: the operation depends on the one captured before it. */
+    synchronized void add(String kind, Stream.Op op, Runnable release) {
+        Node n = new Node(this, new Work(kind, typeOf(kind), op, release, null));
+        if (!nodes.isEmpty()) n.dependencies.add(nodes.get(nodes.size() - 1));
+        nodes.add(n);
+    }
+
+    /** An explicit node after {@code dependencies} (nodes of this graph). */
+    synchronized Node add(Work work, List<Node> dependencies) throws CudaException {
+        for (Node dep : dependencies)
+            if (dep.graph != this) throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "a dependency belongs to another graph");
+        Node n = new Node(this, work);
+        n.dependencies.addAll(dependencies);
+        nodes.add(n);
+        return n;
+    }
+
+    synchronized List<Node> nodeList() {
         return new ArrayList<>(nodes);
     }
 
+    /** The nodes' work in a topological order (creation order among independent nodes), each retained once. */
+    synchronized List<Work> snapshot() throws CudaException {
+        Map<Node, Integer> waiting = new HashMap<>();
+        Map<Node, List<Node>> dependents = new HashMap<>();
+        for (Node n : nodes) {
+            waiting.put(n, n.dependencies.size());
+            for (Node dep : n.dependencies) dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(n);
+        }
+        List<Work> order = new ArrayList<>();
+        ArrayDeque<Node> ready = new ArrayDeque<>();
+        for (Node n : nodes) if (waiting.get(n) == 0) ready.add(n);
+        while (!ready.isEmpty()) {
+            Node n = ready.poll();
+            order.add(n.work);
+            for (Node next : dependents.getOrDefault(n, List.of()))
+                if (waiting.merge(next, -1, Integer::sum) == 0) ready.add(next);
+        }
+        if (order.size() != nodes.size())
+            throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "the graph's dependencies form a cycle");
+        order.forEach(Work::retain);
+        return order;
+    }
+
     synchronized void destroy() {
-        nodes.forEach(Node::drop);
+        nodes.forEach(n -> n.work.drop());
         nodes.clear();
     }
 
-    /** A CUgraphExec: nodes to enqueue, in order, on the stream it is launched in. */
+    /** A CUgraphExec: work to enqueue, in order, on the stream it is launched in. */
     static final class Exec {
-        private List<Node> nodes;
+        private List<Work> work;
 
-        Exec(List<Node> nodes) {
-            nodes.forEach(Node::retain);
-            this.nodes = nodes;
+        /** Takes the (retained) work of {@link Graph#snapshot}. */
+        Exec(List<Work> work) {
+            this.work = work;
         }
 
-        synchronized List<Node> nodes() {
-            return nodes;
+        synchronized List<Work> work() {
+            return work;
         }
 
-        /** cuGraphExecUpdate: the same sequence of kinds takes the new nodes (and their parameters). */
-        synchronized boolean update(List<Node> next) {
-            if (next.size() != nodes.size()) return false;
-            for (int i = 0; i < next.size(); i++) if (!next.get(i).kind.equals(nodes.get(i).kind)) return false;
-            next.forEach(Node::retain);
-            nodes.forEach(Node::drop);
-            nodes = next;
-            return true;
+        /** cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters); else drops it. */
+        synchronized boolean update(List<Work> next) {
+            boolean same = next.size() == work.size();
+            for (int i = 0; same && i < next.size(); i++) same = next.get(i).kind.equals(work.get(i).kind);
+            List<Work> gone = same ? work : next;
+            if (same) work = next;
+            gone.forEach(Work::drop);
+            return same;
         }
 
         synchronized void destroy() {
-            nodes.forEach(Node::drop);
-            nodes = List.of();
+            work.forEach(Work::drop);
+            work = List.of();
         }
     }
 }

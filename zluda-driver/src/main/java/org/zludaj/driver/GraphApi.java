@@ -5,8 +5,9 @@ import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
 
 /**
- * Graphs (cuGraph*) as stream capture makes them: create, count nodes, instantiate, launch, update, destroy. The
- * explicit node-building functions are not implemented yet (CUDA_ERROR_NOT_SUPPORTED).
+ * Graphs (cuGraph*): made by stream capture or node by node (kernel, memcpy, memset, host and empty nodes with their
+ * dependencies), instantiated, launched, updated, destroyed; kernel node parameters read and changed. Child graphs,
+ * event/memory-allocation nodes, conditional nodes and per-executable node changes are not supported yet.
  */
 final class GraphApi implements CuGraphApi {
     private final Driver d;
@@ -29,7 +30,9 @@ final class GraphApi implements CuGraphApi {
     @Override
     public int cuGraphDestroy(long hGraph) {
         return Api.call("cuGraphDestroy", () -> {
-            d.handles.get(hGraph, Graph.class).destroy();
+            Graph g = d.handles.get(hGraph, Graph.class);
+            for (Graph.Node n : g.nodeList()) if (n.handle != 0) d.handles.remove(n.handle);
+            g.destroy();
             d.handles.remove(hGraph);
         });
     }
@@ -40,22 +43,200 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphGetNodes", () -> {
             Graph g = d.handles.get(hGraph, Graph.class);
             Mem.nonNull(numNodes, "numNodes");
-            var all = g.snapshot();
+            var all = g.nodeList();
             if (nodes == 0) {
                 HostRuntime.putLong(numNodes, all.size());
                 return;
             }
             long n = Math.min(HostRuntime.getLong(numNodes), all.size());
-            for (int i = 0; i < n; i++) {
-                Graph.Node node = all.get(i);
-                synchronized (node) {
-                    if (node.handle == 0) node.handle = d.handles.add(node);
-                }
-                HostRuntime.putLong(nodes + 8L * i, node.handle);
-            }
+            for (int i = 0; i < n; i++) HostRuntime.putLong(nodes + 8L * i, handleOf(all.get(i)));
             HostRuntime.putLong(numNodes, n);
         });
     }
+
+    /** The node's CUgraphNode, made when first asked for. */
+    private long handleOf(Graph.Node node) {
+        synchronized (node) {
+            if (node.handle == 0) node.handle = d.handles.add(node);
+            return node.handle;
+        }
+    }
+
+    /** The nodes of a dependencies array. */
+    private java.util.List<Graph.Node> dependencies(long array, long count) throws CudaException {
+        if (count > 0) Mem.nonNull(array, "dependencies");
+        var list = new java.util.ArrayList<Graph.Node>();
+        for (long i = 0; i < count; i++) list.add(d.handles.get(HostRuntime.getLong(array + 8 * i), Graph.Node.class));
+        return list;
+    }
+
+    private void addNode(long phGraphNode, long hGraph, long deps, long numDeps, Graph.Work work) throws CudaException {
+        Mem.nonNull(phGraphNode, "phGraphNode");
+        Graph g = d.handles.get(hGraph, Graph.class);
+        Graph.Node n;
+        try {
+            n = g.add(work, dependencies(deps, numDeps));
+        } catch (CudaException e) {
+            work.drop();
+            throw e;
+        }
+        HostRuntime.putLong(phGraphNode, handleOf(n));
+    }
+
+    /** A kernel node's work from CUDA_KERNEL_NODE_PARAMS (v2 has the CUkernel and context after the v1 fields). */
+    private Graph.Work kernelWork(long p, boolean v2) throws CudaException {
+        Mem.nonNull(p, "nodeParams");
+        long func = HostRuntime.getLong(p);
+        if (func == 0 && v2) func = HostRuntime.getLong(p + 56);  // kern
+        Kernel k = d.handles.get(func, Kernel.class);
+        Context c = v2 && HostRuntime.getLong(p + 64) != 0 ? d.context(HostRuntime.getLong(p + 64)) : d.requireCurrent();
+        int[] grid = {HostRuntime.getInt(p + 8), HostRuntime.getInt(p + 12), HostRuntime.getInt(p + 16)};
+        int[] block = {HostRuntime.getInt(p + 20), HostRuntime.getInt(p + 24), HostRuntime.getInt(p + 28)};
+        int shared = HostRuntime.getInt(p + 32);
+        LaunchApi.Prepared prep = new LaunchApi(d).prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
+                HostRuntime.getLong(p + 40), HostRuntime.getLong(p + 48));
+        long args = prep.snapshot();
+        return new Graph.Work("kernel " + k.code.name(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
+                new Graph.KernelParams(func, grid, block, shared, args));
+    }
+
+    @Override
+    public int cuGraphAddKernelNode_v2(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
+        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(nodeParams, true)));
+    }
+
+    @Override
+    public int cuGraphAddKernelNode(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
+        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(nodeParams, false)));
+    }
+
+    @Override
+    public int cuGraphAddMemcpyNode(long phGraphNode, long hGraph, long deps, long numDeps, long copyParams, long ctx) {
+        return Api.call("cuGraphAddMemcpyNode", () -> {
+            d.context(ctx);
+            MemoryApi.Copy3D copy = new MemoryApi(d).read3D(copyParams);
+            addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("cuMemcpy3D", Graph.MEMCPY, copy.op(), null, null));
+        });
+    }
+
+    /** CUDA_MEMSET_NODE_PARAMS {dst, pitch, value, elementSize, width, height}. */
+    @Override
+    public int cuGraphAddMemsetNode(long phGraphNode, long hGraph, long deps, long numDeps, long p, long ctx) {
+        return Api.call("cuGraphAddMemsetNode", () -> {
+            d.context(ctx);
+            Mem.nonNull(p, "memsetParams");
+            long dst = HostRuntime.getLong(p), pitch = HostRuntime.getLong(p + 8);
+            int value = HostRuntime.getInt(p + 16), size = HostRuntime.getInt(p + 20);
+            long width = HostRuntime.getLong(p + 24), height = HostRuntime.getLong(p + 32);
+            if (size != 1 && size != 2 && size != 4) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "elementSize " + size);
+            if (dst == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dst is NULL");
+            if (height > 1 && width * size > pitch) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "width exceeds the pitch");
+            Stream.Op op = () -> {
+                for (long y = 0; y < height; y++) d.backend.fill(dst + y * pitch, size, value, width);
+            };
+            addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("cuMemset", Graph.MEMSET, op, null, null));
+        });
+    }
+
+    /** CUDA_HOST_NODE_PARAMS {fn, userData}: the function runs on a stream thread in the node's turn. */
+    @Override
+    public int cuGraphAddHostNode(long phGraphNode, long hGraph, long deps, long numDeps, long p) {
+        return Api.call("cuGraphAddHostNode", () -> {
+            Mem.nonNull(p, "nodeParams");
+            long fn = HostRuntime.getLong(p), userData = HostRuntime.getLong(p + 8);
+            Mem.nonNull(fn, "fn");
+            addNode(phGraphNode, hGraph, deps, numDeps,
+                    new Graph.Work("host function", Graph.HOST, () -> HostRuntime.callHostFunction(fn, userData), null, null));
+        });
+    }
+
+    @Override
+    public int cuGraphAddEmptyNode(long phGraphNode, long hGraph, long deps, long numDeps) {
+        return Api.call("cuGraphAddEmptyNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("empty", Graph.EMPTY, () -> {}, null, null)));
+    }
+
+    @Override
+    public int cuGraphNodeGetType(long hNode, long type) {
+        return Api.call("cuGraphNodeGetType", () -> Mem.putInt(type, d.handles.get(hNode, Graph.Node.class).work.type, "type"));
+    }
+
+    private int addDependencies(long hGraph, long from, long to, long count) {
+        return Api.call("cuGraphAddDependencies", () -> {
+            Graph g = d.handles.get(hGraph, Graph.class);
+            var froms = dependencies(from, count);
+            var tos = dependencies(to, count);
+            synchronized (g) {
+                for (int i = 0; i < froms.size(); i++) {
+                    if (froms.get(i).graph != g || tos.get(i).graph != g) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a node of another graph");
+                    if (!tos.get(i).dependencies.contains(froms.get(i))) tos.get(i).dependencies.add(froms.get(i));
+                }
+            }
+        });
+    }
+
+    @Override public int cuGraphAddDependencies(long g, long from, long to, long n) { return addDependencies(g, from, to, n); }
+
+    @Override
+    public int cuGraphAddDependencies_v2(long g, long from, long to, long edgeData, long n) {
+        return edgeData != 0 ? Api.call("cuGraphAddDependencies", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "edge data");
+        }) : addDependencies(g, from, to, n);
+    }
+
+    @Override
+    public int cuGraphNodeGetDependencies(long hNode, long deps, long numDeps) {
+        return Api.call("cuGraphNodeGetDependencies", () -> {
+            Graph.Node node = d.handles.get(hNode, Graph.Node.class);
+            Mem.nonNull(numDeps, "numDependencies");
+            java.util.List<Graph.Node> list;
+            synchronized (node.graph) {
+                list = new java.util.ArrayList<>(node.dependencies);
+            }
+            if (deps == 0) {
+                HostRuntime.putLong(numDeps, list.size());
+                return;
+            }
+            long n = Math.min(HostRuntime.getLong(numDeps), list.size());
+            for (int i = 0; i < n; i++) HostRuntime.putLong(deps + 8L * i, handleOf(list.get(i)));
+            HostRuntime.putLong(numDeps, n);
+        });
+    }
+
+    /** The kernel node's parameters; kernelParams points to the node's own copy of the arguments (valid while it lives). */
+    private int kernelGetParams(long hNode, long p, boolean v2) {
+        return Api.call("cuGraphKernelNodeGetParams", () -> {
+            Graph.Node node = d.handles.get(hNode, Graph.Node.class);
+            Graph.KernelParams k = node.work.kernel;
+            if (k == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node made by cuGraphAddKernelNode");
+            Mem.nonNull(p, "nodeParams");
+            HostRuntime.write(p, new byte[v2 ? 72 : 56], 0, v2 ? 72 : 56);
+            HostRuntime.putLong(p, k.function());
+            for (int i = 0; i < 3; i++) {
+                HostRuntime.putInt(p + 8 + 4 * i, k.grid()[i]);
+                HostRuntime.putInt(p + 20 + 4 * i, k.block()[i]);
+            }
+            HostRuntime.putInt(p + 32, k.shared());
+            HostRuntime.putLong(p + 40, k.args());
+        });
+    }
+
+    @Override public int cuGraphKernelNodeGetParams_v2(long hNode, long p) { return kernelGetParams(hNode, p, true); }
+    @Override public int cuGraphKernelNodeGetParams(long hNode, long p) { return kernelGetParams(hNode, p, false); }
+
+    /** New parameters for the node; graphs instantiated before keep the old ones (cuGraphExecUpdate takes the new). */
+    private int kernelSetParams(long hNode, long p, boolean v2) {
+        return Api.call("cuGraphKernelNodeSetParams", () -> {
+            Graph.Node node = d.handles.get(hNode, Graph.Node.class);
+            if (node.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
+            Graph.Work w = kernelWork(p, v2);
+            synchronized (node.graph) {
+                node.replace(w);
+            }
+        });
+    }
+
+    @Override public int cuGraphKernelNodeSetParams_v2(long hNode, long p) { return kernelSetParams(hNode, p, true); }
+    @Override public int cuGraphKernelNodeSetParams(long hNode, long p) { return kernelSetParams(hNode, p, false); }
 
     private void instantiate(long phGraphExec, long hGraph, long flags) throws CudaException {
         Mem.nonNull(phGraphExec, "phGraphExec");
@@ -92,14 +273,14 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphLaunch", () -> {
             Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
             Stream s = streams.resolve(hStream, ptds);
-            var nodes = e.nodes();
-            nodes.forEach(Graph.Node::retain);  // held until they ran, even if the executable is updated or destroyed
-            for (Graph.Node n : nodes) {
-                s.enqueue(n.kind, () -> {
+            var work = e.work();
+            work.forEach(Graph.Work::retain);  // held until they ran, even if the executable is updated or destroyed
+            for (Graph.Work w : work) {
+                s.enqueue(w.kind, () -> {
                     try {
-                        n.op.run();
+                        w.op.run();
                     } finally {
-                        n.drop();
+                        w.drop();
                     }
                 }, null, null);
             }

@@ -33,45 +33,10 @@ final class LaunchApi implements CuLaunchApi {
             Context c = d.requireCurrent();
             Kernel k = d.handles.get(f, Kernel.class);
             streams.resolve(hStream, ptds);
-            var limits = d.devices().get(c.device);
-            if (gx <= 0 || gy <= 0 || gz <= 0 || bx <= 0 || by <= 0 || bz <= 0)
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "zero grid or block dimension");
-            if (bx > limits.attribute(2) || by > limits.attribute(3) || bz > limits.attribute(4)
-                    || (long) bx * by * bz > limits.attribute(1))
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is too large");
-            if (gy > limits.attribute(6) || gz > limits.attribute(7))
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "grid " + gx + "x" + gy + "x" + gz + " is too large");
-            if (shared < 0 || shared > k.maxDynamicShared)
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dynamic shared memory of " + shared + " bytes (the kernel allows "
-                        + k.maxDynamicShared + "; raise it with cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))");
-            List<Variable> params = k.code.ptx().params();
-            if (kernelParams != 0 && extra != 0)
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
-            long array = kernelParams;
-            boolean owned = false;
-            if (extra != 0) {
-                array = paramsFromBuffer(extra, params);
-                owned = true;
-            } else if (kernelParams == 0 && !params.isEmpty()) {
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
-            }
-            c.checkSticky();
-            // the argument values are taken now, as NVIDIA's launch does: the application may change them at once
-            long snapshot = snapshot(array, params);
-            if (owned) HostRuntime.release(array);
+            Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra);
+            long snapshot = p.snapshot;
+            Stream.Op op = p.op;
             Stream s = streams.resolve(hStream, ptds);
-            long stack = c.limits[0];
-            Stream.Op op = () -> {
-                try {
-                    if (c.sticky != null) return;  // a faulted context runs nothing more
-                    d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
-                } catch (CudaException e) {
-                    if (!isKernelFault(e.result())) throw e;
-                    // a fault inside the kernel is reported by the next synchronization and every call after it
-                    c.sticky = e;
-                    throw e;
-                }
-            };
             // captured: the graph keeps the arguments for every replay and frees them with its last holder
             if (s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot))) return;
             Stream.Op once = () -> {
@@ -84,6 +49,55 @@ final class LaunchApi implements CuLaunchApi {
             if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", once);  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
             else s.enqueue("cuLaunchKernel " + k.code.name(), once, null, null);
         });
+    }
+
+    /** A checked launch: the operation that runs it, and the copy of its arguments it reads (the caller frees it). */
+    record Prepared(Stream.Op op, long snapshot) {}
+
+    /**
+     * Checks a launch of {@code k} in context {@code c} as NVIDIA's driver does and takes its arguments (from
+     * kernelParams or the extra buffer) at once: the application may change them as soon as the call returns.
+     */
+    Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+                     long extra) throws CudaException {
+        var limits = d.devices().get(c.device);
+        if (gx <= 0 || gy <= 0 || gz <= 0 || bx <= 0 || by <= 0 || bz <= 0)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "zero grid or block dimension");
+        if (bx > limits.attribute(2) || by > limits.attribute(3) || bz > limits.attribute(4)
+                || (long) bx * by * bz > limits.attribute(1))
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is too large");
+        if (gy > limits.attribute(6) || gz > limits.attribute(7))
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "grid " + gx + "x" + gy + "x" + gz + " is too large");
+        if (shared < 0 || shared > k.maxDynamicShared)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dynamic shared memory of " + shared + " bytes (the kernel allows "
+                    + k.maxDynamicShared + "; raise it with cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))");
+        List<Variable> params = k.code.ptx().params();
+        if (kernelParams != 0 && extra != 0)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
+        long array = kernelParams;
+        boolean owned = false;
+        if (extra != 0) {
+            array = paramsFromBuffer(extra, params);
+            owned = true;
+        } else if (kernelParams == 0 && !params.isEmpty()) {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
+        }
+        c.checkSticky();
+        long snapshot = snapshot(array, params);
+        if (owned) HostRuntime.release(array);
+        long stack = c.limits[0];
+        Stream.Op op = () -> {
+            try {
+                if (c.sticky != null) return;  // a faulted context runs nothing more
+                d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
+            } catch (CudaException e) {
+                if (!isKernelFault(e.result())) throw e;
+                // a fault inside the kernel is reported by the next synchronization and every call after it
+                c.sticky = e;
+                throw e;
+            }
+        };
+        return new Prepared(op, snapshot);
     }
 
     /** A copy of the launch's arguments: an array of pointers followed by each value (16-byte aligned). */

@@ -249,6 +249,58 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemcpy2DAsync_v2(long pCopy, long s) { return copy2D("cuMemcpy2DAsync", pCopy, s, false); }
     @Override public int cuMemcpy2DAsync_v2_ptsz(long pCopy, long s) { return copy2D("cuMemcpy2DAsync", pCopy, s, true); }
 
+    /** A CUDA_MEMCPY3D (cuda.h, 200 bytes) read and checked: the copy, and whether its host sides are page-locked. */
+    record Copy3D(Stream.Op op, boolean pinned) {}
+
+    /** One side of a CUDA_MEMCPY3D at base 0 (source) or 88 (destination): the address of its first byte, pitch, slice. */
+    private record Side3D(long start, long pitch, long slice, int type) {
+        static Side3D read(long p, long at, String what) throws CudaException {
+            long x = HostRuntime.getLong(p + at), y = HostRuntime.getLong(p + at + 8), z = HostRuntime.getLong(p + at + 16);
+            long lod = HostRuntime.getLong(p + at + 24);
+            int type = HostRuntime.getInt(p + at + 32);
+            long host = HostRuntime.getLong(p + at + 40), device = HostRuntime.getLong(p + at + 48);
+            long pitch = HostRuntime.getLong(p + at + 72), height = HostRuntime.getLong(p + at + 80);
+            long origin = switch (type) {
+                case 1 -> host;
+                case 2, 4 -> device;
+                case 3 -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, what + " is a CUDA array (not supported yet)");
+                default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " memory type " + type);
+            };
+            if (lod != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " LOD must be 0");
+            if (origin == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " address is NULL");
+            return new Side3D(origin + (z * height + y) * pitch + x, pitch, pitch * height, type);
+        }
+    }
+
+    Copy3D read3D(long pCopy) throws CudaException {
+        Mem.nonNull(pCopy, "pCopy");
+        Side3D src = Side3D.read(pCopy, 0, "source"), dst = Side3D.read(pCopy, 88, "destination");
+        long width = HostRuntime.getLong(pCopy + 176), height = HostRuntime.getLong(pCopy + 184), depth = HostRuntime.getLong(pCopy + 192);
+        if ((height > 1 || depth > 1) && (width > src.pitch || width > dst.pitch))
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
+        Stream.Op op = () -> {
+            for (long z = 0; z < depth; z++)
+                for (long y = 0; y < height; y++)
+                    d.backend.copy(dst.start + z * dst.slice + y * dst.pitch, src.start + z * src.slice + y * src.pitch, width);
+        };
+        boolean pinned = (src.type != 1 || Driver.within(d.pinnedMemory, src.start)) && (dst.type != 1 || Driver.within(d.pinnedMemory, dst.start));
+        return new Copy3D(op, pinned);
+    }
+
+    private int copy3D(String name, long pCopy, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            Copy3D c = read3D(pCopy);
+            if (stream != -1 && c.pinned) s.enqueue(name, c.op, null, null);
+            else s.run(name, c.op);
+        });
+    }
+
+    @Override public int cuMemcpy3D_v2(long pCopy) { return copy3D("cuMemcpy3D", pCopy, -1, false); }
+    @Override public int cuMemcpy3D_v2_ptds(long pCopy) { return copy3D("cuMemcpy3D", pCopy, -1, true); }
+    @Override public int cuMemcpy3DAsync_v2(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, false); }
+    @Override public int cuMemcpy3DAsync_v2_ptsz(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, true); }
+
     private int set2D(String name, long dst, long pitch, int width, int value, long w, long h, long stream, boolean ptds) {
         return Api.call(name, () -> {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
