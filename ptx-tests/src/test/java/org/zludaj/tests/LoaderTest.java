@@ -85,4 +85,17 @@ class LoaderTest {
                 ""), r.stdout(), r.toString());
         assertTrue(r.stderr().contains("zluda_ld: libcuda.so.1 -> " + ours.toRealPath() + "/libcuda.so.1"), r.toString());
     }
+
+    /** zluda info: backends and devices, compile targets, JDK, LLVM and the compile cache the environment selects. */
+    @Test
+    void launcherInfoNamesBackendsTargetsJdkLlvmAndCache() throws Exception {
+        Path cache = dir.resolve("info-cache");
+        Programs.Result r = Programs.run(List.of(Programs.DIST.resolve("bin/zluda").toString(), "info"),
+                Map.of("ZLUDA_CACHE_DIR", cache.toString()), dir);
+        assertEquals(0, r.exit(), r.toString());
+        for (String line : List.of("driver exports)", "JDK: ", "LLVM: 20.1.7",
+                "host: available: ZLUDA host CPU, compute capability 8.6", "compile targets: host x86_64", "gfx1100",
+                "compile cache: " + cache + " (0 entries"))
+            assertTrue(r.stdout().contains(line), line + " in:\n" + r);
+    }
 }

@@ -5,6 +5,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.List;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
@@ -28,6 +29,24 @@ public final class Compiler {
 
     /** Version of the compiler's output format; part of every cache key. */
     public static final String VERSION = "zluda-j-ptx-0.1";
+
+    /**
+     * The compiler's build, part of every cache key: a digest of the jar holding this class (a new build of the
+     * compiler never reads an older build's entries), or VERSION plus "-dev" when running from a class directory.
+     */
+    public static final String BUILD_ID = buildId();
+
+    private static String buildId() {
+        try {
+            var source = Compiler.class.getProtectionDomain().getCodeSource();
+            Path p = source == null ? null : Path.of(source.getLocation().toURI());
+            if (p != null && Files.isRegularFile(p))
+                return VERSION + "-" + HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)), 0, 8);
+        } catch (Exception e) {
+            // fall through: an unusual class loader
+        }
+        return VERSION + "-dev";
+    }
 
     /** A target machine for {@code t}; dispose with LLVMDisposeTargetMachine. */
     public static LLVMTargetMachineRef targetMachine(Target t) throws PtxException {
@@ -60,7 +79,7 @@ public final class Compiler {
         }
     }
 
-    private static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
+    static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
         LLVMMemoryBufferRef buf = new LLVMMemoryBufferRef();
         BytePointer err = new BytePointer((Pointer) null);
         if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, fileType, err, buf) != 0) {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMErrorRef;
+import org.bytedeco.llvm.LLVM.LLVMMemoryBufferRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcDefinitionGeneratorRef;
 import org.bytedeco.llvm.LLVM.LLVMOrcLLJITBuilderRef;
@@ -23,20 +24,39 @@ import org.zludaj.ptx.model.PtxModule;
 import org.zludaj.ptx.target.HostTarget;
 
 /**
- * The host target's code generator: PTX kernels compiled by ORC LLJIT into this process. Each module's kernels get a
- * unique symbol prefix, so modules with equal kernel names coexist in the one JIT.
+ * The host target's code generator: PTX modules compiled to x86-64 object files and linked by ORC LLJIT into this
+ * process. Objects go through the compile cache (keyed by the module's PTX text, the CPU and the compiler's build):
+ * a module compiled once is never compiled again. Each loaded module's symbols get a unique prefix, so modules with
+ * equal kernel names (and the same module loaded twice, with its own variables) coexist in the one JIT: objects are
+ * compiled with a placeholder prefix of the same length, replaced in the object's bytes when it is linked.
  */
 public final class HostJit {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HostJit.class);
     private final LLVMOrcLLJITRef jit = new LLVMOrcLLJITRef();
     private final HostTarget target;
     private final AtomicLong modules = new AtomicLong();
+    private final org.zludaj.ptx.cache.CompileCache cache;
+    /** PTX modules compiled (not taken from the cache) by this process. */
+    private static final AtomicLong COMPILATIONS = new AtomicLong();
+    /** The symbol prefix objects are compiled with; {@link #prefix} gives each load its own of the same length. */
+    static final String PLACEHOLDER = "zmzzzzzzzzzzzzzzzz_";
 
     public HostJit() throws PtxException {
-        this(List.of());
+        this(List.of(), null);
     }
 
-    /** A JIT whose kernels may also call into {@code libraries} (the host runtime). */
-    public HostJit(List<String> libraries) throws PtxException {
+    /** Modules this process compiled (cache misses and uncached loads). */
+    public static long compilations() {
+        return COMPILATIONS.get();
+    }
+
+    private String prefix() {
+        return String.format("zm%016x_", modules.incrementAndGet());
+    }
+
+    /** A JIT whose kernels may also call into {@code libraries} (the host runtime), caching objects in {@code cache} (or not: null). */
+    public HostJit(List<String> libraries, org.zludaj.ptx.cache.CompileCache cache) throws PtxException {
+        this.cache = cache;
         Ll.initialize();
         LLVMOrcLLJITBuilderRef builder = LLVMOrcCreateLLJITBuilder();
         check(LLVMOrcCreateLLJIT(jit, builder), "creating the host JIT");
@@ -91,41 +111,103 @@ public final class HostJit {
         return load(ptx).kernels();
     }
 
-    /** Compiles {@code ptx}: its kernels, and the addresses of its defined .global and .const variables. */
-    public synchronized Loaded load(PtxModule ptx) throws PtxException {
-        String prefix = "zm" + modules.incrementAndGet() + "_";
-        LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-        LLVMContextRef ctx = LLVMOrcThreadSafeContextGetContext(tsc);
-        String layout = LLVMOrcLLJITGetDataLayoutStr(jit).getString();
-        LLVMModuleRef m;
-        long shared;
-        java.util.Set<String> fibers;
-        try {
-            Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, layout, prefix);
-            m = lowered.module();
-            shared = lowered.staticShared();
-            fibers = lowered.fiberKernels();
-        } catch (PtxException e) {
-            LLVMOrcDisposeThreadSafeContext(tsc);
-            throw e;
+    /** A module compiled for the host: the object (placeholder prefix), its static shared bytes, its fiber kernels. */
+    record Unit(byte[] object, long staticShared, java.util.Set<String> fibers) {
+        byte[] encode() {
+            var bytes = new java.io.ByteArrayOutputStream();
+            try (var out = new java.io.DataOutputStream(bytes)) {
+                out.writeLong(staticShared);
+                out.writeInt(fibers.size());
+                for (String f : fibers) out.writeUTF(f);
+                out.writeInt(object.length);
+                out.write(object);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return bytes.toByteArray();
         }
-        LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(jit));
-        // kernels without block or warp operations: one call per block, the threads a loop LLVM can vectorize
-        for (Function f : ptx.functions()) {
-            if (!f.entry() || !f.isDefined() || fibers.contains(f.name())) continue;
-            long[] sizes = f.params().stream().mapToLong(org.zludaj.ptx.model.Variable::size).toArray();
-            LLVMValueRef k = LLVMGetNamedFunction(m, target.kernelSymbol(f.name(), prefix));
-            target.addBlockFunction(m, k, target.kernelSymbol(f.name(), prefix) + "$block", sizes);
+
+        static Unit decode(byte[] b) {
+            try (var in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(b))) {
+                long shared = in.readLong();
+                int n = in.readInt();
+                java.util.Set<String> fibers = new java.util.HashSet<>();
+                for (int i = 0; i < n; i++) fibers.add(in.readUTF());
+                byte[] object = new byte[in.readInt()];
+                in.readFully(object);
+                return new Unit(object, shared, fibers);
+            } catch (java.io.IOException e) {
+                return null;
+            }
         }
+    }
+
+    /** Lowers, optimizes and generates the module's object file (with the placeholder prefix). */
+    private Unit compile(PtxModule ptx) throws PtxException {
+        LLVMContextRef ctx = LLVMContextCreate();
         LLVMTargetMachineRef tm = Compiler.targetMachine(target);
         try {
+            Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, LLVMOrcLLJITGetDataLayoutStr(jit).getString(), PLACEHOLDER);
+            LLVMModuleRef m = lowered.module();
+            LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(jit));
+            // kernels without block or warp operations: one call per block, the threads a loop LLVM can vectorize
+            for (Function f : ptx.functions()) {
+                if (!f.entry() || !f.isDefined() || lowered.fiberKernels().contains(f.name())) continue;
+                long[] sizes = f.params().stream().mapToLong(org.zludaj.ptx.model.Variable::size).toArray();
+                LLVMValueRef k = LLVMGetNamedFunction(m, target.kernelSymbol(f.name(), PLACEHOLDER));
+                target.addBlockFunction(m, k, target.kernelSymbol(f.name(), PLACEHOLDER) + "$block", sizes);
+            }
             Compiler.optimize(m, tm);
+            byte[] object = Compiler.emit(tm, m, LLVMObjectFile);
+            LLVMDisposeModule(m);
+            COMPILATIONS.incrementAndGet();
+            return new Unit(object, lowered.staticShared(), java.util.Set.copyOf(lowered.fiberKernels()));
         } finally {
             LLVMDisposeTargetMachine(tm);
+            LLVMContextDispose(ctx);
         }
-        check(LLVMOrcLLJITAddLLVMIRModule(jit, LLVMOrcLLJITGetMainJITDylib(jit), LLVMOrcCreateNewThreadSafeModule(m, tsc)),
-                "adding module " + ptx.name());
-        LLVMOrcDisposeThreadSafeContext(tsc);
+    }
+
+    /** The cache key of a module for this host: its PTX text, the CPU, the compiler's build. */
+    private String key(PtxModule ptx) {
+        return org.zludaj.ptx.cache.CompileCache.key("host-object", Compiler.BUILD_ID, target.triple(), target.cpu(), target.features(),
+                PtxPrinter.print(ptx));
+    }
+
+    /** Replaces every occurrence of the placeholder prefix in the object by {@code prefix} (same length). */
+    static byte[] relabel(byte[] object, String prefix) {
+        byte[] from = PLACEHOLDER.getBytes(java.nio.charset.StandardCharsets.US_ASCII), to = prefix.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        if (from.length != to.length) throw new IllegalArgumentException("prefix " + prefix + " is not " + from.length + " bytes");
+        byte[] out = object.clone();
+        outer:
+        for (int i = 0; i + from.length <= out.length; i++) {
+            for (int j = 0; j < from.length; j++) if (out[i + j] != from[j]) continue outer;
+            System.arraycopy(to, 0, out, i, to.length);
+            i += from.length - 1;
+        }
+        return out;
+    }
+
+    /** Compiles {@code ptx} (or takes it from the cache): its kernels, and the addresses of its defined .global and .const variables. */
+    public synchronized Loaded load(PtxModule ptx) throws PtxException {
+        String key = cache == null ? null : key(ptx);
+        byte[] cached = key == null ? null : cache.get(key);
+        Unit unit = cached == null ? null : Unit.decode(cached);
+        if (unit == null) {
+            long t0 = System.nanoTime();
+            unit = compile(ptx);
+            if (cache != null) cache.put(key, unit.encode());
+            LOG.debug("compiled {} for the host in {} ms", ptx.name(), (System.nanoTime() - t0) / 1_000_000);
+        } else {
+            LOG.debug("{} from the compile cache", ptx.name());
+        }
+        String prefix = prefix();
+        byte[] object = relabel(unit.object(), prefix);
+        org.bytedeco.javacpp.BytePointer bytes = new org.bytedeco.javacpp.BytePointer(object);
+        LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, object.length, new org.bytedeco.javacpp.BytePointer(ptx.name()));
+        check(LLVMOrcLLJITAddObjectFile(jit, LLVMOrcLLJITGetMainJITDylib(jit), buffer), "adding module " + ptx.name());
+        long shared = unit.staticShared();
+        java.util.Set<String> fibers = unit.fibers();
         Map<String, Kernel> out = new HashMap<>();
         for (Function f : ptx.functions()) {
             if (!f.entry() || !f.isDefined()) continue;

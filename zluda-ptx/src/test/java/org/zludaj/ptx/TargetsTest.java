@@ -70,6 +70,43 @@ class TargetsTest {
         assertNotEquals(k.get("_Z4vaddPKfS0_Pfi"), k.get("_Z5saxpyfPKfPfi"));
     }
 
+    /**
+     * Host objects through the compile cache: a second JIT (as in a second process) takes the module from the cache
+     * and compiles nothing; one module loaded twice into one JIT gets its own kernels and its own variables.
+     */
+    @Test
+    void hostObjectsComeFromTheCacheAndEachLoadHasItsOwnVariables(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir.resolve("cache"), 1 << 30);
+        String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n.visible .global .u32 counter = 7;\n"
+                + ".visible .entry k(.param .u64 p) { ret; }\n";
+        long before = HostJit.compilations();
+        HostJit first = new HostJit(List.of(), cache);
+        var a = first.load(Ptx.parse("m.ptx", ptx));
+        assertEquals(before + 1, HostJit.compilations());
+        var b = first.load(Ptx.parse("m.ptx", ptx));
+        HostJit second = new HostJit(List.of(), cache);
+        var c = second.load(Ptx.parse("again.ptx", ptx));
+        assertEquals(before + 1, HostJit.compilations(), "loaded twice more from the cache, compiled once");
+        assertEquals(2, cache.stats().hits());
+        assertNotEquals(a.globals().get("counter").address(), b.globals().get("counter").address(), "each load has its own variable");
+        assertNotEquals(a.kernels().get("k").address(), b.kernels().get("k").address());
+        assertNotEquals(0L, c.kernels().get("k").address());
+        assertEquals(7, readInt(c.globals().get("counter").address()),
+                "the cached object keeps the variable's initializer");
+    }
+
+    private static int readInt(long at) {
+        return new org.bytedeco.javacpp.IntPointer() { { address = at; limit = 1; capacity = 1; } }.get(0);
+    }
+
+    @Test
+    void relabelReplacesEveryPlaceholderOccurrence() {
+        byte[] obj = ("x" + HostJit.PLACEHOLDER + "k\0" + HostJit.PLACEHOLDER + "counter").getBytes(StandardCharsets.US_ASCII);
+        String out = new String(HostJit.relabel(obj, "zm0000000000000001_"), StandardCharsets.US_ASCII);
+        assertEquals("xzm0000000000000001_k\0zm0000000000000001_counter", out);
+        assertThrows(IllegalArgumentException.class, () -> HostJit.relabel(obj, "short_"));
+    }
+
     @Test
     void unsupportedInstructionNamesItsLineFunctionAndTarget() {
         String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.arrive 1, 64;\n\tret;\n}\n";

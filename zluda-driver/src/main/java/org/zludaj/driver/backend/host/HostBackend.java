@@ -180,7 +180,7 @@ public final class HostBackend implements Backend {
     private synchronized HostJit jit() throws PtxException {
         if (jit == null) {
             String rt = new java.io.File(System.getProperty("zluda.native.dir", "."), HostRuntime.LIBRARY).getAbsolutePath();
-            jit = new HostJit(List.of(rt));
+            jit = new HostJit(List.of(rt), org.zludaj.ptx.cache.CompileCache.fromEnvironment());
         }
         return jit;
     }

@@ -1,0 +1,261 @@
+package org.zludaj.ptx.cache;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The compile cache: compiled code on disk, content-addressed. A key is the SHA-256 of everything the output depends
+ * on (the PTX text of the unit, target, CPU and features, the compiler's build, options). Entries live in
+ * {@code <dir>/<first two hex digits>/<key>} inside a directory of mode 0700; each holds a header with the payload's
+ * length and a SHA-256 over key and payload, checked on every read: a corrupt, truncated or renamed entry is logged,
+ * deleted and reported as a miss (so the caller recompiles). Writers write a private temporary file and rename it
+ * into place, so concurrent processes never see a partial entry and the last of equal writers wins. Reads refresh an
+ * entry's modification time; when the directory exceeds its size bound the least recently used entries go.
+ */
+public final class CompileCache {
+    private static final Logger LOG = LoggerFactory.getLogger(CompileCache.class);
+    private static final byte[] MAGIC = "ZJC1".getBytes(StandardCharsets.US_ASCII);
+    private static final int HEADER = 4 + 8 + 32;
+    /** Default size bound: 2 GiB. */
+    public static final long DEFAULT_MAX_BYTES = 2L << 30;
+
+    private final Path dir;
+    private final long maxBytes;
+    private final AtomicLong hits = new AtomicLong(), misses = new AtomicLong(), corrupt = new AtomicLong(),
+            writes = new AtomicLong(), evictions = new AtomicLong();
+
+    /** Counters of this process's use of the cache. */
+    public record Stats(long hits, long misses, long corrupt, long writes, long evictions) {}
+
+    public CompileCache(Path dir, long maxBytes) {
+        this.dir = dir.toAbsolutePath();
+        this.maxBytes = maxBytes;
+        try {
+            createPrivate(this.dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the compile cache at " + this.dir, e);
+        }
+    }
+
+    /**
+     * The cache the environment asks for: {@code ZLUDA_CACHE_DIR}, else {@code $XDG_CACHE_HOME/zluda-j}, else
+     * {@code ~/.cache/zluda-j}; bounded by {@code ZLUDA_CACHE_MAX_MB} (default 2048). Null when {@code ZLUDA_CACHE=off}
+     * or the directory cannot be made (said once, and compilation goes on without a cache).
+     */
+    public static CompileCache fromEnvironment() {
+        if ("off".equalsIgnoreCase(System.getenv("ZLUDA_CACHE"))) return null;
+        Path dir = defaultDirectory();
+        long max = DEFAULT_MAX_BYTES;
+        String mb = System.getenv("ZLUDA_CACHE_MAX_MB");
+        if (mb != null) {
+            try {
+                max = Long.parseLong(mb.trim()) << 20;
+            } catch (NumberFormatException e) {
+                LOG.warn("ZLUDA_CACHE_MAX_MB={} is not a number; using {} MiB", mb, DEFAULT_MAX_BYTES >> 20);
+            }
+        }
+        try {
+            return new CompileCache(dir, max);
+        } catch (UncheckedIOException e) {
+            LOG.warn("no compile cache: {} ({})", e.getMessage(), e.getCause().toString());
+            return null;
+        }
+    }
+
+    /** Where {@link #fromEnvironment} puts the cache. */
+    public static Path defaultDirectory() {
+        String explicit = System.getenv("ZLUDA_CACHE_DIR");
+        if (explicit != null && !explicit.isBlank()) return Path.of(explicit);
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("zluda-j");
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public long maxBytes() {
+        return maxBytes;
+    }
+
+    public Stats stats() {
+        return new Stats(hits.get(), misses.get(), corrupt.get(), writes.get(), evictions.get());
+    }
+
+    /** The key of a unit: SHA-256 (hex) over the parts, each followed by a NUL. */
+    public static String key(String... parts) {
+        MessageDigest md = sha256();
+        for (String p : parts) {
+            md.update(p.getBytes(StandardCharsets.UTF_8));
+            md.update((byte) 0);
+        }
+        return HexFormat.of().formatHex(md.digest());
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static byte[] checksum(String key, byte[] payload) {
+        MessageDigest md = sha256();
+        md.update(key.getBytes(StandardCharsets.US_ASCII));
+        md.update(payload);
+        return md.digest();
+    }
+
+    private static void createPrivate(Path d) throws IOException {
+        if (!Files.isDirectory(d)) {
+            Files.createDirectories(d.getParent());
+            try {
+                Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (java.nio.file.FileAlreadyExistsException raced) {
+                // another process made it
+            }
+        }
+        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+    }
+
+    Path path(String key) {
+        if (!key.matches("[0-9a-f]{64}")) throw new IllegalArgumentException("not a cache key: " + key);
+        return dir.resolve(key.substring(0, 2)).resolve(key);
+    }
+
+    /** The payload stored under {@code key}, verified; null when absent or corrupt (a corrupt entry is deleted). */
+    public byte[] get(String key) {
+        Path p = path(key);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            misses.incrementAndGet();
+            return null;
+        } catch (IOException e) {
+            LOG.warn("compile cache: cannot read {}: {}", p, e.toString());
+            misses.incrementAndGet();
+            return null;
+        }
+        byte[] payload = verify(key, bytes);
+        if (payload == null) {
+            corrupt.incrementAndGet();
+            misses.incrementAndGet();
+            LOG.warn("compile cache: entry {} is corrupt or was changed; it is removed and compiled again", p);
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException ignored) {
+                // another process may have replaced it already
+            }
+            return null;
+        }
+        try {
+            Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis()));  // recently used
+        } catch (IOException ignored) {
+            // evicted meanwhile: the payload is still good
+        }
+        hits.incrementAndGet();
+        return payload;
+    }
+
+    private static byte[] verify(String key, byte[] bytes) {
+        if (bytes.length < HEADER) return null;
+        for (int i = 0; i < MAGIC.length; i++) if (bytes[i] != MAGIC[i]) return null;
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        long length = b.getLong(4);
+        if (length != bytes.length - HEADER) return null;
+        byte[] sum = new byte[32];
+        b.get(12, sum);
+        byte[] payload = new byte[(int) length];
+        b.get(HEADER, payload);
+        return MessageDigest.isEqual(sum, checksum(key, payload)) ? payload : null;
+    }
+
+    /** Stores {@code payload} under {@code key} (atomically), then keeps the directory within its bound. */
+    public void put(String key, byte[] payload) {
+        Path p = path(key);
+        ByteBuffer b = ByteBuffer.allocate(HEADER + payload.length);
+        b.put(MAGIC).putLong(payload.length).put(checksum(key, payload)).put(payload);
+        try {
+            createPrivate(p.getParent());
+            Path tmp = p.resolveSibling(".tmp-" + ProcessHandle.current().pid() + "-" + Thread.currentThread().getId() + "-"
+                    + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+            Files.write(tmp, b.array());
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
+            try {
+                Files.move(tmp, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING);
+            }
+            writes.incrementAndGet();
+        } catch (IOException e) {
+            LOG.warn("compile cache: cannot write {}: {}", p, e.toString());
+            return;
+        }
+        evictIfNeeded();
+    }
+
+    private record Entry(Path path, long size, long time) {}
+
+    /** Total bytes of the entries now on disk. */
+    public long size() {
+        return entries().stream().mapToLong(Entry::size).sum();
+    }
+
+    private List<Entry> entries() {
+        List<Entry> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(dir, 2)) {
+            files.filter(f -> f.getFileName().toString().matches("[0-9a-f]{64}")).forEach(f -> {
+                try {
+                    out.add(new Entry(f, Files.size(f), Files.getLastModifiedTime(f).toMillis()));
+                } catch (IOException gone) {
+                    // removed by another process
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("compile cache: listing {}: {}", dir, e.toString());
+        }
+        return out;
+    }
+
+    /** Over the bound: removes least recently used entries until the directory holds at most 90% of it. */
+    void evictIfNeeded() {
+        List<Entry> all = entries();
+        long total = all.stream().mapToLong(Entry::size).sum();
+        if (total <= maxBytes) return;
+        all.sort(Comparator.comparingLong(Entry::time));
+        long target = maxBytes / 10 * 9;
+        for (Entry e : all) {
+            if (total <= target) break;
+            try {
+                if (Files.deleteIfExists(e.path)) evictions.incrementAndGet();
+            } catch (IOException ignored) {
+                // another process evicted it
+            }
+            total -= e.size;
+        }
+        LOG.debug("compile cache: evicted down to {} bytes (bound {})", total, maxBytes);
+    }
+}
