@@ -11,6 +11,8 @@ import org.zludaj.api.CuResult;
 import org.zludaj.driver.fatbin.Fatbin;
 import org.zludaj.nativ.HostRuntime;
 import org.zludaj.ptx.Ptx;
+import org.zludaj.ptx.PtxIndex;
+import org.zludaj.ptx.model.PtxModule;
 
 /**
  * What cuModuleLoadData / cuLibraryLoadData receive: a fatbin wrapper, a fatbin container, a cubin ELF or PTX text.
@@ -52,13 +54,39 @@ final class CodeLoader {
         return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
     }
 
-    /** Compiles the first candidate PTX that reads without error; otherwise INVALID_PTX with every diagnostic. */
+    /** Modules up to this size are parsed whole at load, so that their errors are the load's, as with NVIDIA's driver. */
+    static final int PARSE_AT_LOAD = Integer.getInteger("zluda.parseAtLoadBytes", 1 << 20);
+
+    /**
+     * Loads the first candidate PTX that reads without error; otherwise INVALID_PTX with every diagnostic. A module
+     * is indexed and its variables compiled; kernels are compiled on demand (all at once, in parallel, with
+     * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
+     */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
         Ptx.Parsed first = null;
+        boolean eager = "EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"));
         for (String text : candidates) {
-            Ptx.Parsed p = Ptx.parseLenient(origin, text);
-            if (p.ok()) return new Library(p.module(), d.backend.load(0, p.module()), module);
-            if (first == null) first = p;
+            PtxIndex index = PtxIndex.of(text);
+            Ptx.Parsed p = text.length() <= PARSE_AT_LOAD || index.variablesReferenceFunctions() ? Ptx.parseLenient(origin, text) : null;
+            if (p != null && !p.ok()) {
+                if (first == null) first = p;
+                continue;
+            }
+            if (index.variablesReferenceFunctions()) return new Library(p.module(), d.backend.load(0, p.module()), module);
+            PtxModule variables;
+            if (p != null) {
+                variables = PtxIndex.restrict(p.module(), java.util.Set.of());
+            } else {
+                Ptx.Parsed v = Ptx.parseLenient(origin, index.variablesText());
+                if (!v.ok()) {
+                    if (first == null) first = v;
+                    continue;
+                }
+                variables = v.module();
+            }
+            Library lib = new Library(variables, d.backend.load(0, variables), module, index, p == null ? null : p.module(), d.backend, origin);
+            if (eager) lib.compileAll();
+            return lib;
         }
         LOG.error("PTX of {} has errors (functions {}):\n{}", origin, first.failedFunctions(), first.log());
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.log());
@@ -74,7 +102,7 @@ final class CodeLoader {
     static long kernel(Driver d, Library lib, String name) throws CudaException {
         Long h = lib.kernels.get(name);
         if (h != null) return h;
-        var code = lib.program.kernel(name);
+        var code = lib.kernel(name);
         if (code == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no kernel named " + name);
         synchronized (lib) {
             return lib.kernels.computeIfAbsent(name, n -> d.handles.add(new Kernel(lib, code)));

@@ -1,27 +1,106 @@
 package org.zludaj.driver;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.CuResult;
 import org.zludaj.driver.backend.Backend;
+import org.zludaj.ptx.Ptx;
+import org.zludaj.ptx.PtxIndex;
 import org.zludaj.ptx.model.PtxModule;
 
-/** A loaded CUlibrary or CUmodule: its PTX and the backend's compiled program. */
+/**
+ * A loaded CUlibrary or CUmodule. Compiled on demand: loading indexes the PTX and compiles only the module-scope
+ * variables ({@link #program}); each kernel, with the functions it reaches, is compiled the first time it is looked
+ * up (cudart does that at its first launch), beside the variables, which all kernels share. A module whose variables
+ * hold function addresses is compiled whole at load ({@link #index} null).
+ */
 public final class Library {
+    private static final Logger LOG = LoggerFactory.getLogger(Library.class);
+
+    /** Directives and module-scope variables (compiled on demand), or the whole module (compiled whole). */
     final PtxModule ptx;
+    /** The variables (on demand) or the whole module (compiled whole). */
     final Backend.Program program;
     final boolean module;
+    /** The module's index when compiled on demand, else null. */
+    final PtxIndex index;
+    /** The whole module when it was parsed at load (small modules: errors are reported by the load), else null. */
+    private final PtxModule parsed;
+    private final Backend backend;
+    private final String origin;
+    /** Kernels compiled so far, by name. */
+    private final ConcurrentHashMap<String, Backend.Program.Kernel> compiled = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
     /** Kernel name -> handle, so a name always yields the same CUkernel. */
     final ConcurrentHashMap<String, Long> kernels = new ConcurrentHashMap<>();
     /** Its handle (cuFuncGetModule), set when the application receives it. */
     volatile long handle;
 
+    /** A module compiled whole. */
+    Library(PtxModule ptx, Backend.Program program, boolean module) {
+        this(ptx, program, module, null, null, null, null);
+    }
+
+    /** A module compiled on demand: {@code variables} its directives and variables, loaded as {@code program}. */
+    Library(PtxModule variables, Backend.Program program, boolean module, PtxIndex index, PtxModule parsed, Backend backend,
+            String origin) {
+        this.ptx = variables;
+        this.program = program;
+        this.module = module;
+        this.index = index;
+        this.parsed = parsed;
+        this.backend = backend;
+        this.origin = origin;
+    }
+
     /** The names of its kernels (.entry functions with a body), in module order. */
-    java.util.List<String> kernelNames() {
+    List<String> kernelNames() {
+        if (index != null) return index.kernels();
         return ptx.functions().stream().filter(f -> f.entry() && f.isDefined()).map(org.zludaj.ptx.model.Function::name).toList();
     }
 
-    Library(PtxModule ptx, Backend.Program program, boolean module) {
-        this.ptx = ptx;
-        this.program = program;
-        this.module = module;
+    /** The compiled kernel {@code name} (compiling it now if it was not yet), or null when the module has none. */
+    Backend.Program.Kernel kernel(String name) throws CudaException {
+        if (index == null) return program.kernel(name);
+        Backend.Program.Kernel k = compiled.get(name);
+        if (k != null || !index.hasKernel(name)) return k;
+        synchronized (locks.computeIfAbsent(name, n -> new Object())) {  // one compilation per kernel, others in parallel
+            k = compiled.get(name);
+            if (k != null) return k;
+            PtxModule unit;
+            if (parsed != null) {
+                unit = PtxIndex.restrict(parsed, index.closure(name));
+            } else {
+                Ptx.Parsed p = Ptx.parseLenient(origin, index.kernelText(name));
+                if (!p.ok()) {
+                    LOG.error("kernel {} of {} has errors in its PTX:\n{}", name, origin, p.log());
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, "kernel " + name + ": " + p.log());
+                }
+                unit = p.module();
+            }
+            Backend.Program unitProgram = backend.loadUnit(program, PtxIndex.asKernelUnit(unit, name));
+            k = unitProgram.kernel(name);
+            if (k == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "kernel " + name + " was not compiled");
+            compiled.put(name, k);
+            return k;
+        }
+    }
+
+    /** CUDA_MODULE_LOADING=EAGER: every kernel now, in parallel on all cores. */
+    void compileAll() throws CudaException {
+        if (index == null) return;
+        CudaException[] first = new CudaException[1];
+        kernelNames().parallelStream().forEach(n -> {
+            try {
+                kernel(n);
+            } catch (CudaException e) {
+                synchronized (first) {
+                    if (first[0] == null) first[0] = e;
+                }
+            }
+        });
+        if (first[0] != null) throw first[0];
     }
 }

@@ -36,7 +36,7 @@ final class ModuleApi implements CuModuleApi {
     Library load(long image, JitOptions jit) throws CudaException {
         try {
             Library lib = CodeLoader.load(d, image, true);
-            jit.info("ZLUDA-J: " + lib.ptx.functions().size() + " functions compiled for " + d.backend.name());
+            jit.info("ZLUDA-J: " + lib.kernelNames().size() + " kernels for " + d.backend.name());
             return lib;
         } catch (CudaException e) {
             jit.error(e.getMessage());

@@ -50,7 +50,8 @@ public final class HostJit {
         return COMPILATIONS.get();
     }
 
-    private String prefix() {
+    /** A fresh symbol prefix: a module's units loaded with the same prefix share its variables. */
+    public String newPrefix() {
         return String.format("zm%016x_", modules.incrementAndGet());
     }
 
@@ -189,19 +190,50 @@ public final class HostJit {
     }
 
     /** Compiles {@code ptx} (or takes it from the cache): its kernels, and the addresses of its defined .global and .const variables. */
-    public synchronized Loaded load(PtxModule ptx) throws PtxException {
+    public Loaded load(PtxModule ptx) throws PtxException {
+        return load(ptx, newPrefix());
+    }
+
+    /** Says on stderr what is being compiled when a compilation takes more than a second. */
+    private static final java.util.concurrent.ScheduledExecutorService PROGRESS =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "zluda-compile-progress");
+                t.setDaemon(true);
+                return t;
+            });
+
+    /**
+     * Compiles {@code ptx} (or takes it from the cache) and links it with symbol prefix {@code prefix}; units of one
+     * module loaded with the same prefix share the module-scope variables one of them defines.
+     */
+    public Loaded load(PtxModule ptx, String prefix) throws PtxException {
         String key = cache == null ? null : key(ptx);
         byte[] cached = key == null ? null : cache.get(key);
         Unit unit = cached == null ? null : Unit.decode(cached);
         if (unit == null) {
             long t0 = System.nanoTime();
-            unit = compile(ptx);
+            String what = ptx.name() + " (" + ptx.functions().stream().filter(Function::entry).count() + " kernels)";
+            boolean[] said = new boolean[1];
+            var progress = PROGRESS.schedule(() -> {
+                said[0] = true;
+                System.err.println("ZLUDA-J: compiling " + what + " for the host...");
+            }, 1, java.util.concurrent.TimeUnit.SECONDS);
+            try {
+                unit = compile(ptx);
+            } finally {
+                progress.cancel(false);
+            }
             if (cache != null) cache.put(key, unit.encode());
-            LOG.debug("compiled {} for the host in {} ms", ptx.name(), (System.nanoTime() - t0) / 1_000_000);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            if (said[0]) System.err.println("ZLUDA-J: compiled " + what + " in " + ms / 1000.0 + " s");
+            LOG.debug("compiled {} for the host in {} ms", ptx.name(), ms);
         } else {
             LOG.debug("{} from the compile cache", ptx.name());
         }
-        String prefix = prefix();
+        return link(ptx, unit, prefix);
+    }
+
+    private synchronized Loaded link(PtxModule ptx, Unit unit, String prefix) throws PtxException {
         byte[] object = relabel(unit.object(), prefix);
         org.bytedeco.javacpp.BytePointer bytes = new org.bytedeco.javacpp.BytePointer(object);
         LLVMMemoryBufferRef buffer = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes, object.length, new org.bytedeco.javacpp.BytePointer(ptx.name()));

@@ -31,6 +31,13 @@ public interface Backend {
      * Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values; {@code stackBytes} is
      * the context's per-thread stack limit (CU_LIMIT_STACK_SIZE).
      */
+    /**
+     * Compiles a unit of a module on its own (one kernel and the functions it reaches, with the module's variables
+     * declared only) beside {@code module}, the program {@link #load} made of the module's variables, which the unit
+     * uses: every unit of a module shares one set of module-scope variables.
+     */
+    Program loadUnit(Program module, PtxModule unit) throws CudaException;
+
     void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException;
 

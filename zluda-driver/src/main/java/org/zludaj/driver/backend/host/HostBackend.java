@@ -187,29 +187,47 @@ public final class HostBackend implements Backend {
 
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
-        HostJit.Loaded loaded;
         try {
-            loaded = jit().load(ptx);
+            return load(ptx, jit().newPrefix());
         } catch (PtxException e) {
-            LOG.error("cannot compile {} for the host:\n{}", ptx.name(), e.getMessage());
-            boolean unsupported = e.diagnostics().stream().map(Diagnostic::message).anyMatch(m -> m.contains("not supported"));
-            throw new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
+            throw failed(ptx, e);
         }
-        return new Program() {
-            @Override
-            public Kernel kernel(String name) {
-                HostJit.Kernel k = loaded.kernels().get(name);
-                if (k == null) return null;
-                Function f = ptx.function(name);
-                return new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers(), localBytes(ptx, f));
-            }
+    }
 
-            @Override
-            public Global global(String name) {
-                HostJit.Global g = loaded.globals().get(name);
-                return g == null ? null : new Global(g.address(), g.bytes());
-            }
-        };
+    @Override
+    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
+        return load(unit, ((HostProgram) module).prefix);
+    }
+
+    private static CudaException failed(PtxModule ptx, PtxException e) {
+        LOG.error("cannot compile {} for the host:\n{}", ptx.name(), e.getMessage());
+        boolean unsupported = e.diagnostics().stream().map(Diagnostic::message).anyMatch(m -> m.contains("not supported"));
+        return new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
+    }
+
+    private HostProgram load(PtxModule ptx, String prefix) throws CudaException {
+        try {
+            return new HostProgram(ptx, jit().load(ptx, prefix), prefix);
+        } catch (PtxException e) {
+            throw failed(ptx, e);
+        }
+    }
+
+    /** A module (or a unit of one) linked into the JIT with its symbol prefix. */
+    private record HostProgram(PtxModule ptx, HostJit.Loaded loaded, String prefix) implements Program {
+        @Override
+        public Kernel kernel(String name) {
+            HostJit.Kernel k = loaded.kernels().get(name);
+            if (k == null) return null;
+            Function f = ptx.function(name);
+            return new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers(), localBytes(ptx, f));
+        }
+
+        @Override
+        public Global global(String name) {
+            HostJit.Global g = loaded.globals().get(name);
+            return g == null ? null : new Global(g.address(), g.bytes());
+        }
     }
 
     @Override

@@ -1,0 +1,181 @@
+package org.zludaj.ptx;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.zludaj.ptx.model.Function;
+import org.zludaj.ptx.model.PtxModule;
+import org.zludaj.ptx.model.StateSpace;
+import org.zludaj.ptx.model.Variable;
+
+/**
+ * A module's index for compilation on demand: its text cut at top-level boundaries (no parsing), each piece
+ * classified (directives, module-scope variables, functions by name). For a kernel it gives the unit to compile: the
+ * directives, the module-scope variables and the kernel with every function it reaches. Loading a module only builds
+ * this; the units of kernels are parsed and compiled when a kernel is first needed, and all of them share the
+ * module's variables (which a separate variables-only unit defines: see {@link #asKernelUnit}).
+ */
+public final class PtxIndex {
+    private enum Kind { DIRECTIVE, VARIABLE, FUNCTION, OTHER }
+
+    private record Piece(Kind kind, String name, boolean entry, boolean defined, String text) {}
+
+    private static final Pattern FUNCTION = Pattern.compile("\\.(entry|func)\\s*(?:\\([^)]*\\)\\s*)?([A-Za-z_$%][\\w$]*)");
+    /** Leading blank space or comments, then a line-terminated directive (.version, .target, .address_size, .file). */
+    private static final Pattern DIRECTIVE_LINE =
+            Pattern.compile("(?:\\s|//[^\\n]*|/\\*(?s:.*?)\\*/)*(\\.version|\\.target|\\.address_size|\\.file)\\b[^\\n]*");
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$%][\\w$]*");
+
+    private final String text;
+    private final List<Piece> pieces = new ArrayList<>();
+    /** Function pieces (declarations and definitions) by name. */
+    private final Map<String, List<Piece>> functions = new LinkedHashMap<>();
+
+    private PtxIndex(String text) {
+        this.text = text;
+    }
+
+    /** Indexes PTX text: one linear scan, no parse. */
+    public static PtxIndex of(String text) {
+        PtxIndex ix = new PtxIndex(text);
+        for (Chunks.Chunk c : Chunks.split(text)) {
+            String t = text.substring(c.start(), c.end());
+            // directives end at their line, not at a ';': a chunk may start with several of them
+            while (true) {
+                Matcher d = DIRECTIVE_LINE.matcher(t);
+                if (!d.lookingAt()) break;
+                boolean file = d.group(1).equals(".file");
+                ix.pieces.add(new Piece(file ? Kind.OTHER : Kind.DIRECTIVE, null, false, false, d.group()));
+                t = t.substring(d.end());
+            }
+            String head = stripComments(t).strip();
+            Piece p;
+            Matcher m = FUNCTION.matcher(head);
+            int brace = head.indexOf('{');
+            if (head.startsWith(".version") || head.startsWith(".target") || head.startsWith(".address_size")) {
+                p = new Piece(Kind.DIRECTIVE, null, false, false, t);
+            } else if (m.find() && (brace < 0 || m.start() < brace) && !head.startsWith(".section")) {
+                p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace >= 0, t);
+                ix.functions.computeIfAbsent(p.name, k -> new ArrayList<>()).add(p);
+            } else if (head.matches("(?s)^(?:\\.(?:visible|extern|weak|common)\\s+)*\\.(?:global|const|shared)\\b.*")) {
+                p = new Piece(Kind.VARIABLE, null, false, false, t);
+            } else if (head.isEmpty() || head.startsWith(".section")) {
+                continue;  // debug sections are not needed to compile
+            } else {
+                p = new Piece(Kind.OTHER, null, false, false, t);
+            }
+            ix.pieces.add(p);
+        }
+        return ix;
+    }
+
+    private static String stripComments(String t) {
+        return t.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
+    }
+
+    /** The defined kernels (.entry with a body), in module order. */
+    public List<String> kernels() {
+        List<String> out = new ArrayList<>();
+        for (Piece p : pieces) if (p.kind == Kind.FUNCTION && p.entry && p.defined) out.add(p.name);
+        return out;
+    }
+
+    public boolean hasKernel(String name) {
+        return kernels().contains(name);
+    }
+
+    /** Whether some module-scope variable names a function (a table of function addresses): then the module compiles whole. */
+    public boolean variablesReferenceFunctions() {
+        for (Piece p : pieces) {
+            if (p.kind != Kind.VARIABLE) continue;
+            Matcher m = IDENTIFIER.matcher(stripComments(p.text));
+            while (m.find()) if (functions.containsKey(m.group())) return true;
+        }
+        return false;
+    }
+
+    /** The kernel and every function it reaches (by name, through calls or addresses), found by scanning the text. */
+    public Set<String> closure(String kernel) {
+        Set<String> seen = new LinkedHashSet<>();
+        ArrayDeque<String> work = new ArrayDeque<>(List.of(kernel));
+        while (!work.isEmpty()) {
+            String f = work.pop();
+            if (!seen.add(f)) continue;
+            for (Piece p : functions.getOrDefault(f, List.of())) {
+                Matcher m = IDENTIFIER.matcher(stripComments(p.text));
+                while (m.find()) {
+                    String id = m.group();
+                    if (!seen.contains(id) && functions.containsKey(id)) work.push(id);
+                }
+            }
+        }
+        return seen;
+    }
+
+    /** The text of a unit: directives, variables and other top-level statements, and the pieces of {@code names}. */
+    public String unitText(Set<String> names) {
+        StringBuilder s = new StringBuilder();
+        for (Piece p : pieces) {
+            if (p.kind == Kind.FUNCTION && !names.contains(p.name)) continue;
+            s.append(p.text).append('\n');
+        }
+        return s.toString();
+    }
+
+    /** The unit of one kernel: see {@link #unitText}. */
+    public String kernelText(String kernel) {
+        return unitText(closure(kernel));
+    }
+
+    /** Directives and module-scope variables only. */
+    public String variablesText() {
+        return unitText(Set.of());
+    }
+
+    /** Bytes of PTX text indexed. */
+    public int length() {
+        return text.length();
+    }
+
+    /**
+     * A kernel unit as compiled beside its module's variables unit: the module-scope .global and .const variables
+     * become declarations (the variables unit defines them, so every kernel of the module shares them), kernels
+     * other than {@code kernel} are dropped, and functions lose external visibility (each unit has its own copy).
+     */
+    public static PtxModule asKernelUnit(PtxModule m, String kernel) {
+        List<Variable> globals = new ArrayList<>();
+        for (Variable v : m.globals()) {
+            if ((v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) && !v.attributes().contains(".extern")) {
+                List<String> attrs = new ArrayList<>(v.attributes());
+                attrs.removeIf(a -> a.equals(".visible") || a.equals(".weak") || a.equals(".common"));
+                attrs.add(0, ".extern");
+                v = new Variable(v.space(), v.type(), v.vectorWidth(), v.align(), v.name(), v.rangeCount(), v.arrayDims(), null,
+                        List.copyOf(attrs), v.line());
+            }
+            globals.add(v);
+        }
+        List<Function> functions = new ArrayList<>();
+        for (Function f : m.functions()) {
+            if (f.entry() && !f.name().equals(kernel)) continue;
+            if (!f.entry() && f.isDefined()) {
+                List<String> attrs = new ArrayList<>(f.attributes());
+                attrs.removeIf(a -> a.equals(".visible") || a.equals(".weak"));
+                f = new Function(false, List.copyOf(attrs), f.name(), f.returns(), f.params(), f.directives(), f.body(), f.line());
+            }
+            functions.add(f);
+        }
+        return new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), List.copyOf(globals), List.copyOf(functions));
+    }
+
+    /** The module reduced to the functions in {@code names} (from an already parsed module). */
+    public static PtxModule restrict(PtxModule m, Set<String> names) {
+        return new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(),
+                m.functions().stream().filter(f -> names.contains(f.name())).toList());
+    }
+}
