@@ -63,30 +63,38 @@ final class CodeLoader {
      * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
      */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
+        Read r = read(candidates, origin);
+        if (r.whole() != null) return new Library(r.whole(), d.backend.load(0, r.whole()), module);
+        Library lib = new Library(r.variables(), d.backend.load(0, r.variables()), module, r.index(), r.parsed(), d.backend, origin);
+        if ("EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"))) lib.compileAll();
+        return lib;
+    }
+
+    /**
+     * A module as the loader sees it: its index, the whole module when parsed at load (small modules), the
+     * variables unit, or (when variables hold function addresses) the whole module to compile as one.
+     */
+    record Read(PtxIndex index, PtxModule parsed, PtxModule variables, PtxModule whole) {}
+
+    /** Reads the first candidate PTX that reads without error (as {@link #compile} and zluda precompile both do). */
+    static Read read(List<String> candidates, String origin) throws CudaException {
         Ptx.Parsed first = null;
-        boolean eager = "EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"));
         for (String text : candidates) {
             PtxIndex index = PtxIndex.of(text);
-            Ptx.Parsed p = text.length() <= PARSE_AT_LOAD || index.variablesReferenceFunctions() ? Ptx.parseLenient(origin, text) : null;
+            boolean whole = index.variablesReferenceFunctions();
+            Ptx.Parsed p = text.length() <= PARSE_AT_LOAD || whole ? Ptx.parseLenient(origin, text) : null;
             if (p != null && !p.ok()) {
                 if (first == null) first = p;
                 continue;
             }
-            if (index.variablesReferenceFunctions()) return new Library(p.module(), d.backend.load(0, p.module()), module);
-            PtxModule variables;
-            if (p != null) {
-                variables = PtxIndex.restrict(p.module(), java.util.Set.of());
-            } else {
-                Ptx.Parsed v = Ptx.parseLenient(origin, index.variablesText());
-                if (!v.ok()) {
-                    if (first == null) first = v;
-                    continue;
-                }
-                variables = v.module();
+            if (whole) return new Read(index, p.module(), null, p.module());
+            if (p != null) return new Read(index, p.module(), PtxIndex.restrict(p.module(), java.util.Set.of()), null);
+            Ptx.Parsed v = Ptx.parseLenient(origin, index.variablesText());
+            if (!v.ok()) {
+                if (first == null) first = v;
+                continue;
             }
-            Library lib = new Library(variables, d.backend.load(0, variables), module, index, p == null ? null : p.module(), d.backend, origin);
-            if (eager) lib.compileAll();
-            return lib;
+            return new Read(index, null, v.module(), null);
         }
         LOG.error("PTX of {} has errors (functions {}):\n{}", origin, first.failedFunctions(), first.log());
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.log());

@@ -69,23 +69,37 @@ public final class Library {
         synchronized (locks.computeIfAbsent(name, n -> new Object())) {  // one compilation per kernel, others in parallel
             k = compiled.get(name);
             if (k != null) return k;
-            PtxModule unit;
-            if (parsed != null) {
-                unit = PtxIndex.restrict(parsed, index.closure(name));
-            } else {
-                Ptx.Parsed p = Ptx.parseLenient(origin, index.kernelText(name));
-                if (!p.ok()) {
-                    LOG.error("kernel {} of {} has errors in its PTX:\n{}", name, origin, p.log());
-                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, "kernel " + name + ": " + p.log());
-                }
-                unit = p.module();
-            }
-            Backend.Program unitProgram = backend.loadUnit(program, PtxIndex.asKernelUnit(unit, name));
+            PtxModule unit = unit(index, parsed, name, origin);
+            Backend.Program unitProgram = backend.loadUnit(program, unit);
             k = unitProgram.kernel(name);
             if (k == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "kernel " + name + " was not compiled");
             compiled.put(name, k);
             return k;
         }
+    }
+
+    /**
+     * The unit compiled for kernel {@code name}: the kernel and the functions it reaches, the module's variables
+     * declared only; from the parsed module when there is one, else parsed from the index's text now.
+     */
+    static PtxModule unit(PtxIndex index, PtxModule parsed, String name, String origin) throws CudaException {
+        return unit(index, parsed, name, origin, true);
+    }
+
+    /** {@code declareVariables}: see {@link PtxIndex#asKernelUnit(PtxModule, String, boolean)}. */
+    static PtxModule unit(PtxIndex index, PtxModule parsed, String name, String origin, boolean declareVariables) throws CudaException {
+        PtxModule unit;
+        if (parsed != null) {
+            unit = PtxIndex.restrict(parsed, index.closure(name));
+        } else {
+            Ptx.Parsed p = Ptx.parseLenient(origin, index.kernelText(name));
+            if (!p.ok()) {
+                LOG.error("kernel {} of {} has errors in its PTX:\n{}", name, origin, p.log());
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, "kernel " + name + ": " + p.log());
+            }
+            unit = p.module();
+        }
+        return PtxIndex.asKernelUnit(unit, name, declareVariables);
     }
 
     /** CUDA_MODULE_LOADING=EAGER: every kernel now, in parallel on all cores. */

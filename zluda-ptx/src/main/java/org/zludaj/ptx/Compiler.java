@@ -130,6 +130,40 @@ public final class Compiler {
         }
     }
 
+    /** Code for a device target through the compile cache: {@code kind} and {@code target} name what {@code compile} makes. */
+    public interface Compile {
+        byte[] run() throws PtxException;
+    }
+
+    /** Whether the last {@link #cached} call compiled (false: it came from the cache); per thread. */
+    private static final ThreadLocal<Boolean> COMPILED = ThreadLocal.withInitial(() -> false);
+
+    public static boolean lastCompiled() {
+        return COMPILED.get();
+    }
+
+    public static byte[] cached(org.zludaj.ptx.cache.CompileCache cache, String kind, String target, PtxModule ptx, Compile compile)
+            throws PtxException {
+        String key = org.zludaj.ptx.cache.CompileCache.key(kind, BUILD_ID, target, PtxPrinter.print(ptx));
+        byte[] hit = cache == null ? null : cache.get(key);
+        COMPILED.set(hit == null);
+        if (hit != null) return hit;
+        byte[] out = compile.run();
+        if (cache != null) cache.put(key, out);
+        return out;
+    }
+
+    /** {@link #amdgpu} through the cache (what the hip backend loads). */
+    public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx) throws PtxException {
+        return cached(cache, "amdgpu-code-object", gfx, ptx, () -> amdgpu(ptx, gfx));
+    }
+
+    /** {@link #nvptx} through the cache (what the cuda backend loads). */
+    public static String nvptxCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, int sm) throws PtxException {
+        return new String(cached(cache, "nvptx", "sm_" + sm, ptx, () -> nvptx(ptx, sm).getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     /** PTX text from LLVM's NVPTX back end, for NVIDIA GPUs of compute capability sm/10. */
     public static String nvptx(PtxModule ptx, int sm) throws PtxException {
         return new String(compile(ptx, new NvptxTarget(sm), LLVMAssemblyFile).code(), java.nio.charset.StandardCharsets.UTF_8);

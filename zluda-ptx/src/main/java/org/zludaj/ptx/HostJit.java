@@ -194,6 +194,16 @@ public final class HostJit {
         return load(ptx, newPrefix());
     }
 
+    /** zluda precompile: compiles {@code ptx} into the cache unless it is there; true when it compiled. */
+    public boolean precompile(PtxModule ptx) throws PtxException {
+        if (cache == null) throw new IllegalStateException("precompiling needs a compile cache");
+        String key = key(ptx);
+        byte[] cached = cache.get(key);
+        if (cached != null && Unit.decode(cached) != null) return false;
+        cache.put(key, compile(ptx).encode());
+        return true;
+    }
+
     /** Says on stderr what is being compiled when a compilation takes more than a second. */
     private static final java.util.concurrent.ScheduledExecutorService PROGRESS =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {

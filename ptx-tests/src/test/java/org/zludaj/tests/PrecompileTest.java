@@ -1,0 +1,37 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * zluda precompile: the fatbins of an nvcc-built executable (its ELF .nv_fatbin section) compiled into a cache
+ * folder, after which the program runs without compiling anything; precompiling again finds everything cached.
+ */
+class PrecompileTest {
+    @Test
+    void precompiledExecutableRunsWithoutCompiling(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "vectoradd.cu", "vectoradd", "-arch=compute_75");
+        Path cache = dir.resolve("cache");
+        List<String> precompile = List.of(Programs.DIST.resolve("bin/zluda").toString(), "precompile", exe.toString(), "--target", "host",
+                "--cache", cache.toString());
+        Programs.Result p = Programs.run(precompile, Map.of(), dir);
+        assertEquals(0, p.exit(), p.toString());
+        assertTrue(p.stdout().contains(": 2 kernels"), p.toString());
+        assertTrue(p.stdout().contains("1 modules, 3 units compiled, 0 already cached, 0 failed"), "variables + 2 kernels: " + p);
+
+        Programs.Result run = Programs.withShim(exe, Map.of("ZLUDA_CACHE_DIR", cache.toString(), "ZLUDA_LOG", "debug"), "5000");
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.stdout().contains("PASS: vectoradd n=5000"), run.toString());
+        assertFalse(run.stderr().contains("for the host in"), "nothing compiled: " + run.stderr());
+        assertTrue(run.stderr().contains("from the compile cache"), run.stderr());
+
+        Programs.Result again = Programs.run(precompile, Map.of(), dir);
+        assertTrue(again.stdout().contains("0 units compiled, 3 already cached"), again.toString());
+    }
+}

@@ -1,0 +1,181 @@
+package org.zludaj.driver;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.zludaj.driver.fatbin.Fatbin;
+import org.zludaj.ptx.Compiler;
+import org.zludaj.ptx.HostJit;
+import org.zludaj.ptx.PtxException;
+import org.zludaj.ptx.cache.CompileCache;
+import org.zludaj.ptx.model.PtxModule;
+import org.zludaj.ptx.target.AmdgpuTarget;
+
+/**
+ * {@code zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR]}: finds the PTX in executables and
+ * shared libraries (fatbin containers in their ELF {@code .nv_fatbin} sections), in fatbin files and in .ptx files,
+ * and compiles every kernel (and each module's variables) into the compile cache, in parallel on all cores, exactly
+ * as the driver would at run time: a later run compiles nothing. Prints one line per module and a summary.
+ */
+public final class PrecompileMain {
+    private PrecompileMain() {}
+
+    /** One module found: where, and its PTX candidates (highest SM first, as the loader tries them). */
+    record Found(String origin, List<String> candidates) {}
+
+    public static void main(String[] args) throws Exception {
+        String target = null;
+        Path cacheDir = null;
+        List<Path> inputs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--target" -> target = args[++i];
+                case "--cache" -> cacheDir = Path.of(args[++i]);
+                default -> inputs.add(Path.of(args[i]));
+            }
+        }
+        if (target == null || inputs.isEmpty()) {
+            System.err.println("usage: zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR]");
+            System.exit(2);
+        }
+        if (!target.equals("host") && !target.startsWith("sm_") && !AmdgpuTarget.SUPPORTED.contains(target)) {
+            System.err.println("zluda precompile: unknown target " + target + " (host, sm_NN, or one of " + AmdgpuTarget.SUPPORTED + ")");
+            System.exit(2);
+        }
+        CompileCache cache = cacheDir != null ? new CompileCache(cacheDir, CompileCache.DEFAULT_MAX_BYTES) : CompileCache.fromEnvironment();
+        if (cache == null) {
+            System.err.println("zluda precompile: the compile cache is off (ZLUDA_CACHE=off)");
+            System.exit(2);
+        }
+        List<Found> modules = new ArrayList<>();
+        for (Path in : inputs) find(in, modules);
+        long t0 = System.nanoTime();
+        AtomicInteger compiled = new AtomicInteger(), cachedAlready = new AtomicInteger(), failed = new AtomicInteger();
+        HostJit host = target.equals("host") ? new HostJit(List.of(), cache) : null;
+        String t = target;
+        for (Found m : modules) {
+            CodeLoader.Read r;
+            try {
+                r = CodeLoader.read(m.candidates(), m.origin());
+            } catch (CudaException e) {
+                System.out.println(m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
+                failed.incrementAndGet();
+                continue;
+            }
+            List<PtxModule> units = new ArrayList<>();
+            if (r.whole() != null) {
+                units.add(r.whole());
+            } else {
+                if (host != null) units.add(r.variables());  // GPU units carry their own variables
+                for (String k : r.index().kernels()) {
+                    try {
+                        units.add(Library.unit(r.index(), r.parsed(), k, m.origin(), host != null));
+                    } catch (CudaException e) {
+                        System.out.println(m.origin() + ": kernel " + k + ": " + e.getMessage().lines().findFirst().orElse(""));
+                        failed.incrementAndGet();
+                    }
+                }
+            }
+            units.parallelStream().forEach(u -> {
+                try {
+                    boolean did;
+                    if (host != null) did = host.precompile(u);
+                    else if (t.startsWith("sm_")) {
+                        Compiler.nvptxCached(cache, u, Integer.parseInt(t.substring(3)));
+                        did = Compiler.lastCompiled();
+                    } else {
+                        Compiler.amdgpuCached(cache, u, t);
+                        did = Compiler.lastCompiled();
+                    }
+                    (did ? compiled : cachedAlready).incrementAndGet();
+                } catch (PtxException | RuntimeException e) {
+                    System.out.println(m.origin() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                    failed.incrementAndGet();
+                }
+            });
+            System.out.println(m.origin() + ": " + (r.whole() != null ? "1 module" : r.index().kernels().size() + " kernels"));
+        }
+        System.out.printf(Locale.ROOT, "%d modules, %d units compiled, %d already cached, %d failed, %.1f s; cache %s%n", modules.size(),
+                compiled.get(), cachedAlready.get(), failed.get(), (System.nanoTime() - t0) / 1e9, cache.directory());
+        System.exit(failed.get() == 0 ? 0 : 1);
+    }
+
+    /** Modules in a file, or in every file under a directory. */
+    static void find(Path in, List<Found> out) throws IOException {
+        if (Files.isDirectory(in)) {
+            try (Stream<Path> files = Files.walk(in)) {
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) find(f, out);
+            }
+            return;
+        }
+        byte[] b = Files.readAllBytes(in);
+        if (b.length >= 4 && le(b).getInt(0) == Fatbin.ELF_MAGIC) {
+            byte[] section = section(b, ".nv_fatbin");
+            if (section != null) containers(in.toString(), section, out);
+        } else if (b.length >= 4 && le(b).getInt(0) == Fatbin.CONTAINER_MAGIC) {
+            containers(in.toString(), b, out);
+        } else if (in.toString().endsWith(".ptx")) {
+            out.add(new Found(in.toString(), List.of(new String(b, StandardCharsets.UTF_8))));
+        }
+    }
+
+    private static ByteBuffer le(byte[] b) {
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The contents of the named section of a 64-bit little-endian ELF file, or null. */
+    static byte[] section(byte[] elf, String name) {
+        ByteBuffer e = le(elf);
+        if (elf.length < 64 || elf[4] != 2 || elf[5] != 1) return null;  // ELFCLASS64, little endian
+        long shoff = e.getLong(0x28);
+        int shentsize = Short.toUnsignedInt(e.getShort(0x3A)), shnum = Short.toUnsignedInt(e.getShort(0x3C));
+        int shstrndx = Short.toUnsignedInt(e.getShort(0x3E));
+        if (shoff <= 0 || shstrndx >= shnum || shoff + (long) shnum * shentsize > elf.length) return null;
+        long strOff = e.getLong((int) (shoff + (long) shstrndx * shentsize) + 24);
+        for (int i = 0; i < shnum; i++) {
+            int h = (int) (shoff + (long) i * shentsize);
+            int nameOff = e.getInt(h);
+            long off = e.getLong(h + 24), size = e.getLong(h + 32);
+            int type = e.getInt(h + 4);
+            StringBuilder s = new StringBuilder();
+            for (long k = strOff + nameOff; k < elf.length && elf[(int) k] != 0; k++) s.append((char) elf[(int) k]);
+            if (s.toString().equals(name) && type != 8 /* SHT_NOBITS */ && off + size <= elf.length)
+                return java.util.Arrays.copyOfRange(elf, (int) off, (int) (off + size));
+        }
+        return null;
+    }
+
+    /** Fatbin containers back to back (8-byte aligned), each one module. */
+    static void containers(String origin, byte[] data, List<Found> out) {
+        ByteBuffer b = le(data);
+        int pos = 0, n = 0;
+        while (pos + 16 <= data.length) {
+            if (b.getInt(pos) != Fatbin.CONTAINER_MAGIC) {
+                pos += 8;  // padding between containers
+                continue;
+            }
+            int headerSize = Short.toUnsignedInt(b.getShort(pos + 6));
+            long size = b.getLong(pos + 8);
+            if (size < 0 || pos + headerSize + size > data.length) break;
+            try {
+                List<Fatbin.Entry> ptx = new ArrayList<>(Fatbin.fromBytes(java.util.Arrays.copyOfRange(data, pos, (int) (pos + headerSize + size)))
+                        .stream().filter(Fatbin.Entry::isPtx).toList());
+                ptx.sort(Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
+                if (!ptx.isEmpty()) out.add(new Found(origin + "#" + n, ptx.stream().map(Fatbin.Entry::text).toList()));
+            } catch (Fatbin.FatbinException e) {
+                System.out.println(origin + "#" + n + ": " + e.getMessage());
+            }
+            n++;
+            pos += (int) ((headerSize + size + 7) & ~7L);
+        }
+    }
+}
