@@ -119,7 +119,9 @@ int main(int argc, char **argv) {
         if (r > worst) worst = r;
         if (r == 3 && i + 1 < argc) {  /* a fault leaves the context unusable (sticky): the next test gets a new one */
             cuCtxDestroy(ctx);
-            if (cuCtxCreate(&ctx, 0, 0)) { printf("ERROR init\n"); return 3; }
+            CUdeviceptr probe = 0;  /* some drivers cannot give this process a working context again */
+            if (cuCtxCreate(&ctx, 0, 0) || cuMemAlloc(&probe, 4)) { printf("ERROR init\n"); return 3; }
+            cuMemFree(probe);
         }
         fflush(stdout);
     }

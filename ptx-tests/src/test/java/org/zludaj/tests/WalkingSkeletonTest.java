@@ -68,4 +68,17 @@ class WalkingSkeletonTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("(cc 7.5)"), r.toString());
     }
+
+    /**
+     * ZLUDA_BACKEND=cuda where NVIDIA's driver cannot be opened: the driver says why, once, and runs the program on
+     * the host (the cuda backend itself is checked on an NVIDIA GPU by tools/gpu-check).
+     */
+    @Test
+    void cudaBackendWithoutNvidiasDriverFallsBackToHost(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_vectoradd.c", "driver_vectoradd");
+        Programs.Result r = Programs.withShim(exe, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", dir.resolve("no-libcuda.so.1").toString()));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: driver API vectoradd on ZLUDA host CPU"), r.toString());
+        assertEquals(1, r.stderr().split("cuda backend unavailable", -1).length - 1, r.toString());
+    }
 }

@@ -65,6 +65,10 @@ final class CodeLoader {
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
         Read r = read(candidates, origin);
         if (r.whole() != null) return new Library(r.whole(), d.backend.load(0, r.whole()), module);
+        if (!d.backend.compilesOnDemand()) {
+            PtxModule whole = whole(r, candidates, origin);
+            return new Library(whole, d.backend.load(0, whole), module);
+        }
         Library lib = new Library(r.variables(), d.backend.load(0, r.variables()), module, r.index(), r.parsed(), d.backend, origin);
         if ("EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"))) lib.compileAll();
         return lib;
@@ -75,6 +79,17 @@ final class CodeLoader {
      * variables unit, or (when variables hold function addresses) the whole module to compile as one.
      */
     record Read(PtxIndex index, PtxModule parsed, PtxModule variables, PtxModule whole) {}
+
+    /** The whole module of a read (parsed now if the load only indexed it). */
+    static PtxModule whole(Read r, List<String> candidates, String origin) throws CudaException {
+        if (r.whole() != null) return r.whole();
+        if (r.parsed() != null) return r.parsed();
+        for (String text : candidates) {
+            Ptx.Parsed p = Ptx.parseLenient(origin, text);
+            if (p.ok()) return p.module();
+        }
+        throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, origin + ": no candidate PTX parses");
+    }
 
     /** Reads the first candidate PTX that reads without error (as {@link #compile} and zluda precompile both do). */
     static Read read(List<String> candidates, String origin) throws CudaException {

@@ -99,7 +99,15 @@ public final class Driver {
         } catch (NumberFormatException e) {
             LOG.warn("ZLUDA_CC={} is not a compute capability like 8.6; using 8.6", System.getenv("ZLUDA_CC"));
         }
-        if (!name.equals("host")) LOG.warn("backend '{}' is not available in this build; using host", name);
+        if (name.equals("cuda")) {
+            try {
+                return org.zludaj.driver.backend.cuda.CudaBackend.open();
+            } catch (CudaException | LinkageError e) {
+                LOG.warn("cuda backend unavailable ({}); using host", e.getMessage());
+            }
+        } else if (!name.equals("host")) {
+            LOG.warn("backend '{}' is not available in this build; using host", name);
+        }
         LOG.info("backend host (compute capability {}.{})", major, minor);
         return new HostBackend(major, minor);
     }

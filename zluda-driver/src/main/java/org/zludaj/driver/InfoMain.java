@@ -29,7 +29,8 @@ public final class InfoMain {
                     d.attribute(76), d.attribute(16), d.totalMemory() / (double) (1L << 30));
         }
         System.out.println("  hip: not in this build (AMD GPUs through HIP come with the hip backend)");
-        System.out.println("  cuda: not in this build (NVIDIA loopback comes with the cuda backend)");
+        System.out.println("  cuda: NVIDIA loopback, ZLUDA_BACKEND=cuda (NVIDIA's driver: "
+                + System.getenv().getOrDefault("ZLUDA_NVIDIA_LIB", "the system's libcuda.so.1") + ")");
         String asked = System.getenv("ZLUDA_BACKEND");
         System.out.println("selected: " + host.name() + (asked == null ? " (default)" : " (ZLUDA_BACKEND=" + asked + ")"));
         HostTarget t = HostTarget.native_();

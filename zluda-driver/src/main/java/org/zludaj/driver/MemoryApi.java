@@ -39,7 +39,7 @@ final class MemoryApi implements CuMemoryApi {
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged of 0 bytes");
             if (flags != 1 && flags != 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST");
-            long p = d.backend.allocate(c.device, bytesize);
+            long p = d.backend.allocateManaged(c.device, bytesize);
             d.deviceMemory.put(p, bytesize);
             d.pinnedMemory.put(p, bytesize);  // reachable from the host too
             d.managedMemory.add(p);
@@ -85,7 +85,7 @@ final class MemoryApi implements CuMemoryApi {
             Context c = d.requireCurrent();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc of 0 bytes");
             if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
-            long p = d.backend.allocate(c.device, bytesize);
+            long p = d.backend.allocateHost(c.device, bytesize);
             d.pinnedMemory.put(p, bytesize);
             d.hostFlags.put(p, flags | 2);  // with unified addressing every allocation is device-mapped (NVIDIA: DEVICEMAP)
             HostRuntime.putLong(pp, p);
@@ -101,7 +101,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemFreeHost(long p) {
         return Api.call("cuMemFreeHost", () -> {
             d.requireCurrent().drain();
-            d.backend.free(p);
+            d.backend.freeHost(p);
             d.pinnedMemory.remove(p);
             d.hostFlags.remove(p);
         });

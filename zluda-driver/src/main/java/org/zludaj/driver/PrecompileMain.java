@@ -72,8 +72,14 @@ public final class PrecompileMain {
                 continue;
             }
             List<PtxModule> units = new ArrayList<>();
-            if (r.whole() != null) {
-                units.add(r.whole());
+            boolean whole = r.whole() != null || t.startsWith("sm_");  // the cuda backend loads modules whole
+            if (whole) {
+                try {
+                    units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
+                } catch (CudaException e) {
+                    failed.incrementAndGet();
+                    continue;
+                }
             } else {
                 if (host != null) units.add(r.variables());  // GPU units carry their own variables
                 for (String k : r.index().kernels()) {
@@ -102,7 +108,7 @@ public final class PrecompileMain {
                     failed.incrementAndGet();
                 }
             });
-            System.out.println(m.origin() + ": " + (r.whole() != null ? "1 module" : r.index().kernels().size() + " kernels"));
+            System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + r.index().kernels().size() + " kernels");
         }
         System.out.printf(Locale.ROOT, "%d modules, %d units compiled, %d already cached, %d failed, %.1f s; cache %s%n", modules.size(),
                 compiled.get(), cachedAlready.get(), failed.get(), (System.nanoTime() - t0) / 1e9, cache.directory());

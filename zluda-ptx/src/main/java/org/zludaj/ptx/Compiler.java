@@ -28,25 +28,10 @@ public final class Compiler {
     private Compiler() {}
 
     /** Version of the compiler's output format; part of every cache key. */
-    public static final String VERSION = "zluda-j-ptx-0.1";
+    public static final String VERSION = Build.VERSION;
 
-    /**
-     * The compiler's build, part of every cache key: a digest of the jar holding this class (a new build of the
-     * compiler never reads an older build's entries), or VERSION plus "-dev" when running from a class directory.
-     */
-    public static final String BUILD_ID = buildId();
-
-    private static String buildId() {
-        try {
-            var source = Compiler.class.getProtectionDomain().getCodeSource();
-            Path p = source == null ? null : Path.of(source.getLocation().toURI());
-            if (p != null && Files.isRegularFile(p))
-                return VERSION + "-" + HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)), 0, 8);
-        } catch (Exception e) {
-            // fall through: an unusual class loader
-        }
-        return VERSION + "-dev";
-    }
+    /** The compiler's build (see {@link Build}), part of every cache key. */
+    public static final String BUILD_ID = Build.ID;
 
     /** A target machine for {@code t}; dispose with LLVMDisposeTargetMachine. */
     public static LLVMTargetMachineRef targetMachine(Target t) throws PtxException {
@@ -144,7 +129,7 @@ public final class Compiler {
 
     public static byte[] cached(org.zludaj.ptx.cache.CompileCache cache, String kind, String target, PtxModule ptx, Compile compile)
             throws PtxException {
-        String key = org.zludaj.ptx.cache.CompileCache.key(kind, BUILD_ID, target, PtxPrinter.print(ptx));
+        String key = org.zludaj.ptx.cache.CompileCache.unitKey(kind, target, ptx);
         byte[] hit = cache == null ? null : cache.get(key);
         COMPILED.set(hit == null);
         if (hit != null) return hit;

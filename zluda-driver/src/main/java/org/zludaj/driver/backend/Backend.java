@@ -18,6 +18,25 @@ public interface Backend {
 
     void free(long address) throws CudaException;
 
+    /** Page-locked host memory the device can use (cuMemHostAlloc); device memory is host memory on the host backend. */
+    default long allocateHost(int device, long bytes) throws CudaException {
+        return allocate(device, bytes);
+    }
+
+    default void freeHost(long address) throws CudaException {
+        free(address);
+    }
+
+    /** Memory reachable from host and device (cuMemAllocManaged), freed with {@link #free}. */
+    default long allocateManaged(int device, long bytes) throws CudaException {
+        return allocate(device, bytes);
+    }
+
+    /** Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}). */
+    default boolean compilesOnDemand() {
+        return true;
+    }
+
     /** Copies between any two addresses the backend understands (host or device). */
     void copy(long dst, long src, long bytes) throws CudaException;
 

@@ -113,6 +113,11 @@ public final class CompileCache {
         return HexFormat.of().formatHex(md.digest());
     }
 
+    /** The key of a device-code unit: its kind of output, the target, the compiler's build and the unit's PTX text. */
+    public static String unitKey(String kind, String target, org.zludaj.ptx.model.PtxModule ptx) {
+        return key(kind, org.zludaj.ptx.Build.ID, target, org.zludaj.ptx.PtxPrinter.print(ptx));
+    }
+
     private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

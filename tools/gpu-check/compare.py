@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""GPU check table: each ptx-test run natively (NVIDIA's driver, original PTX) and through ZLUDA-J's cuda backend
+(our NVPTX), compared value by value with test.txt's tolerance; each CUDA program compared by exit status and its
+PASS/FAIL lines. Usage: compare.py TESTS_DIR NATIVE_PTX OURS_PTX PROGRAMS_DIR"""
+import math, os, re, struct, sys
+
+tests, native_file, ours_file, programs = sys.argv[1:5]
+
+def tolerance(name):
+    for line in open(os.path.join(tests, name, 'test.txt')):
+        f = line.split()
+        if f and f[0] == 'output' and len(f) >= 4:
+            return f[2], float(f[3])
+    return None
+
+def value(t, bits):
+    return struct.unpack('<f', struct.pack('<I', bits))[0] if t == 'f32' else struct.unpack('<d', struct.pack('<Q', bits))[0]
+
+def close(t, w, g, tol):
+    if w == g:
+        return True
+    if t not in ('f32', 'f64'):
+        return False
+    wv, gv = value(t, w), value(t, g)
+    if math.isnan(wv) and math.isnan(gv):
+        return True
+    if not tol:
+        return False
+    kind, x = tol
+    return (kind == 'ulp' and abs(w - g) <= x) or (kind == 'abs' and abs(wv - gv) <= x) or \
+           (kind == 'rel' and abs(wv - gv) <= x * max(abs(wv), 1e-300))
+
+def sections(path):
+    out = {}
+    text = open(path, errors='replace').read() if os.path.exists(path) else ''
+    for part in text.split('== ')[1:]:
+        name, _, body = part.partition('\n')
+        out[name.strip().rstrip('/').split('/')[-1]] = body
+    return out
+
+def summary(body):
+    if body is None:
+        return 'missing'
+    first = body.split('\n')[0]
+    return first[:40] if first.startswith('ERROR') else 'ok'
+
+native, ours = sections(native_file), sections(ours_file)
+rows, matched = [], 0
+for name in sorted(native):
+    nb, ob = native.get(name), ours.get(name)
+    ns, os_ = summary(nb), summary(ob)
+    if ns != 'ok' or os_ != 'ok':
+        match = ns == os_ or (ns.startswith('ERROR') and os_.startswith('ERROR') and ns.split()[1:2] == os_.split()[1:2])
+    else:
+        lines_n, lines_o = nb.split('\n'), ob.split('\n')
+        header = lines_n[0].split()
+        t = header[1] if len(header) > 1 else 'u32'
+        wv = [int(x, 16) for x in lines_n[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+        gv = [int(x, 16) for x in lines_o[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+        tol = tolerance(name)
+        differ = sum(1 for a, b in zip(wv, gv) if not close(t, a, b, tol)) + abs(len(wv) - len(gv))
+        match = differ == 0
+        if not match:
+            os_ = '%d of %d values differ' % (differ, len(wv))
+    matched += match
+    rows.append((name, ns, os_, 'yes' if match else 'NO'))
+
+prog_rows, prog_matched = [], 0
+for f in sorted(os.listdir(programs)) if os.path.isdir(programs) else []:
+    if not f.endswith('.native'):
+        continue
+    name = f[:-len('.native')]
+    def read(kind):
+        p = os.path.join(programs, name + '.' + kind)
+        text = open(p, errors='replace').read() if os.path.exists(p) else 'exit missing\n'
+        status = re.findall(r'^exit (\S+)$', text, re.M)
+        lines = [l for l in text.split('\n') if l and not l.startswith(('ZLUDA-J', 'exit '))]
+        verdict = [l for l in lines if l.startswith(('PASS', 'FAIL'))]
+        return (status[-1] if status else '?'), verdict, lines
+    (ne, nv, nl), (oe, ov, ol) = read('native'), read('ours')
+    if not nv:  # no verdict line (printf, wmma): the whole output is the result
+        nv, ov = ['%d lines' % len(nl)], ['%d lines%s' % (len(ol), '' if sorted(ol) == sorted(nl) else ', different')]
+    match = ne == oe and nv == ov and ne == '0'
+    prog_matched += match
+    prog_rows.append((name, 'exit %s %s' % (ne, ' '.join(nv)[:50]), 'exit %s %s' % (oe, ' '.join(ov)[:50]), 'yes' if match else 'NO'))
+
+print('| test | native | ours | match |')
+print('| --- | --- | --- | --- |')
+for r in prog_rows + rows:
+    print('| %s | %s | %s | %s |' % r)
+print()
+print('ptx-tests: %d of %d match native; CUDA programs: %d of %d match native' % (matched, len(rows), prog_matched, len(prog_rows)))

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The one-call GPU check: ZLUDA-J's own compilation of every ptx-test and CUDA test program, run on an NVIDIA GPU
+# through our libcuda.so.1 and the cuda backend, against NVIDIA's execution of the original PTX.
+#
+#   tools/gpu-check/gpu-check.sh [sm_90]     here: builds the distribution, builds the ptx-tests CUDA programs with
+#                                            nvcc, precompiles every kernel for the GPU's sm into a cache folder, and
+#                                            packs what the GPU machine lacks into .device-carry/ (a jlink'd Java
+#                                            runtime, the distribution without LLVM, the cache, the tests)
+#   bash .device-carry/run.sh                on the GPU machine (the device tool, carrying .device-carry): runs every
+#                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+sm=${1:-sm_90}
+carry=$root/.device-carry
+cd "$root"
+command -v nvcc >/dev/null || { echo "gpu-check: nvcc is needed to build the CUDA test programs" >&2; exit 2; }
+java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
+[ -x "$java_home/bin/jlink" ] && [ -d "$java_home/jmods" ] || { echo "gpu-check: needs a JDK with jlink and jmods (JAVA_HOME)" >&2; exit 2; }
+
+mvn -B -q package -DskipTests
+rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf}
+
+# the distribution, without LLVM (every kernel comes from the cache there)
+for f in dist/lib/*; do
+  case "$(basename "$f")" in llvm-*.jar) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
+done
+cp dist/conf/logback.xml "$carry/dist/conf/"
+
+# the tests: ptx-tests folders and the CUDA programs, built here
+tests=ptx-tests/src/test/ptx
+for d in "$tests"/*/; do
+  n=$(basename "$d"); mkdir -p "$carry/ptx/$n"; cp "$d/kernel.ptx" "$d/test.txt" "$carry/ptx/$n/"
+done
+for cu in ptx-tests/src/test/cuda/*.cu; do
+  nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu"
+done
+cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
+
+# every kernel compiled for the GPU, into the cache the GPU run uses
+# (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
+dist/bin/zluda precompile "$carry/ptx" "$carry/bin" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
+tail -1 "$carry/precompile.log"
+
+# a minimal Java runtime
+"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming \
+  --strip-debug --no-header-files --no-man-pages --compress=2 --output "$carry/jre"
+tar -C "$carry" -cJf "$carry/jre.tar.xz" jre && rm -rf "$carry/jre"
+
+cat > "$carry/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# On the GPU machine: every ptx-test and CUDA program natively and through ZLUDA-J (cuda backend); prints the table.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-/tmp/gpu-check-out}; mkdir -p "$out/programs"
+mkdir -p /tmp/zj && tar -C /tmp/zj -xJf "$here/jre.tar.xz"
+nvlib=$(ldconfig -p | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+gcc -O1 -o /tmp/ptxrun "$here/ptxrun.c" -ldl
+ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME=/tmp/zj/jre ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
+             LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
+# runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
+# made again in it), so it goes on in a new process after the test that ended it
+runall() {
+  local out=$1; shift; : > "$out"; : > "$out.err"
+  local rest=(*/) guard=0
+  while [ ${#rest[@]} -gt 0 ] && [ $guard -lt 50 ]; do
+    guard=$((guard + 1))
+    timeout 300 "$@" "${rest[@]}" >> "$out" 2>> "$out.err"
+    local last; last=$(grep '^== ' "$out" | tail -1 | cut -c4-)
+    local next=() seen=0
+    for d in "${rest[@]}"; do [ $seen = 1 ] && next+=("$d"); [ "$d" = "$last" ] && seen=1; done
+    [ $seen = 1 ] || break
+    rest=("${next[@]}")
+  done
+}
+cd "$here/ptx"
+t0=$(date +%s.%N); runall "$out/native_ptx.txt" /tmp/ptxrun; t1=$(date +%s.%N)
+runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME=/tmp/zj/jre ZLUDA_CACHE_DIR="$here/cache" \
+  ZLUDA_NVIDIA_LIB="$nvlib" LD_LIBRARY_PATH="$here/dist/lib" /tmp/ptxrun; t2=$(date +%s.%N)
+for p in "$here"/bin/*; do
+  n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
+  (cd /tmp && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
+  (cd /tmp && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
+done
+python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" | tee "$out/table.md"
+awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "ptx-tests wall time: native %.1f s, ours %.1f s\n", b - a, c - b }' | tee -a "$out/table.md"
+echo "ptx-tests through ZLUDA-J: $(grep -c 'from the compile cache' "$out/ours_ptx.txt.err") modules from the cache, $(grep -c 'compiled .* for sm_' "$out/ours_ptx.txt.err") compiled on the GPU machine" | tee -a "$out/table.md"
+RUN
+chmod +x "$carry/run.sh"
+du -sh "$carry" | sed 's/^/gpu-check: carry /'
+echo "gpu-check: now run 'bash .device-carry/run.sh' on the GPU machine (device tool, carry .device-carry)"

@@ -1,0 +1,228 @@
+package org.zludaj.driver.backend.cuda;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.api.CuResult;
+import org.zludaj.driver.CudaException;
+import org.zludaj.driver.backend.Backend;
+import org.zludaj.driver.backend.Device;
+import org.zludaj.nativ.NvidiaDriver;
+import org.zludaj.ptx.PtxException;
+import org.zludaj.ptx.cache.CompileCache;
+import org.zludaj.ptx.model.Function;
+import org.zludaj.ptx.model.PtxModule;
+
+/**
+ * The cuda backend (NVIDIA loopback): our compiler's NVPTX output run on an NVIDIA GPU through NVIDIA's own driver,
+ * loaded privately (rt/nvidia.c). Nothing of the application's PTX reaches NVIDIA: every module is compiled by
+ * ZLUDA-J for the device's sm (through the compile cache; with a warm cache LLVM is never loaded) and loaded from our
+ * PTX. Modules compile whole (a CUmodule cannot share variables with another). Launches wait for their kernel, so a
+ * fault is the launch's error. Virtual memory management is not mapped yet.
+ */
+public final class CudaBackend implements Backend {
+    private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
+    private static final int ATTRIBUTES = 148;
+
+    private final Device device;
+    private final int sm;
+    private final CompileCache cache = CompileCache.fromEnvironment();
+
+    private CudaBackend(Device device, int sm) {
+        this.device = device;
+        this.sm = sm;
+    }
+
+    /** NVIDIA's driver: ZLUDA_NVIDIA_LIB, else the usual places, never ZLUDA-J's own folder. */
+    static Path findLibrary(Path ours) {
+        String explicit = System.getenv("ZLUDA_NVIDIA_LIB");
+        if (explicit != null && !explicit.isBlank()) return Path.of(explicit);
+        for (String dir : List.of("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
+                "/usr/lib/wsl/lib", "/usr/lib")) {
+            Path p = Path.of(dir, "libcuda.so.1");
+            if (Files.exists(p) && (ours == null || !p.toAbsolutePath().getParent().equals(ours))) return p;
+        }
+        return null;
+    }
+
+    /** Opens NVIDIA's driver and its first device; a CudaException says why it cannot. */
+    public static CudaBackend open() throws CudaException {
+        String nativeDir = System.getProperty("zluda.native.dir");
+        Path lib = findLibrary(nativeDir == null ? null : Path.of(nativeDir).toAbsolutePath());
+        if (lib == null) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's libcuda.so.1 not found (set ZLUDA_NVIDIA_LIB)");
+        byte[] msg = new byte[512];
+        if (NvidiaDriver.open(lib.toString(), msg) != 0)
+            throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "cannot open " + lib + ": " + new String(msg, StandardCharsets.UTF_8).trim());
+        int[] count = new int[1];
+        int r = NvidiaDriver.init(count);
+        if (r != 0 || count[0] == 0) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's driver: cuInit " + r + ", " + count[0] + " devices");
+        r = NvidiaDriver.retainPrimary(0);
+        if (r != 0) throw new CudaException(r, "NVIDIA's driver: cannot retain the primary context (" + r + ")");
+        int[] a = new int[ATTRIBUTES];
+        for (int i = 1; i < ATTRIBUTES; i++) a[i] = NvidiaDriver.attribute(0, i);
+        Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
+                new byte[16], a);
+        LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
+        return new CudaBackend(d, a[75] * 10 + a[76]);
+    }
+
+    private static void check(int r, String what) throws CudaException {
+        if (r != 0) throw new CudaException(r, what + " failed on NVIDIA's driver (" + r + ")");
+    }
+
+    @Override
+    public String name() {
+        return "cuda";
+    }
+
+    @Override
+    public List<Device> devices() {
+        return List.of(device);
+    }
+
+    /** One CUmodule per module: its variables belong to it alone, so units cannot be loaded apart. */
+    @Override
+    public boolean compilesOnDemand() {
+        return false;
+    }
+
+    @Override
+    public long allocate(int dev, long bytes) throws CudaException {
+        long[] out = new long[1];
+        check(NvidiaDriver.alloc(0, bytes, out), "cuMemAlloc");
+        return out[0];
+    }
+
+    @Override
+    public long allocateHost(int dev, long bytes) throws CudaException {
+        long[] out = new long[1];
+        check(NvidiaDriver.alloc(1, bytes, out), "cuMemHostAlloc");
+        return out[0];
+    }
+
+    @Override
+    public void freeHost(long address) throws CudaException {
+        check(NvidiaDriver.free(1, address), "cuMemFreeHost");
+    }
+
+    @Override
+    public long allocateManaged(int dev, long bytes) throws CudaException {
+        long[] out = new long[1];
+        check(NvidiaDriver.alloc(2, bytes, out), "cuMemAllocManaged");
+        return out[0];
+    }
+
+    @Override
+    public void free(long address) throws CudaException {
+        check(NvidiaDriver.free(0, address), "cuMemFree");
+    }
+
+    @Override
+    public void copy(long dst, long src, long bytes) throws CudaException {
+        if (bytes == 0) return;
+        check(NvidiaDriver.copy(dst, src, bytes), "cuMemcpy");
+    }
+
+    @Override
+    public void fill(long dst, int elementBytes, int value, long count) throws CudaException {
+        if (count == 0) return;
+        check(NvidiaDriver.fill(dst, elementBytes, value, count), "cuMemset");
+    }
+
+    /** Our NVPTX for the device's sm, from the cache when it is there (then LLVM is not needed at all). */
+    String nvptx(PtxModule ptx) throws CudaException {
+        String key = CompileCache.unitKey("nvptx", "sm_" + sm, ptx);
+        byte[] hit = cache == null ? null : cache.get(key);
+        if (hit != null) {
+            LOG.debug("{} from the compile cache", ptx.name());
+            return new String(hit, StandardCharsets.UTF_8);
+        }
+        try {
+            long t0 = System.nanoTime();
+            String out = org.zludaj.ptx.Compiler.nvptx(ptx, sm);
+            if (cache != null) cache.put(key, out.getBytes(StandardCharsets.UTF_8));
+            LOG.debug("compiled {} for sm_{} in {} ms", ptx.name(), sm, (System.nanoTime() - t0) / 1_000_000);
+            return out;
+        } catch (PtxException e) {
+            LOG.error("cannot compile {} for sm_{}:\n{}", ptx.name(), sm, e.getMessage());
+            boolean unsupported = e.getMessage().contains("not supported");
+            throw new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
+        } catch (NoClassDefFoundError | UnsatisfiedLinkError e) {
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED,
+                    ptx.name() + " is not in the compile cache and LLVM is not available here (" + e + ")");
+        }
+    }
+
+    @Override
+    public Program load(int dev, PtxModule ptx) throws CudaException {
+        byte[] text = (nvptx(ptx) + "\0").getBytes(StandardCharsets.UTF_8);
+        long[] out = new long[1];
+        byte[] log = new byte[8192];
+        int r = NvidiaDriver.moduleLoad(text, out, log);
+        if (r != 0) {
+            String msg = new String(log, StandardCharsets.UTF_8).trim();
+            LOG.error("NVIDIA's driver refused our PTX for {} ({}): {}", ptx.name(), r, msg);
+            throw new CudaException(r, "NVIDIA's JIT: " + msg);
+        }
+        long module = out[0];
+        return new Program() {
+            @Override
+            public Kernel kernel(String name) {
+                Function f = ptx.function(name);
+                long[] fn = new long[1];
+                if (f == null || !f.entry() || NvidiaDriver.function(module, name, fn) != 0) return null;
+                int staticShared = NvidiaDriver.functionAttribute(fn[0], 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+                return new Kernel(name, fn[0], f, staticShared, false, NvidiaDriver.functionAttribute(fn[0], 3));
+            }
+
+            @Override
+            public Global global(String name) {
+                long[] g = new long[2];
+                return NvidiaDriver.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
+            }
+        };
+    }
+
+    @Override
+    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
+        throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "the cuda backend compiles modules whole");
+    }
+
+    @Override
+    public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
+        int r = NvidiaDriver.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams);
+        if (r == 0) return;
+        if (r == 700 || r == 702 || (r >= 710 && r <= 719)) {
+            // a fault leaves NVIDIA's context unusable: reset it, as an application recreating its context expects
+            int reset = NvidiaDriver.reset();
+            LOG.warn("kernel {} faulted on NVIDIA's driver ({}); its context was reset ({})", kernel.name(), r, reset);
+        }
+        throw new CudaException(r, "kernel " + kernel.name() + " on NVIDIA's driver: " + r);
+    }
+
+    @Override
+    public void synchronize() throws CudaException {
+        check(NvidiaDriver.synchronize(), "cuCtxSynchronize");
+    }
+
+    @Override
+    public long granularity(int dev) {
+        return 2L << 20;
+    }
+
+    private static CudaException noVmm() {
+        return new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "virtual memory management is not mapped on the cuda backend yet");
+    }
+
+    @Override public long reserveAddress(long size, long alignment, long hint) throws CudaException { throw noVmm(); }
+    @Override public void freeAddress(long address, long size) throws CudaException { throw noVmm(); }
+    @Override public long createPhysical(int dev, long size) throws CudaException { throw noVmm(); }
+    @Override public void releasePhysical(long physical) throws CudaException { throw noVmm(); }
+    @Override public void map(long address, long size, long physical, long offset) throws CudaException { throw noVmm(); }
+    @Override public void unmap(long address, long size) throws CudaException { throw noVmm(); }
+    @Override public void setAccess(long address, long size, int flags) throws CudaException { throw noVmm(); }
+}

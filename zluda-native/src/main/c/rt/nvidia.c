@@ -1,0 +1,246 @@
+/* ZLUDA-J cuda backend, native side: NVIDIA's own driver, loaded privately, for org.zludaj.nativ.NvidiaDriver.
+ *
+ * Our libcuda.so.1 is already in the process under the same SONAME, so NVIDIA's is opened by absolute path with
+ * RTLD_LOCAL | RTLD_DEEPBIND: its own internal references bind to itself, never to our exports, and nothing of it
+ * becomes visible to the application (the LD_AUDIT library leaves requests with a '/' alone). Every entry point
+ * makes the backend's context current on the calling thread first (the driver calls from many threads). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <jni.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define JN(name) Java_org_zludaj_nativ_NvidiaDriver_##name
+#define PTR(x) ((void *)(uintptr_t)(x))
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+/* The NVIDIA functions used, by the exact exported names (the _v2 ABI). */
+#define NV_FUNCTIONS(X)                                                                                             \
+    X(cuInit, CUresult, (unsigned))                                                                                \
+    X(cuDeviceGetCount, CUresult, (int *))                                                                         \
+    X(cuDeviceGet, CUresult, (int *, int))                                                                         \
+    X(cuDeviceGetAttribute, CUresult, (int *, int, int))                                                           \
+    X(cuDeviceGetName, CUresult, (char *, int, int))                                                               \
+    X(cuDeviceTotalMem_v2, CUresult, (size_t *, int))                                                              \
+    X(cuDevicePrimaryCtxRetain, CUresult, (void **, int))                                                          \
+    X(cuCtxSetCurrent, CUresult, (void *))                                                                         \
+    X(cuDevicePrimaryCtxReset_v2, CUresult, (int))                                                                         \
+    X(cuCtxSynchronize, CUresult, (void))                                                                          \
+    X(cuMemAlloc_v2, CUresult, (CUdeviceptr *, size_t))                                                            \
+    X(cuMemFree_v2, CUresult, (CUdeviceptr))                                                                       \
+    X(cuMemHostAlloc, CUresult, (void **, size_t, unsigned))                                                      \
+    X(cuMemFreeHost, CUresult, (void *))                                                                           \
+    X(cuMemAllocManaged, CUresult, (CUdeviceptr *, size_t, unsigned))                                             \
+    X(cuMemcpy, CUresult, (CUdeviceptr, CUdeviceptr, size_t))                                                      \
+    X(cuMemsetD8_v2, CUresult, (CUdeviceptr, unsigned char, size_t))                                              \
+    X(cuMemsetD16_v2, CUresult, (CUdeviceptr, unsigned short, size_t))                                            \
+    X(cuMemsetD32_v2, CUresult, (CUdeviceptr, unsigned, size_t))                                                  \
+    X(cuModuleLoadDataEx, CUresult, (void **, const void *, unsigned, int *, void **))                            \
+    X(cuModuleUnload, CUresult, (void *))                                                                          \
+    X(cuModuleGetFunction, CUresult, (void **, void *, const char *))                                             \
+    X(cuModuleGetGlobal_v2, CUresult, (CUdeviceptr *, size_t *, void *, const char *))                           \
+    X(cuFuncSetAttribute, CUresult, (void *, int, int))                                                           \
+    X(cuFuncGetAttribute, CUresult, (int *, int, void *))                                                         \
+    X(cuLaunchKernel, CUresult, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, \
+                                 void **, void **))
+
+#define DECLARE(name, ret, args) static ret(*nv_##name) args;
+NV_FUNCTIONS(DECLARE)
+
+static void *ctx;
+
+static CUresult current(void) { return ctx ? nv_cuCtxSetCurrent(ctx) : 0; }
+
+/* Opens NVIDIA's driver at path; 0, or -1 with the reason in msg. */
+JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray msg) {
+    (void)c;
+    const char *p = (*e)->GetStringUTFChars(e, path, NULL);
+    void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    (*e)->ReleaseStringUTFChars(e, path, p);
+    char buf[512] = {0};
+    if (!h) {
+        snprintf(buf, sizeof buf, "%s", dlerror());
+    } else {
+#define RESOLVE(name, ret, args)                                                                                   \
+        if (!buf[0] && !(nv_##name = (ret(*) args)dlsym(h, #name))) snprintf(buf, sizeof buf, "no symbol " #name);
+        NV_FUNCTIONS(RESOLVE)
+    }
+    if (buf[0]) {
+        jsize n = (*e)->GetArrayLength(e, msg);
+        jsize len = (jsize)strlen(buf) < n ? (jsize)strlen(buf) : n;
+        (*e)->SetByteArrayRegion(e, msg, 0, len, (const jbyte *)buf);
+        return -1;
+    }
+    return 0;
+}
+
+JNIEXPORT jint JNICALL JN(init)(JNIEnv *e, jclass c, jintArray count) {
+    (void)c;
+    CUresult r = nv_cuInit(0);
+    int n = 0;
+    if (!r) r = nv_cuDeviceGetCount(&n);
+    (*e)->SetIntArrayRegion(e, count, 0, 1, &n);
+    return r;
+}
+
+/* Retains the device's primary context and makes it the backend's. */
+JNIEXPORT jint JNICALL JN(retainPrimary)(JNIEnv *e, jclass c, jint dev) {
+    (void)e; (void)c;
+    int d;
+    CUresult r = nv_cuDeviceGet(&d, dev);
+    if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, d);
+    return r ? r : current();
+}
+
+JNIEXPORT jint JNICALL JN(attribute)(JNIEnv *e, jclass c, jint dev, jint attr) {
+    (void)e; (void)c;
+    int v = 0;
+    return nv_cuDeviceGetAttribute(&v, attr, dev) ? 0 : v;
+}
+
+JNIEXPORT jstring JNICALL JN(name)(JNIEnv *e, jclass c, jint dev) {
+    (void)c;
+    char buf[256] = {0};
+    nv_cuDeviceGetName(buf, sizeof buf - 1, dev);
+    return (*e)->NewStringUTF(e, buf);
+}
+
+JNIEXPORT jlong JNICALL JN(totalMemory)(JNIEnv *e, jclass c, jint dev) {
+    (void)e; (void)c;
+    size_t t = 0;
+    nv_cuDeviceTotalMem_v2(&t, dev);
+    return (jlong)t;
+}
+
+static jint out1(JNIEnv *e, jlongArray out, CUresult r, uint64_t v) {
+    jlong x = (jlong)v;
+    if (!r) (*e)->SetLongArrayRegion(e, out, 0, 1, &x);
+    return r;
+}
+
+/* kind: 0 device, 1 page-locked host (portable, mapped), 2 managed. */
+JNIEXPORT jint JNICALL JN(alloc)(JNIEnv *e, jclass c, jint kind, jlong size, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    if (kind == 1) {
+        void *p = NULL;
+        r = nv_cuMemHostAlloc(&p, (size_t)size, 0x1 | 0x2);
+        return out1(e, out, r, (uintptr_t)p);
+    }
+    CUdeviceptr p = 0;
+    r = kind == 2 ? nv_cuMemAllocManaged(&p, (size_t)size, 1) : nv_cuMemAlloc_v2(&p, (size_t)size);
+    return out1(e, out, r, p);
+}
+
+JNIEXPORT jint JNICALL JN(free)(JNIEnv *e, jclass c, jint kind, jlong p) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : kind == 1 ? nv_cuMemFreeHost(PTR(p)) : nv_cuMemFree_v2((CUdeviceptr)p);
+}
+
+JNIEXPORT jint JNICALL JN(copy)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuMemcpy((CUdeviceptr)dst, (CUdeviceptr)src, (size_t)n);
+}
+
+JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count) {
+    (void)e; (void)c;
+    CUresult r = current();
+    if (r) return r;
+    switch (size) {
+        case 1: return nv_cuMemsetD8_v2((CUdeviceptr)dst, (unsigned char)value, (size_t)count);
+        case 2: return nv_cuMemsetD16_v2((CUdeviceptr)dst, (unsigned short)value, (size_t)count);
+        default: return nv_cuMemsetD32_v2((CUdeviceptr)dst, (unsigned)value, (size_t)count);
+    }
+}
+
+/* Loads PTX; on failure NVIDIA's JIT error log goes to log. */
+JNIEXPORT jint JNICALL JN(moduleLoad)(JNIEnv *e, jclass c, jbyteArray ptx, jlongArray out, jbyteArray log) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    jsize n = (*e)->GetArrayLength(e, ptx);
+    char *text = (char *)(*e)->GetByteArrayElements(e, ptx, NULL);
+    char errors[8192] = {0};
+    int options[] = {5 /* CU_JIT_ERROR_LOG_BUFFER */, 6 /* CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES */};
+    void *values[] = {errors, (void *)(uintptr_t)(sizeof errors - 1)};
+    void *m = NULL;
+    (void)n;
+    r = nv_cuModuleLoadDataEx(&m, text, 2, options, values);
+    (*e)->ReleaseByteArrayElements(e, ptx, (jbyte *)text, JNI_ABORT);
+    if (r) {
+        jsize cap = (*e)->GetArrayLength(e, log), len = (jsize)strlen(errors);
+        (*e)->SetByteArrayRegion(e, log, 0, len < cap ? len : cap, (const jbyte *)errors);
+        return r;
+    }
+    return out1(e, out, 0, (uintptr_t)m);
+}
+
+JNIEXPORT jint JNICALL JN(function)(JNIEnv *e, jclass c, jlong module, jstring name, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    const char *s = (*e)->GetStringUTFChars(e, name, NULL);
+    void *f = NULL;
+    r = nv_cuModuleGetFunction(&f, PTR(module), s);
+    (*e)->ReleaseStringUTFChars(e, name, s);
+    return out1(e, out, r, (uintptr_t)f);
+}
+
+/* out[0] address, out[1] size. */
+JNIEXPORT jint JNICALL JN(global)(JNIEnv *e, jclass c, jlong module, jstring name, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    const char *s = (*e)->GetStringUTFChars(e, name, NULL);
+    CUdeviceptr p = 0;
+    size_t bytes = 0;
+    r = nv_cuModuleGetGlobal_v2(&p, &bytes, PTR(module), s);
+    (*e)->ReleaseStringUTFChars(e, name, s);
+    if (!r) {
+        jlong v[2] = {(jlong)p, (jlong)bytes};
+        (*e)->SetLongArrayRegion(e, out, 0, 2, v);
+    }
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(functionAttribute)(JNIEnv *e, jclass c, jlong f, jint attr) {
+    (void)e; (void)c;
+    int v = 0;
+    if (current()) return 0;
+    return nv_cuFuncGetAttribute(&v, attr, PTR(f)) ? 0 : v;
+}
+
+/* Launches on NVIDIA's legacy stream and waits: errors (faults included) belong to this launch. */
+JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
+                                  jint shared, jlong params) {
+    (void)e; (void)c;
+    CUresult r = current();
+    if (r) return r;
+    if (shared > 48 * 1024) {
+        r = nv_cuFuncSetAttribute(PTR(f), 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
+        if (r) return r;
+    }
+    r = nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
+    return r ? r : nv_cuCtxSynchronize();
+}
+
+/* After a kernel fault NVIDIA's context is unusable: reset the primary context and retain it again (everything
+ * allocated or loaded in it is gone, as for an application that recreates its context). */
+JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    CUresult r = nv_cuDevicePrimaryCtxReset_v2(0);
+    if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, 0);
+    return r ? r : current();
+}
+
+JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuCtxSynchronize();
+}

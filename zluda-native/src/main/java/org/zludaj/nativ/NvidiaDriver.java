@@ -1,0 +1,57 @@
+package org.zludaj.nativ;
+
+/**
+ * NVIDIA's own driver, loaded privately for the cuda backend (rt/nvidia.c in libzluda_rt.so): the few functions the
+ * backend needs, each returning NVIDIA's CUresult. Opened by absolute path, isolated from ZLUDA-J's libcuda.so.1.
+ */
+public final class NvidiaDriver {
+    private NvidiaDriver() {}
+
+    static {
+        HostRuntime.threadId();  // loads libzluda_rt.so
+    }
+
+    /** Opens NVIDIA's libcuda.so.1 at {@code path}: 0, or -1 with the reason written to {@code message}. */
+    public static native int open(String path, byte[] message);
+
+    /** cuInit and the device count. */
+    public static native int init(int[] count);
+
+    /** Retains the device's primary context; the backend's calls run in it from then on. */
+    public static native int retainPrimary(int device);
+
+    /** A CUdevice_attribute (0 where NVIDIA has none). */
+    public static native int attribute(int device, int attribute);
+
+    public static native String name(int device);
+
+    public static native long totalMemory(int device);
+
+    /** kind 0: device memory, 1: page-locked host memory (mapped, portable), 2: managed memory. */
+    public static native int alloc(int kind, long size, long[] out);
+
+    public static native int free(int kind, long address);
+
+    /** cuMemcpy: any direction (unified addressing). */
+    public static native int copy(long dst, long src, long bytes);
+
+    public static native int fill(long dst, int elementBytes, int value, long count);
+
+    /** Loads PTX text (NUL-terminated bytes); NVIDIA's JIT error log goes to {@code log} on failure. */
+    public static native int moduleLoad(byte[] ptx, long[] out, byte[] log);
+
+    public static native int function(long module, String name, long[] out);
+
+    /** out[0]: address, out[1]: size. */
+    public static native int global(long module, String name, long[] out);
+
+    public static native int functionAttribute(long function, int attribute);
+
+    /** Launches and waits for the kernel. */
+    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+
+    public static native int synchronize();
+
+    /** Resets the primary context after a kernel fault and retains it again. */
+    public static native int reset();
+}
