@@ -107,6 +107,33 @@ class TargetsTest {
         assertThrows(IllegalArgumentException.class, () -> HostJit.relabel(obj, "short_"));
     }
 
+    /** NVPTX calls NVIDIA's own vprintf and __assertfail with their C signatures (NVIDIA's JIT links them). */
+    @Test
+    void nvptxCallsNvidiasDeviceRuntime(@TempDir Path dir) throws Exception {
+        String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                + ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+                + ".extern .func __assertfail(.param .b64 m, .param .b64 f, .param .b32 l, .param .b64 fn, .param .b64 c);\n"
+                + ".global .align 1 .b8 fmt[4] = {104, 105, 10, 0};\n"
+                + ".visible .entry k()\n{\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, fmt;\n\tcvta.global.u64 %rd2, %rd1;\n"
+                + "\t{\n\t.param .b64 p0;\n\tst.param.b64 [p0], %rd2;\n\t.param .b64 p1;\n\tst.param.b64 [p1], 0;\n\t.param .b32 r;\n"
+                + "\tcall.uni (r), vprintf, (p0, p1);\n\tld.param.b32 %r1, [r];\n\t}\n"
+                + "\t{\n\t.param .b64 a0;\n\tst.param.b64 [a0], %rd2;\n\t.param .b64 a1;\n\tst.param.b64 [a1], %rd2;\n\t.param .b32 a2;\n"
+                + "\tst.param.b32 [a2], 7;\n\t.param .b64 a3;\n\tst.param.b64 [a3], %rd2;\n\t.param .b64 a4;\n\tst.param.b64 [a4], 1;\n"
+                + "\tcall.uni __assertfail, (a0, a1, a2, a3, a4);\n\t}\n\tret;\n}\n";
+        String out = Compiler.nvptx(Ptx.parse("printf.ptx", ptx), 90);
+        assertTrue(out.contains(".extern .func  (.param .b32 func_retval0) vprintf"), out);
+        assertTrue(out.contains(".extern .func __assertfail"), out);
+        assertTrue(out.contains("call.uni (retval0)") || out.contains("call.uni (retval0),"), out);
+        File ptxas = findOnPath("ptxas");
+        assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
+        Path in = dir.resolve("printf.ptx");
+        Files.writeString(in, out);
+        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), log);
+    }
+
     @Test
     void unsupportedInstructionNamesItsLineFunctionAndTarget() {
         String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.arrive 1, 64;\n\tret;\n}\n";

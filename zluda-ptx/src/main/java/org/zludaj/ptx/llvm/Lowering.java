@@ -108,6 +108,7 @@ public final class Lowering {
     private void declareModule() {
         for (Function f : ptx.functions()) {
             if (f.entry()) continue;
+            if (!f.isDefined() && target.hasRuntimeCall(f.name())) continue;  // the target calls its own (C signature)
             int pointers = f.returns().size() + f.params().size();
             LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.functionType(ctx, pointers));
             functions.put(f.name(), fn);
@@ -765,6 +766,14 @@ public final class Lowering {
         }
         Operand callee = ops.get(k++);
         List<Operand> args = k < ops.size() && ops.get(k) instanceof Operand.Tuple t ? t.elements() : List.of();
+        if (callee instanceof Operand.Name rn && ptx.function(rn.name()) != null && !ptx.function(rn.name()).isDefined()
+                && target.hasRuntimeCall(rn.name())) {
+            List<LLVMValueRef> retPointers = new ArrayList<>(), argPointers = new ArrayList<>();
+            for (Operand r : rets) retPointers.add(paramPointer(i, r));
+            for (Operand a : args) argPointers.add(paramPointer(i, a));
+            target.runtimeCall(module, b, ctx, rn.name(), retPointers, argPointers);
+            return;
+        }
         List<LLVMValueRef> values = new ArrayList<>();
         if (threadContext != null) values.add(threadContext);
         for (Operand r : rets) values.add(paramPointer(i, r));

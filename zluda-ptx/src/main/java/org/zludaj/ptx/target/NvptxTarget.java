@@ -190,4 +190,29 @@ public record NvptxTarget(int sm) implements Target {
     public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
         LLVMSetFunctionCallConv(kernel, LLVMPTXKernelCallConv);
     }
+
+    /** NVIDIA's device runtime: vprintf(fmt, args) -> int and __assertfail(message, file, line, function, charSize). */
+    @Override
+    public boolean hasRuntimeCall(String name) {
+        return name.equals("vprintf") || name.equals("__assertfail");
+    }
+
+    @Override
+    public void runtimeCall(LLVMModuleRef m, LLVMBuilderRef b, LLVMContextRef ctx, String name, List<LLVMValueRef> rets,
+                            List<LLVMValueRef> args) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        boolean printf = name.equals("vprintf");
+        LLVMTypeRef[] sig = printf ? new LLVMTypeRef[] {ptr, ptr} : new LLVMTypeRef[] {ptr, ptr, i32, ptr, i64};
+        LLVMTypeRef type = LLVMFunctionType(printf ? i32 : LLVMVoidTypeInContext(ctx), Ll.array(sig), sig.length, 0);
+        LLVMValueRef f = LLVMGetNamedFunction(m, name);
+        if (f == null || f.isNull()) f = LLVMAddFunction(m, name, type);
+        LLVMValueRef[] values = new LLVMValueRef[sig.length];
+        for (int k = 0; k < sig.length; k++) {
+            boolean isPtr = sig[k].equals(ptr);
+            LLVMValueRef v = LLVMBuildLoad2(b, isPtr ? i64 : sig[k], args.get(k), "");
+            values[k] = isPtr ? LLVMBuildIntToPtr(b, v, ptr, "") : v;
+        }
+        LLVMValueRef r = LLVMBuildCall2(b, type, f, Ll.array(values), values.length, "");
+        if (printf && !rets.isEmpty()) LLVMBuildStore(b, r, rets.get(0));
+    }
 }

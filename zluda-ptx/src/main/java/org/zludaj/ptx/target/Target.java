@@ -106,6 +106,20 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return null;
     }
 
+    /**
+     * Whether the target calls the device runtime's {@code name} itself, with its C signature (NVPTX: NVIDIA's own
+     * {@code vprintf} and {@code __assertfail}, which NVIDIA's JIT links), instead of {@link #runtimeFunction}.
+     */
+    default boolean hasRuntimeCall(String name) {
+        return false;
+    }
+
+    /** Emits that call: the return values' and arguments' .param storage are given as pointers. */
+    default void runtimeCall(LLVMModuleRef m, LLVMBuilderRef b, LLVMContextRef ctx, String name, List<LLVMValueRef> rets,
+                             List<LLVMValueRef> args) {
+        throw new IllegalStateException(name + " has no runtime call on " + name());
+    }
+
     /** Warp collective kinds, shared with zluda-native's fibers.c. */
     int SHFL_UP = 0, SHFL_DOWN = 1, SHFL_BFLY = 2, SHFL_IDX = 3, VOTE_ALL = 4, VOTE_ANY = 5, VOTE_UNI = 6, BALLOT = 7,
             MATCH_ANY = 8, MATCH_ALL = 9, REDUX_ADD = 10, REDUX_MIN = 11, REDUX_MAX = 12, REDUX_UMIN = 13, REDUX_UMAX = 14,
