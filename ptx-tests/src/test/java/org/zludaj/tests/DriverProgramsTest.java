@@ -137,4 +137,14 @@ class DriverProgramsTest {
         Programs.Result r = passes(dir, "driver_graph_nodes", "PASS: graph nodes and 3-D copies");
         assertTrue(r.stdout().contains("cycle: 0 1\n"), r.toString());
     }
+
+    /**
+     * c/driver_stream_ops.c: a stream waiting (cuStreamWaitValue32) until another writes a word, every wait
+     * condition, 64-bit words, stream attributes set/read/copied, stream device and context, capture info, graph
+     * upload, managed memory attached and prefetched. Passes on an H200 with NVIDIA's driver.
+     */
+    @Test
+    void streamMemoryOperationsAttributesAndAttachAsNvidia(@TempDir Path dir) throws Exception {
+        passes(dir, "driver_stream_ops", "PASS: stream operations");
+    }
 }

@@ -287,6 +287,17 @@ final class GraphApi implements CuGraphApi {
         });
     }
 
+    /** Nothing to upload: the host holds everything an executable needs. Checked and ordered like a launch. */
+    private int upload(long hGraphExec, long hStream, boolean ptsz) {
+        return Api.call("cuGraphUpload", () -> {
+            d.handles.get(hGraphExec, Graph.Exec.class);
+            streams.resolve(hStream, ptsz).enqueue("cuGraphUpload", () -> {}, null, null);
+        });
+    }
+
+    @Override public int cuGraphUpload(long hGraphExec, long hStream) { return upload(hGraphExec, hStream, false); }
+    @Override public int cuGraphUpload_ptsz(long hGraphExec, long hStream) { return upload(hGraphExec, hStream, true); }
+
     @Override public int cuGraphLaunch(long hGraphExec, long hStream) { return launch(hGraphExec, hStream, false); }
     @Override public int cuGraphLaunch_ptsz(long hGraphExec, long hStream) { return launch(hGraphExec, hStream, true); }
 

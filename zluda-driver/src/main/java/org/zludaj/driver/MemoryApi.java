@@ -479,8 +479,28 @@ final class MemoryApi implements CuMemoryApi {
     /** Managed memory is host memory the device uses in place: prefetching moves nothing, but is ordered and checked. */
     @Override
     public int cuMemPrefetchAsync_v2(long devPtr, long count, long location, int flags, long hStream) {
+        return prefetch(devPtr, count, flags, hStream, false);
+    }
+
+    @Override
+    public int cuMemPrefetchAsync_v2_ptsz(long devPtr, long count, long location, int flags, long hStream) {
+        return prefetch(devPtr, count, flags, hStream, true);
+    }
+
+    /** The CUDA 8 form: a device ordinal or CU_DEVICE_CPU (-1). */
+    @Override
+    public int cuMemPrefetchAsync(long devPtr, long count, int dstDevice, long hStream) {
+        return prefetch(devPtr, count, 0, hStream, false);
+    }
+
+    @Override
+    public int cuMemPrefetchAsync_ptsz(long devPtr, long count, int dstDevice, long hStream) {
+        return prefetch(devPtr, count, 0, hStream, true);
+    }
+
+    private int prefetch(long devPtr, long count, int flags, long hStream, boolean ptsz) {
         return Api.call("cuMemPrefetchAsync", () -> {
-            Stream s = streams.resolve(hStream, false);
+            Stream s = streams.resolve(hStream, ptsz);
             var e = Driver.allocationOf(d.deviceMemory, devPtr);
             if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");

@@ -46,6 +46,8 @@ public final class Stream {
     final int priority;
     /** cuStreamGetId: unique in the process. */
     final long id = IDS.incrementAndGet();
+    /** cuStreamSetAttribute values (CUstreamAttrValue, 64 bytes) by attribute. */
+    final java.util.concurrent.ConcurrentHashMap<Integer, byte[]> attributes = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(MAX_PENDING);
     final Context context;
     /** The context's legacy default stream (handle 0 / CU_STREAM_LEGACY). */

@@ -244,5 +244,174 @@ final class StreamApi implements CuStreamApi {
         });
     }
 
+    @Override public int cuStreamBeginCapture_ptsz(long hStream) { return beginCapture(hStream, 0, true); }
+
+    @Override
+    public int cuStreamGetCaptureInfo(long hStream, long status, long id) {
+        return captureInfo(hStream, status, id, 0, 0, 0, 0, false);
+    }
+
+    @Override
+    public int cuStreamGetCaptureInfo_ptsz(long hStream, long status, long id) {
+        return captureInfo(hStream, status, id, 0, 0, 0, 0, true);
+    }
+
+    @Override
+    public int cuStreamGetCaptureInfo_v2_ptsz(long hStream, long status, long id, long graph, long deps, long numDeps) {
+        return captureInfo(hStream, status, id, graph, deps, 0, numDeps, true);
+    }
+
+    /** The stream's context; no green contexts here (NULL). */
+    private int ctxV2(long hStream, long pctx, long pGreen, boolean ptds) {
+        return Api.call("cuStreamGetCtx", () -> {
+            Stream s = resolve(hStream, ptds);
+            if (pctx == 0 && pGreen == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both outputs are NULL");
+            if (pctx != 0) HostRuntime.putLong(pctx, s.context.handle);
+            if (pGreen != 0) HostRuntime.putLong(pGreen, 0);
+        });
+    }
+
+    @Override public int cuStreamGetCtx_v2(long hStream, long pctx, long pGreen) { return ctxV2(hStream, pctx, pGreen, false); }
+    @Override public int cuStreamGetCtx_v2_ptsz(long hStream, long pctx, long pGreen) { return ctxV2(hStream, pctx, pGreen, true); }
+
+    private int device(long hStream, long device, boolean ptds) {
+        return Api.call("cuStreamGetDevice", () -> Mem.putInt(device, resolve(hStream, ptds).context.device, "device"));
+    }
+
+    @Override public int cuStreamGetDevice(long hStream, long device) { return device(hStream, device, false); }
+    @Override public int cuStreamGetDevice_ptsz(long hStream, long device) { return device(hStream, device, true); }
+
+    /** Managed memory is reachable from every stream here: attaching only checks and keeps stream order. */
+    private int attach(long hStream, long dptr, long length, int flags, boolean ptsz) {
+        return Api.call("cuStreamAttachMemAsync", () -> {
+            Stream s = resolve(hStream, ptsz);
+            if (flags != 1 && flags != 2 && flags != 4) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            var e = Driver.allocationOf(d.deviceMemory, dptr);
+            if (e == null || !d.managedMemory.contains(e.getKey()) || e.getKey() != dptr || (length != 0 && length != e.getValue()))
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a whole managed allocation");
+            s.enqueue("cuStreamAttachMemAsync", () -> {}, null, null);
+        });
+    }
+
+    @Override public int cuStreamAttachMemAsync(long h, long dptr, long length, int flags) { return attach(h, dptr, length, flags, false); }
+    @Override public int cuStreamAttachMemAsync_ptsz(long h, long dptr, long length, int flags) { return attach(h, dptr, length, flags, true); }
+
+    // ---- stream attributes (CUstreamAttrValue: a 64-byte union, kept per stream as set)
+
+    private int getAttribute(long hStream, int attr, long value, boolean ptsz) {
+        return Api.call("cuStreamGetAttribute", () -> {
+            Stream s = resolve(hStream, ptsz);
+            Mem.nonNull(value, "value_out");
+            if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream attribute " + attr);
+            byte[] v = s.attributes.get(attr);
+            if (v == null) {
+                v = new byte[64];
+                if (attr == 8) java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, s.priority);  // PRIORITY
+            }
+            HostRuntime.write(value, v, 0, 64);
+        });
+    }
+
+    private int setAttribute(long hStream, int attr, long value, boolean ptsz) {
+        return Api.call("cuStreamSetAttribute", () -> {
+            Stream s = resolve(hStream, ptsz);
+            Mem.nonNull(value, "value");
+            if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream attribute " + attr);
+            byte[] v = new byte[64];
+            HostRuntime.read(value, v, 0, 64);
+            s.attributes.put(attr, v);
+        });
+    }
+
+    @Override public int cuStreamGetAttribute(long h, int attr, long value) { return getAttribute(h, attr, value, false); }
+    @Override public int cuStreamGetAttribute_ptsz(long h, int attr, long value) { return getAttribute(h, attr, value, true); }
+    @Override public int cuStreamSetAttribute(long h, int attr, long value) { return setAttribute(h, attr, value, false); }
+    @Override public int cuStreamSetAttribute_ptsz(long h, int attr, long value) { return setAttribute(h, attr, value, true); }
+
+    private int copyAttributes(long dst, long src, boolean ptsz) {
+        return Api.call("cuStreamCopyAttributes", () -> {
+            Stream to = resolve(dst, ptsz), from = resolve(src, ptsz);
+            to.attributes.clear();
+            to.attributes.putAll(from.attributes);
+        });
+    }
+
+    @Override public int cuStreamCopyAttributes(long dst, long src) { return copyAttributes(dst, src, false); }
+    @Override public int cuStreamCopyAttributes_ptsz(long dst, long src) { return copyAttributes(dst, src, true); }
+
+    // ---- stream memory operations: a write, or a wait until a word satisfies a condition, in stream order
+
+    /** Reads a 32- or 64-bit word of device memory through the backend. */
+    private long readWord(long addr, int bytes) throws CudaException {
+        long tmp = HostRuntime.allocate(8, 8);
+        try {
+            HostRuntime.putLong(tmp, 0);
+            d.backend.copy(tmp, addr, bytes);
+            return bytes == 4 ? HostRuntime.getInt(tmp) & 0xFFFF_FFFFL : HostRuntime.getLong(tmp);
+        } finally {
+            HostRuntime.release(tmp);
+        }
+    }
+
+    private int writeValue(String name, long hStream, long addr, long value, int bytes, int flags, boolean ptsz) {
+        return Api.call(name, () -> {
+            Stream s = resolve(hStream, ptsz);
+            if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
+            if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            s.enqueue(name, () -> {
+                long tmp = HostRuntime.allocate(8, 8);
+                try {
+                    HostRuntime.putLong(tmp, value);
+                    d.backend.copy(addr, tmp, bytes);
+                } finally {
+                    HostRuntime.release(tmp);
+                }
+            }, null, null);
+        });
+    }
+
+    /** Wait flags: GEQ 0 (cyclic, (int)(*addr - value) >= 0), EQ 1, AND 2 ((*addr & value) != 0), NOR 3 (~(*addr | value) != 0). */
+    static boolean satisfied(long word, long value, int flags, int bytes) {
+        long mask = bytes == 4 ? 0xFFFF_FFFFL : -1L;
+        return switch (flags & 3) {
+            case 0 -> bytes == 4 ? (int) (word - value) >= 0 : word - value >= 0;
+            case 1 -> (word & mask) == (value & mask);
+            case 2 -> (word & value & mask) != 0;
+            default -> (~(word | value) & mask) != 0;
+        };
+    }
+
+    private int waitValue(String name, long hStream, long addr, long value, int bytes, int flags, boolean ptsz) {
+        return Api.call(name, () -> {
+            Stream s = resolve(hStream, ptsz);
+            if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
+            if ((flags & ~(3 | (1 << 30))) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            s.enqueue(name, () -> {
+                long pause = 1_000;
+                while (!satisfied(readWord(addr, bytes), value, flags, bytes)) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(pause);
+                    pause = Math.min(pause * 2, 1_000_000);
+                }
+            }, null, null);
+        });
+    }
+
+    @Override public int cuStreamWriteValue32_v2(long h, long addr, int v, int flags) { return writeValue("cuStreamWriteValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, false); }
+    @Override public int cuStreamWriteValue32_v2_ptsz(long h, long addr, int v, int flags) { return writeValue("cuStreamWriteValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, true); }
+    @Override public int cuStreamWriteValue32(long h, long addr, int v, int flags) { return writeValue("cuStreamWriteValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, false); }
+    @Override public int cuStreamWriteValue32_ptsz(long h, long addr, int v, int flags) { return writeValue("cuStreamWriteValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, true); }
+    @Override public int cuStreamWriteValue64_v2(long h, long addr, long v, int flags) { return writeValue("cuStreamWriteValue64", h, addr, v, 8, flags, false); }
+    @Override public int cuStreamWriteValue64_v2_ptsz(long h, long addr, long v, int flags) { return writeValue("cuStreamWriteValue64", h, addr, v, 8, flags, true); }
+    @Override public int cuStreamWriteValue64(long h, long addr, long v, int flags) { return writeValue("cuStreamWriteValue64", h, addr, v, 8, flags, false); }
+    @Override public int cuStreamWriteValue64_ptsz(long h, long addr, long v, int flags) { return writeValue("cuStreamWriteValue64", h, addr, v, 8, flags, true); }
+    @Override public int cuStreamWaitValue32_v2(long h, long addr, int v, int flags) { return waitValue("cuStreamWaitValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, false); }
+    @Override public int cuStreamWaitValue32_v2_ptsz(long h, long addr, int v, int flags) { return waitValue("cuStreamWaitValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, true); }
+    @Override public int cuStreamWaitValue32(long h, long addr, int v, int flags) { return waitValue("cuStreamWaitValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, false); }
+    @Override public int cuStreamWaitValue32_ptsz(long h, long addr, int v, int flags) { return waitValue("cuStreamWaitValue32", h, addr, v & 0xFFFF_FFFFL, 4, flags, true); }
+    @Override public int cuStreamWaitValue64_v2(long h, long addr, long v, int flags) { return waitValue("cuStreamWaitValue64", h, addr, v, 8, flags, false); }
+    @Override public int cuStreamWaitValue64_v2_ptsz(long h, long addr, long v, int flags) { return waitValue("cuStreamWaitValue64", h, addr, v, 8, flags, true); }
+    @Override public int cuStreamWaitValue64(long h, long addr, long v, int flags) { return waitValue("cuStreamWaitValue64", h, addr, v, 8, flags, false); }
+    @Override public int cuStreamWaitValue64_ptsz(long h, long addr, long v, int flags) { return waitValue("cuStreamWaitValue64", h, addr, v, 8, flags, true); }
+
     private static final ThreadLocal<Integer> CAPTURE_MODE = ThreadLocal.withInitial(() -> 0);
 }

@@ -56,6 +56,7 @@ final class HostDevice {
         a[88] = 1;                   // PAGEABLE_MEMORY_ACCESS
         a[89] = 1;                   // CONCURRENT_MANAGED_ACCESS
         a[91] = 1;                   // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
+        a[92] = 0; a[93] = 0; a[94] = 0;  // the deprecated v1 memory-operation attributes: 0, as NVIDIA reports them now
         a[97] = 99 * 1024;           // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         a[99] = 1;                   // HOST_REGISTER_SUPPORTED
         a[100] = 1;                  // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
@@ -64,6 +65,7 @@ final class HostDevice {
         a[106] = 16;                 // MAX_BLOCKS_PER_MULTIPROCESSOR
         a[111] = 1024;               // RESERVED_SHARED_MEMORY_PER_BLOCK
         a[115] = 1;                  // MEMORY_POOLS_SUPPORTED (cuMemAllocAsync)
+        a[123] = 1;                  // CAN_USE_STREAM_WAIT_VALUE_NOR
         a[126] = 1;                  // MEM_SYNC_DOMAIN_COUNT
         a[130] = 0; a[131] = -1; a[134] = -1;  // NUMA: none
         // texture and surface limits: the values of a compute-capability 8.x device
