@@ -90,7 +90,8 @@ public final class Driver {
 
     /** The backend named by ZLUDA_BACKEND (default: host, the only one in this build). */
     public static Backend selectBackend() {
-        String name = System.getenv().getOrDefault("ZLUDA_BACKEND", "host");
+        String asked = System.getenv("ZLUDA_BACKEND");
+        String name = asked == null || asked.isBlank() ? "default" : asked;
         String[] cc = System.getenv().getOrDefault("ZLUDA_CC", "8.6").split("\\.");
         int major = 8, minor = 6;
         try {
@@ -104,6 +105,15 @@ public final class Driver {
                 return org.zludaj.driver.backend.cuda.CudaBackend.open();
             } catch (CudaException | LinkageError e) {
                 LOG.warn("cuda backend unavailable ({}); using host", e.getMessage());
+            }
+        } else if (name.equals("hip") || name.equals("default")) {
+            // with a working HIP and a GPU we can target, hip is the default; otherwise the host, said once
+            try {
+                return org.zludaj.driver.backend.hip.HipBackend.open(new org.zludaj.driver.backend.hip.NativeHip(), major, minor,
+                        org.zludaj.ptx.cache.CompileCache.fromEnvironment());
+            } catch (CudaException | LinkageError e) {
+                if (name.equals("hip")) LOG.warn("hip backend unavailable ({}); using host", e.getMessage());
+                else LOG.info("no AMD GPU through HIP ({}); using the host backend", e.getMessage());
             }
         } else if (!name.equals("host")) {
             LOG.warn("backend '{}' is not available in this build; using host", name);

@@ -23,16 +23,27 @@ public final class InfoMain {
         org.bytedeco.llvm.global.LLVM.LLVMGetVersion(major, minor, patch);
         System.out.println("LLVM: " + major[0] + "." + minor[0] + "." + patch[0] + " (org.bytedeco:llvm), compiler build " + Compiler.BUILD_ID);
         System.out.println("backends:");
-        Backend host = Driver.selectBackend();
+        Backend host = new org.zludaj.driver.backend.host.HostBackend(8, 6);
         for (Device d : host.devices()) {
             System.out.printf(Locale.ROOT, "  host: available: %s, compute capability %d.%d, %d SMs, %.1f GiB%n", d.name(), d.attribute(75),
                     d.attribute(76), d.attribute(16), d.totalMemory() / (double) (1L << 30));
         }
-        System.out.println("  hip: not in this build (AMD GPUs through HIP come with the hip backend)");
+        org.zludaj.driver.backend.hip.NativeHip hip = new org.zludaj.driver.backend.hip.NativeHip();
+        String why = hip.open();
+        if (why != null) {
+            System.out.println("  hip: unavailable: " + why);
+        } else {
+            try {
+                var b = org.zludaj.driver.backend.hip.HipBackend.open(new org.zludaj.driver.backend.hip.NativeHip(), 8, 6, null);
+                System.out.println("  hip: available: " + b.devices().get(0).name() + ", target " + b.target() + " (" + hip.library() + ")");
+            } catch (CudaException e) {
+                System.out.println("  hip: " + hip.library() + " loaded, but " + e.getMessage());
+            }
+        }
         System.out.println("  cuda: NVIDIA loopback, ZLUDA_BACKEND=cuda (NVIDIA's driver: "
                 + System.getenv().getOrDefault("ZLUDA_NVIDIA_LIB", "the system's libcuda.so.1") + ")");
-        String asked = System.getenv("ZLUDA_BACKEND");
-        System.out.println("selected: " + host.name() + (asked == null ? " (default)" : " (ZLUDA_BACKEND=" + asked + ")"));
+        System.out.println("selected: " + Driver.selectBackend().name() + (System.getenv("ZLUDA_BACKEND") == null ? " (default)"
+                : " (ZLUDA_BACKEND=" + System.getenv("ZLUDA_BACKEND") + ")"));
         HostTarget t = HostTarget.native_();
         System.out.println("compile targets: host " + t.triple() + " (" + t.cpu() + "); AMD " + String.join(" ", AmdgpuTarget.SUPPORTED.stream().sorted().toList())
                 + " (wave32, code object v5); NVIDIA sm_XX (NVPTX)");

@@ -6,13 +6,13 @@ import java.util.UUID;
 import org.zludaj.driver.backend.Device;
 
 /** The host CPU described as a CUDA device: every CUdevice_attribute defined, consistent with the compute capability. */
-final class HostDevice {
+public final class HostDevice {
     private HostDevice() {}
 
     /** Highest CUdevice_attribute of CUDA 13.0, plus one. */
     static final int ATTRIBUTE_COUNT = 148;
 
-    static Device describe(int ccMajor, int ccMinor) {
+    public static Device describe(int ccMajor, int ccMinor) {
         int cores = Runtime.getRuntime().availableProcessors();
         long ram = physicalMemory();
         long total = Math.max(1L << 30, ram / 2);  // half of RAM, what a process can reasonably use

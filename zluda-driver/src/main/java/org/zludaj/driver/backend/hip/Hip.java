@@ -1,0 +1,40 @@
+package org.zludaj.driver.backend.hip;
+
+/**
+ * The HIP functions the hip backend uses, as a table: {@link NativeHip} calls the real runtime, tests put a
+ * recording fake in its place. Every method returns HIP's hipError_t; outputs go to the arrays given.
+ */
+public interface Hip {
+    /** Opens the runtime: null when it is there, else the reason. */
+    String open();
+
+    int init(int[] count);
+
+    int setDevice(int device);
+
+    int attribute(int device, int hipAttribute, int[] out);
+
+    String name(int device);
+
+    long totalMemory(int device);
+
+    String archName(int device);
+
+    int alloc(int kind, long size, long[] out);
+
+    int free(int kind, long address);
+
+    int copy(long dst, long src, long bytes);
+
+    int fill(long dst, int elementBytes, int value, long count);
+
+    int moduleLoad(byte[] codeObject, long[] out);
+
+    int function(long module, String name, long[] out);
+
+    int global(long module, String name, long[] out);
+
+    int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+
+    int synchronize();
+}

@@ -1,0 +1,42 @@
+package org.zludaj.driver.backend.hip;
+
+import java.nio.charset.StandardCharsets;
+import org.zludaj.nativ.HipRuntime;
+
+/** The real HIP runtime, through rt/hip.c. */
+public final class NativeHip implements Hip {
+    private String library;
+
+    /** The library that was opened (after {@link #open}). */
+    public String library() {
+        return library;
+    }
+
+    @Override
+    public String open() {
+        byte[] msg = new byte[512];
+        int r = HipRuntime.open(msg);
+        String text = new String(msg, StandardCharsets.UTF_8).trim();
+        if (r != 0) return text;
+        library = text;
+        return null;
+    }
+
+    @Override public int init(int[] count) { return HipRuntime.init(count); }
+    @Override public int setDevice(int device) { return HipRuntime.setDevice(device); }
+    @Override public int attribute(int device, int hipAttribute, int[] out) { return HipRuntime.attribute(device, hipAttribute, out); }
+    @Override public String name(int device) { return HipRuntime.name(device); }
+    @Override public long totalMemory(int device) { return HipRuntime.totalMemory(device); }
+    @Override public String archName(int device) { return HipRuntime.archName(device); }
+    @Override public int alloc(int kind, long size, long[] out) { return HipRuntime.alloc(kind, size, out); }
+    @Override public int free(int kind, long address) { return HipRuntime.free(kind, address); }
+    @Override public int copy(long dst, long src, long bytes) { return HipRuntime.copy(dst, src, bytes); }
+    @Override public int fill(long dst, int elementBytes, int value, long count) { return HipRuntime.fill(dst, elementBytes, value, count); }
+    @Override public int moduleLoad(byte[] codeObject, long[] out) { return HipRuntime.moduleLoad(codeObject, out); }
+    @Override public int function(long module, String name, long[] out) { return HipRuntime.function(module, name, out); }
+    @Override public int global(long module, String name, long[] out) { return HipRuntime.global(module, name, out); }
+    @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
+        return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params);
+    }
+    @Override public int synchronize() { return HipRuntime.synchronize(); }
+}

@@ -1,0 +1,140 @@
+package org.zludaj.driver.backend.hip;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.zludaj.driver.CudaException;
+import org.zludaj.driver.backend.Backend;
+import org.zludaj.ptx.Ptx;
+import org.zludaj.ptx.llvm.Tools;
+
+/**
+ * The hip backend against a recording fake of the HIP table: the exact HIP calls for opening, a module load, a
+ * launch and a copy (our side of the contract, not AMD's), the device description, and the kernarg layout of the
+ * code object handed to HIP (the C layout kernelParams supply, hidden arguments after).
+ */
+class HipBackendTest {
+    /** One gfx90a (skipped: wave64) and one gfx1100; every call is written down. */
+    static class RecordingHip implements Hip {
+        final List<String> calls = new ArrayList<>();
+        byte[] codeObject;
+
+        @Override public String open() { calls.add("open"); return null; }
+        @Override public int init(int[] count) { calls.add("init"); count[0] = 2; return 0; }
+        @Override public int setDevice(int d) { calls.add("setDevice " + d); return 0; }
+        @Override public int attribute(int d, int a, int[] out) { out[0] = a == 87 ? 32 : 1000 + a; return 0; }
+        @Override public String name(int d) { calls.add("name " + d); return d == 0 ? "AMD Instinct MI210" : "AMD Radeon RX 7900 XTX"; }
+        @Override public long totalMemory(int d) { calls.add("totalMemory " + d); return 24L << 30; }
+        @Override public String archName(int d) { calls.add("archName " + d); return d == 0 ? "gfx90a:sramecc+:xnack-" : "gfx1100"; }
+        @Override public int alloc(int kind, long size, long[] out) { calls.add("alloc " + kind + " " + size); out[0] = 0x7000_0000L; return 0; }
+        @Override public int free(int kind, long a) { calls.add("free " + kind); return 0; }
+        @Override public int copy(long dst, long src, long n) { calls.add("copy " + Long.toHexString(dst) + " " + n); return 0; }
+        @Override public int fill(long dst, int size, int value, long count) { calls.add("fill " + size + " " + value + " " + count); return 0; }
+        @Override public int moduleLoad(byte[] code, long[] out) { calls.add("moduleLoad"); codeObject = code; out[0] = 0x5000; return 0; }
+        @Override public int function(long m, String name, long[] out) { calls.add("function " + name); out[0] = 0x6000; return 0; }
+        @Override public int global(long m, String name, long[] out) { calls.add("global " + name); out[0] = 0x5100; out[1] = 4; return 0; }
+        @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
+            calls.add("launch " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz + " " + shared);
+            return 0;
+        }
+        @Override public int synchronize() { calls.add("synchronize"); return 0; }
+    }
+
+    static final String PTX = """
+            .version 7.0
+            .target sm_75
+            .address_size 64
+            .visible .global .u32 counter;
+            .visible .entry k(.param .u8 a, .param .u64 b, .param .f32 c, .param .align 4 .b8 d[12], .param .u16 e)
+            {
+            \t.reg .u64 %rd<2>;
+            \tld.param.u64 %rd1, [b];
+            \tst.global.u32 [%rd1], 1;
+            \tret;
+            }
+            """;
+
+    @Test
+    void openLoadLaunchAndCopyMakeExactlyTheseHipCalls() throws Exception {
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        assertEquals("gfx1100", b.target());
+        assertEquals(List.of("open", "init", "archName 0", "name 0", "archName 1", "setDevice 1", "name 1", "totalMemory 1"), hip.calls);
+        var dev = b.devices().get(0);
+        assertEquals("AMD Radeon RX 7900 XTX", dev.name());
+        assertEquals(1000 + 56, dev.attribute(1), "MAX_THREADS_PER_BLOCK from hipDeviceAttributeMaxThreadsPerBlock");
+        assertEquals(32, dev.attribute(10), "warp size");
+        assertEquals(8, dev.attribute(75));
+        assertEquals(6, dev.attribute(76), "compute capability as configured");
+        assertEquals(1000 + 16, dev.attribute(18), "INTEGRATED from HIP");
+        assertTrue(dev.attribute(21) > 0, "attributes HIP lacks keep defined values");
+
+        hip.calls.clear();
+        Backend.Program p = b.load(0, Ptx.parse("k.ptx", PTX));
+        Backend.Program.Kernel k = p.kernel("k");
+        assertEquals(0x5100, p.global("counter").address());
+        long buf = b.allocate(0, 1024);
+        b.fill(buf, 4, 0, 256);
+        b.launch(k, new int[] {2, 1, 1}, new int[] {64, 1, 1}, 0, 0x1234, 0);
+        b.copy(0x4000, buf, 1024);
+        assertEquals(List.of("moduleLoad", "function k", "global counter", "alloc 0 1024", "fill 4 0 256", "launch 6000 2x1x1 64x1x1 0",
+                "synchronize", "copy 4000 1024"), hip.calls);
+
+        // the code object HIP received: AMDGPU ELF for gfx1100, kernarg layout = C layout of the parameters
+        byte[] co = hip.codeObject;
+        assertEquals(0x7f, co[0]);
+        assertEquals(224, (co[18] & 0xff) | (co[19] & 0xff) << 8, "e_machine EM_AMDGPU");
+        Path f = Files.createTempFile("k", ".hsaco");
+        Files.write(f, co);
+        String notes = Tools.run("llvm-readobj", List.of("--notes", f.toString()));
+        Files.delete(f);
+        assertTrue(notes.contains("EF_AMDGPU_MACH_AMDGCN_GFX1100") || notes.contains("gfx1100"), notes);
+        List<long[]> explicit = new ArrayList<>();
+        List<Long> hidden = new ArrayList<>();
+        Matcher m = Pattern.compile("\\.offset:\\s*(\\d+)\\s*\\n\\s*\\.size:\\s*(\\d+)\\s*\\n\\s*\\.value_kind:\\s*(\\w+)").matcher(notes);
+        while (m.find()) {
+            if (m.group(3).startsWith("hidden_")) hidden.add(Long.parseLong(m.group(1)));
+            else explicit.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+        }
+        assertEquals(List.of("0:1", "8:8", "16:4", "20:12", "32:2"), explicit.stream().map(a -> a[0] + ":" + a[1]).toList(),
+                "u8 @0, u64 @8, f32 @16, b8[12] align 4 @20, u16 @32: " + notes);
+        for (long off : hidden) assertTrue(off >= 34, "hidden arguments (for HIP to fill) only after the explicit ones: " + off);
+        Matcher size = Pattern.compile("\\.kernarg_segment_size:\\s*(\\d+)").matcher(notes);
+        assertTrue(size.find() && Long.parseLong(size.group(1)) >= 34, notes);
+    }
+
+    @Test
+    void noRuntimeNoDeviceOrOnlyWave64GpusAreRefusedWithTheReason() {
+        Hip missing = new RecordingHip() {
+            @Override public String open() { return "no HIP runtime (libamdhip64.so.7/.6/.5)"; }
+        };
+        assertTrue(assertThrows(CudaException.class, () -> HipBackend.open(missing, 8, 6, null)).getMessage().contains("no HIP runtime"));
+        Hip none = new RecordingHip() {
+            @Override public int init(int[] count) { count[0] = 0; return 100; }
+        };
+        assertEquals(100, assertThrows(CudaException.class, () -> HipBackend.open(none, 8, 6, null)).result());
+        Hip cdna = new RecordingHip() {
+            @Override public String archName(int d) { return "gfx942:sramecc+:xnack-"; }
+        };
+        assertTrue(assertThrows(CudaException.class, () -> HipBackend.open(cdna, 8, 6, null)).getMessage().contains("no GPU that ZLUDA-J can target"));
+    }
+
+    /** The real runtime where the machine has one (Debian: libamdhip64-5): it loads, finds no GPU, and says so. */
+    @Test
+    void theRealHipRuntimeLoadsAndReportsNoGpuHere() {
+        NativeHip hip = new NativeHip();
+        String why = hip.open();
+        org.junit.jupiter.api.Assumptions.assumeTrue(why == null, "no HIP runtime on this machine (" + why + "): apt-get install libamdhip64-5");
+        assertTrue(hip.library().startsWith("libamdhip64"), hip.library());
+        CudaException e = assertThrows(CudaException.class, () -> HipBackend.open(new NativeHip(), 8, 6, null));
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_NO_DEVICE, e.result(), e.getMessage());
+        assertTrue(e.getMessage().contains("HIP finds no GPU"), e.getMessage());
+    }
+}

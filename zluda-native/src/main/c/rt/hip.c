@@ -1,0 +1,199 @@
+/* ZLUDA-J hip backend, native side: the HIP runtime (libamdhip64) loaded at run time for org.zludaj.nativ.HipRuntime.
+ * Nothing of ROCm is needed to build: the functions are looked up by name in the library found first among
+ * ZLUDA_HIP_LIB, libamdhip64.so.7, .so.6, the unversioned name and .so.5. Only functions whose ABI is the same in
+ * ROCm 5, 6 and 7 are used (hipDeviceProp_t changed: the architecture name is read by hipGetDevicePropertiesR0600
+ * where it exists). Every call returns HIP's hipError_t; the Java side maps it (HipMappings). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <jni.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define JN(name) Java_org_zludaj_nativ_HipRuntime_##name
+#define PTR(x) ((void *)(uintptr_t)(x))
+
+typedef int hipError_t;
+
+#define HIP_FUNCTIONS(X)                                                                                            \
+    X(hipInit, (unsigned))                                                                                         \
+    X(hipGetDeviceCount, (int *))                                                                                  \
+    X(hipSetDevice, (int))                                                                                         \
+    X(hipDeviceGetAttribute, (int *, int, int))                                                                    \
+    X(hipDeviceGetName, (char *, int, int))                                                                        \
+    X(hipDeviceTotalMem, (size_t *, int))                                                                          \
+    X(hipMalloc, (void **, size_t))                                                                                \
+    X(hipFree, (void *))                                                                                           \
+    X(hipHostMalloc, (void **, size_t, unsigned))                                                                  \
+    X(hipHostFree, (void *))                                                                                       \
+    X(hipMallocManaged, (void **, size_t, unsigned))                                                               \
+    X(hipMemcpy, (void *, const void *, size_t, int))                                                              \
+    X(hipMemsetD8, (void *, unsigned char, size_t))                                                                \
+    X(hipMemsetD16, (void *, unsigned short, size_t))                                                              \
+    X(hipMemsetD32, (void *, int, size_t))                                                                         \
+    X(hipModuleLoadData, (void **, const void *))                                                                  \
+    X(hipModuleGetFunction, (void **, void *, const char *))                                                       \
+    X(hipModuleGetGlobal, (void **, size_t *, void *, const char *))                                               \
+    X(hipModuleLaunchKernel, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, \
+                              void **, void **))                                                                   \
+    X(hipDeviceSynchronize, (void))
+
+#define DECLARE(name, args) static hipError_t(*hip_##name) args;
+HIP_FUNCTIONS(DECLARE)
+static hipError_t (*hip_props)(void *, int); /* hipGetDevicePropertiesR0600, else hipGetDeviceProperties */
+
+/* Opens the HIP runtime; 0 and the file in msg, or -1 with the reason in msg. */
+JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
+    (void)c;
+    const char *names[] = {getenv("ZLUDA_HIP_LIB"), "libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so", "libamdhip64.so.5"};
+    char buf[512] = {0};
+    void *h = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !h; i++) {
+        if (!names[i] || !*names[i]) continue;
+        h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) snprintf(buf, sizeof buf, "%s", names[i]);
+    }
+    int r = 0;
+    if (!h) {
+        snprintf(buf, sizeof buf, "no HIP runtime (libamdhip64.so.7/.6/.5; ZLUDA_HIP_LIB names another)");
+        r = -1;
+    } else {
+#define RESOLVE(name, args)                                                                                        \
+        if (!r && !(hip_##name = (hipError_t(*) args)dlsym(h, #name))) { snprintf(buf, sizeof buf, "no symbol " #name); r = -1; }
+        HIP_FUNCTIONS(RESOLVE)
+        hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDevicePropertiesR0600");
+        if (!hip_props) hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDeviceProperties");
+    }
+    jsize n = (*e)->GetArrayLength(e, msg), len = (jsize)strlen(buf);
+    (*e)->SetByteArrayRegion(e, msg, 0, len < n ? len : n, (const jbyte *)buf);
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(init)(JNIEnv *e, jclass c, jintArray count) {
+    (void)c;
+    hipError_t r = hip_hipInit(0);
+    int n = 0;
+    if (!r) r = hip_hipGetDeviceCount(&n);
+    (*e)->SetIntArrayRegion(e, count, 0, 1, &n);
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(setDevice)(JNIEnv *e, jclass c, jint dev) { (void)e; (void)c; return hip_hipSetDevice(dev); }
+
+JNIEXPORT jint JNICALL JN(attribute)(JNIEnv *e, jclass c, jint dev, jint attr, jintArray out) {
+    (void)c;
+    int v = 0;
+    hipError_t r = hip_hipDeviceGetAttribute(&v, attr, dev);
+    if (!r) (*e)->SetIntArrayRegion(e, out, 0, 1, &v);
+    return r;
+}
+
+JNIEXPORT jstring JNICALL JN(name)(JNIEnv *e, jclass c, jint dev) {
+    (void)c;
+    char buf[256] = {0};
+    hip_hipDeviceGetName(buf, sizeof buf - 1, dev);
+    return (*e)->NewStringUTF(e, buf);
+}
+
+JNIEXPORT jlong JNICALL JN(totalMemory)(JNIEnv *e, jclass c, jint dev) {
+    (void)e; (void)c;
+    size_t t = 0;
+    return hip_hipDeviceTotalMem(&t, dev) ? 0 : (jlong)t;
+}
+
+/* The gcnArchName of the device ("gfx1100:sramecc-:xnack-"), found in the properties structure by its "gfx"
+ * prefix, so that the layouts of ROCm 5 and 6/7 both work; "" when there is none. */
+JNIEXPORT jstring JNICALL JN(archName)(JNIEnv *e, jclass c, jint dev) {
+    (void)c;
+    static unsigned char props[8192];
+    memset(props, 0, sizeof props);
+    char out[256] = {0};
+    if (hip_props && !hip_props(props, dev)) {
+        for (size_t i = 256; i + 4 < sizeof props; i++) {  /* past name[256] */
+            if (props[i] == 'g' && props[i + 1] == 'f' && props[i + 2] == 'x' && props[i + 3] >= '0' && props[i + 3] <= '9' &&
+                (props[i - 1] == 0)) {
+                snprintf(out, sizeof out, "%s", (const char *)props + i);
+                break;
+            }
+        }
+    }
+    return (*e)->NewStringUTF(e, out);
+}
+
+static jint out1(JNIEnv *e, jlongArray out, hipError_t r, void *p) {
+    jlong v = (jlong)(uintptr_t)p;
+    if (!r) (*e)->SetLongArrayRegion(e, out, 0, 1, &v);
+    return r;
+}
+
+/* kind 0 device, 1 page-locked host (mapped), 2 managed. */
+JNIEXPORT jint JNICALL JN(alloc)(JNIEnv *e, jclass c, jint kind, jlong size, jlongArray out) {
+    (void)c;
+    void *p = NULL;
+    hipError_t r = kind == 1 ? hip_hipHostMalloc(&p, (size_t)size, 0x2 /* hipHostMallocMapped */)
+                 : kind == 2 ? hip_hipMallocManaged(&p, (size_t)size, 1 /* hipMemAttachGlobal */)
+                             : hip_hipMalloc(&p, (size_t)size);
+    return out1(e, out, r, p);
+}
+
+JNIEXPORT jint JNICALL JN(free)(JNIEnv *e, jclass c, jint kind, jlong p) {
+    (void)e; (void)c;
+    return kind == 1 ? hip_hipHostFree(PTR(p)) : hip_hipFree(PTR(p));
+}
+
+JNIEXPORT jint JNICALL JN(copy)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
+    (void)e; (void)c;
+    return hip_hipMemcpy(PTR(dst), PTR(src), (size_t)n, 4 /* hipMemcpyDefault */);
+}
+
+JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count) {
+    (void)e; (void)c;
+    switch (size) {
+        case 1: return hip_hipMemsetD8(PTR(dst), (unsigned char)value, (size_t)count);
+        case 2: return hip_hipMemsetD16(PTR(dst), (unsigned short)value, (size_t)count);
+        default: return hip_hipMemsetD32(PTR(dst), value, (size_t)count);
+    }
+}
+
+JNIEXPORT jint JNICALL JN(moduleLoad)(JNIEnv *e, jclass c, jbyteArray image, jlongArray out) {
+    (void)c;
+    jsize n = (*e)->GetArrayLength(e, image);
+    void *copy = malloc((size_t)n);  /* HIP may keep the pointer: a copy that lives with the module */
+    (*e)->GetByteArrayRegion(e, image, 0, n, copy);
+    void *m = NULL;
+    hipError_t r = hip_hipModuleLoadData(&m, copy);
+    if (r) free(copy);
+    return out1(e, out, r, m);
+}
+
+JNIEXPORT jint JNICALL JN(function)(JNIEnv *e, jclass c, jlong module, jstring name, jlongArray out) {
+    (void)c;
+    const char *s = (*e)->GetStringUTFChars(e, name, NULL);
+    void *f = NULL;
+    hipError_t r = hip_hipModuleGetFunction(&f, PTR(module), s);
+    (*e)->ReleaseStringUTFChars(e, name, s);
+    return out1(e, out, r, f);
+}
+
+JNIEXPORT jint JNICALL JN(global)(JNIEnv *e, jclass c, jlong module, jstring name, jlongArray out) {
+    (void)c;
+    const char *s = (*e)->GetStringUTFChars(e, name, NULL);
+    void *p = NULL;
+    size_t bytes = 0;
+    hipError_t r = hip_hipModuleGetGlobal(&p, &bytes, PTR(module), s);
+    (*e)->ReleaseStringUTFChars(e, name, s);
+    if (!r) {
+        jlong v[2] = {(jlong)(uintptr_t)p, (jlong)bytes};
+        (*e)->SetLongArrayRegion(e, out, 0, 2, v);
+    }
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
+                                  jint shared, jlong params) {
+    (void)e; (void)c;
+    return hip_hipModuleLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
+}
+
+JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) { (void)e; (void)c; return hip_hipDeviceSynchronize(); }

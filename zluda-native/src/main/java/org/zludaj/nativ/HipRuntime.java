@@ -1,0 +1,48 @@
+package org.zludaj.nativ;
+
+/**
+ * The HIP runtime (libamdhip64), loaded at run time for the hip backend (rt/hip.c in libzluda_rt.so). Each function
+ * returns HIP's hipError_t.
+ */
+public final class HipRuntime {
+    private HipRuntime() {}
+
+    static {
+        HostRuntime.threadId();  // loads libzluda_rt.so
+    }
+
+    /** Opens the HIP runtime: 0 with the library's name in {@code message}, or -1 with the reason. */
+    public static native int open(byte[] message);
+
+    public static native int init(int[] count);
+
+    public static native int setDevice(int device);
+
+    public static native int attribute(int device, int hipAttribute, int[] out);
+
+    public static native String name(int device);
+
+    public static native long totalMemory(int device);
+
+    /** gcnArchName, e.g. "gfx1100:sramecc-:xnack-" ("" when unknown). */
+    public static native String archName(int device);
+
+    /** kind 0: device memory, 1: page-locked host memory, 2: managed memory. */
+    public static native int alloc(int kind, long size, long[] out);
+
+    public static native int free(int kind, long address);
+
+    public static native int copy(long dst, long src, long bytes);
+
+    public static native int fill(long dst, int elementBytes, int value, long count);
+
+    public static native int moduleLoad(byte[] codeObject, long[] out);
+
+    public static native int function(long module, String name, long[] out);
+
+    public static native int global(long module, String name, long[] out);
+
+    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+
+    public static native int synchronize();
+}
