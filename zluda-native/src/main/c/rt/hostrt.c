@@ -92,6 +92,7 @@ typedef struct {
     int fibers;              /* run threads as fibers (kernel uses block or warp operations) */
     size_t stack_size;       /* fiber stack */
     atomic_int error;        /* first failure: -2 deadlock, -1 out of memory */
+    uint64_t workspace;      /* cooperative launch: the grid-sync word's workspace (%envreg1:%envreg2), else 0 */
 } job_t;
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -110,6 +111,8 @@ static void run_blocks(job_t *j) {
     zluda_thread_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     for (int d = 0; d < 3; d++) { ctx.ntid[d] = j->block[d]; ctx.nctaid[d] = j->grid[d]; }
+    ctx.envreg1 = (uint32_t)(j->workspace >> 32);
+    ctx.envreg2 = (uint32_t)j->workspace;
     void *shared = j->shared_bytes ? aligned_alloc(64, (j->shared_bytes + 63) & ~(size_t)63) : NULL;
     ctx.shared = shared;
     ctx.shared_size = j->shared_bytes;
@@ -229,5 +232,41 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     pthread_mutex_unlock(&launch_lock);
     zluda_altstack_pop(&old_alt, alt);
     zluda_flush_output();
+    return atomic_load(&j.error);
+}
+
+/* ---- cooperative launch: every block resident at once, each on a thread of its own, so that blocks waiting at a
+ * grid-wide barrier (a word of the workspace, which the PTX finds in %envreg1:%envreg2) never wait for a block that
+ * has no thread to run on. */
+
+static void *cooperative_main(void *arg) {
+    job_t *j = arg;
+    stack_t old;
+    void *alt;
+    zluda_altstack_push(&old, &alt);
+    run_blocks(j);
+    zluda_altstack_pop(&old, alt);
+    return NULL;
+}
+
+JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong fn, jlong params, jint gx, jint gy, jint gz, jint bx,
+                                              jint by, jint bz, jlong shared, jint fibers, jlong stack, jlong workspace) {
+    (void)e; (void)c;
+    zluda_faults_install();
+    job_t j = {.fn = (zluda_host_kernel)PTR(fn), .params = PTR(params), .grid = {gx, gy, gz}, .block = {bx, by, bz},
+               .shared_bytes = (size_t)shared, .fibers = fibers, .stack_size = (size_t)stack, .workspace = (uint64_t)workspace};
+    atomic_init(&j.error, 0);
+    j.blocks = (long)gx * gy * gz;
+    atomic_init(&j.next_block, 0);
+    atomic_init(&j.busy, 0);
+    pthread_t *threads = calloc((size_t)j.blocks, sizeof *threads);
+    if (!threads) return -1;
+    long started = 0;
+    for (; started < j.blocks; started++)
+        if (pthread_create(&threads[started], NULL, cooperative_main, &j)) break;
+    for (long i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    free(threads);
+    zluda_flush_output();
+    if (started < j.blocks && !atomic_load(&j.error)) return -1;  /* could not make every block resident */
     return atomic_load(&j.error);
 }

@@ -13,6 +13,8 @@ typedef struct {
     uint64_t shared_size; /* byte 56    its size */
     void *block;         /* byte 64     the block's fiber scheduler (NULL on the fast path) */
     uint32_t linear;     /* byte 72     linear thread index in the block */
+    uint32_t envreg1;    /* byte 76     %envreg1: high half of the cooperative grid's workspace (0 otherwise) */
+    uint32_t envreg2;    /* byte 80     %envreg2: its low half */
 } zluda_thread_ctx;
 
 /* Block and warp operations, called by host-compiled kernels (fiber path only). */

@@ -44,6 +44,8 @@ typedef unsigned long long CUdeviceptr;
     X(cuModuleGetGlobal_v2, CUresult, (CUdeviceptr *, size_t *, void *, const char *))                           \
     X(cuFuncSetAttribute, CUresult, (void *, int, int))                                                           \
     X(cuFuncGetAttribute, CUresult, (int *, int, void *))                                                         \
+    X(cuLaunchCooperativeKernel, CUresult, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
+                                            void *, void **))                                                     \
     X(cuLaunchKernel, CUresult, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, \
                                  void **, void **))
 
@@ -237,6 +239,15 @@ JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
     CUresult r = nv_cuDevicePrimaryCtxReset_v2(0);
     if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, 0);
     return r ? r : current();
+}
+
+JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by,
+                                             jint bz, jint shared, jlong params) {
+    (void)e; (void)c;
+    CUresult r = current();
+    if (r) return r;
+    r = nv_cuLaunchCooperativeKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params));
+    return r ? r : nv_cuCtxSynchronize();
 }
 
 JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) {

@@ -80,4 +80,14 @@ class HostProgramsTest {
         Programs.Result r = run(dir, "bigstack", "-arch=compute_75");  // with fixed 64 KiB stacks the guard page stops it (SIGSEGV)
         assertTrue(r.stdout().contains("PASS: bigstack bad=0 cudaSuccess limit=262144"), r.toString());
     }
+
+    /**
+     * cuda/coop.cu: cudaLaunchCooperativeKernel sized by occupancy x multiprocessors, cooperative groups' grid.sync()
+     * between rounds that read other blocks' results (the barrier word reached through %envreg1:%envreg2).
+     */
+    @Test
+    void cooperativeLaunchWithGridSync(@TempDir Path dir) throws Exception {
+        Programs.Result r = run(dir, "coop", "-arch=compute_75");
+        assertTrue(r.stdout().matches("(?s)PASS: cooperative blocks=\\d+ \\(x64 threads\\) bad=0 cudaSuccess\\n"), r.toString());
+    }
 }

@@ -29,11 +29,24 @@ final class LaunchApi implements CuLaunchApi {
     /** ptds: the _ptsz variant, whose stream 0 is the calling thread's default stream. */
     int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream, long kernelParams,
                long extra, boolean ptds) {
-        return Api.call("cuLaunchKernel", () -> {
+        return launch(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, extra, ptds, false);
+    }
+
+    /** cooperative: every block resident at once, grid-wide synchronization available (cuLaunchCooperativeKernel). */
+    int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream, long kernelParams,
+               long extra, boolean ptds, boolean cooperative) {
+        return Api.call(cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", () -> {
             Context c = d.requireCurrent();
             Kernel k = d.handles.get(f, Kernel.class);
             streams.resolve(hStream, ptds);
-            Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra);
+            if (cooperative) {
+                if (d.devices().get(c.device).attribute(95) == 0)
+                    throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "the device has no cooperative launch");
+                long most = (long) activeBlocks(d, k, bx * by * bz, shared) * d.devices().get(c.device).attribute(16);
+                if ((long) gx * gy * gz > most)
+                    throw new CudaException(CuResult.CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, gx * gy * gz + " blocks cannot all be resident (at most " + most + ")");
+            }
+            Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;
             Stream.Op op = p.op;
             Stream s = streams.resolve(hStream, ptds);
@@ -60,6 +73,11 @@ final class LaunchApi implements CuLaunchApi {
      */
     Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                      long extra) throws CudaException {
+        return prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, false);
+    }
+
+    Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+                     long extra, boolean cooperative) throws CudaException {
         var limits = d.devices().get(c.device);
         if (gx <= 0 || gy <= 0 || gz <= 0 || bx <= 0 || by <= 0 || bz <= 0)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "zero grid or block dimension");
@@ -89,7 +107,8 @@ final class LaunchApi implements CuLaunchApi {
         Stream.Op op = () -> {
             try {
                 if (c.sticky != null) return;  // a faulted context runs nothing more
-                d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
+                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
+                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it
@@ -234,6 +253,7 @@ final class LaunchApi implements CuLaunchApi {
         int[] v = new int[7];
         long stream, attrs;
         int count;
+        boolean cooperative = false;
         try {
             Mem.nonNull(config, "config");
             for (int i = 0; i < 7; i++) v[i] = HostRuntime.getInt(config + 4L * i);
@@ -247,10 +267,7 @@ final class LaunchApi implements CuLaunchApi {
                 switch (id) {
                     // hints whose guarantees hold here (work of a stream runs in order, one kernel at a time)
                     case 0, 1, 3, 5, 6, 8, 9, 10 -> { }
-                    case 2 -> {  // COOPERATIVE
-                        if (HostRuntime.getInt(a + 8) != 0)
-                            return org.zludaj.api.Unsupported.report("cuLaunchKernelEx with CU_LAUNCH_ATTRIBUTE_COOPERATIVE");
-                    }
+                    case 2 -> cooperative = HostRuntime.getInt(a + 8) != 0;  // COOPERATIVE
                     case 4 -> {  // CLUSTER_DIMENSION: only 1x1x1 (the device reports no cluster launch)
                         if (HostRuntime.getInt(a + 8) > 1 || HostRuntime.getInt(a + 12) > 1 || HostRuntime.getInt(a + 16) > 1)
                             return org.zludaj.api.Unsupported.report("cuLaunchKernelEx with thread-block clusters");
@@ -263,7 +280,18 @@ final class LaunchApi implements CuLaunchApi {
         } catch (CudaException e) {
             return e.result();
         }
-        return launch(f, v[0], v[1], v[2], v[3], v[4], v[5], v[6], stream, kernelParams, extra, ptds);
+        return launch(f, v[0], v[1], v[2], v[3], v[4], v[5], v[6], stream, kernelParams, extra, ptds, cooperative);
+    }
+
+    @Override
+    public int cuLaunchCooperativeKernel(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream, long kernelParams) {
+        return launch(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, 0, false, true);
+    }
+
+    @Override
+    public int cuLaunchCooperativeKernel_ptsz(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long hStream,
+                                              long kernelParams) {
+        return launch(f, gx, gy, gz, bx, by, bz, shared, hStream, kernelParams, 0, true, true);
     }
 
     @Override

@@ -78,6 +78,13 @@ public final class HostRuntime {
     public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
                                     int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack);
 
+    /**
+     * A cooperative launch: every block on a thread of its own, all resident; {@code workspace} (zeroed) is what the
+     * kernel reads from %envreg1:%envreg2. Same results as {@link #launch}.
+     */
+    public static native int launchCooperative(long kernel, long params, int gridX, int gridY, int gridZ,
+                                               int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack, long workspace);
+
     /** Calls an application's {@code void cb(CUstream, CUresult, void *userData)}. */
     public static native void callStreamCallback(long callback, long stream, int status, long userData);
 

@@ -52,6 +52,9 @@ public final class NvidiaDriver {
 
     public static native int synchronize();
 
+    /** cuLaunchCooperativeKernel, then waits for it. */
+    public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+
     /** Resets the primary context after a kernel fault and retains it again. */
     public static native int reset();
 }

@@ -85,6 +85,15 @@ public interface Backend {
     /** CUmemAccess_flags for the range: 0 none, 1 read, 3 read and write. */
     void setAccess(long address, long size, int flags) throws CudaException;
 
+    /**
+     * A cooperative launch: every block resident at once, with a zeroed grid workspace whose address the kernel reads
+     * from %envreg1 (high half) and %envreg2 (low half), where cooperative groups keep their grid barrier.
+     */
+    default void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
+        throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "cooperative launch on the " + name() + " backend");
+    }
+
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 

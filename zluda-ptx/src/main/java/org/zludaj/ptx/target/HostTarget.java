@@ -84,6 +84,10 @@ public record HostTarget(String triple, String cpu, String features) implements 
             case "%clock" -> LLVMBuildTrunc(b, Ll.intrinsic(m, b, "llvm.readcyclecounter", new LLVMTypeRef[0]), i32, "");
             case "%nsmid" -> LLVMConstInt(i32, Runtime.getRuntime().availableProcessors(), 0);
             case "%smid", "%gridid" -> LLVMConstInt(i32, 0, 0);
+            case "%envreg1", "%envreg2" -> {  // the cooperative grid's workspace (hostrt.h: i32 fields 19 and 20), 0 otherwise
+                LLVMValueRef p = LLVMBuildGEP2(b, i32, threadContext, Ll.array(LLVMConstInt(i32, name.equals("%envreg1") ? 19 : 20, 0)), 1, "");
+                yield LLVMBuildLoad2(b, i32, p, name.substring(1));
+            }
             case "%dynamic_smem_size", "%total_smem_size" -> {
                 LLVMValueRef p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext, Ll.array(LLVMConstInt(i32, SHARED_SIZE_OFFSET, 0)), 1, "");
                 yield LLVMBuildTrunc(b, LLVMBuildLoad2(b, LLVMInt64TypeInContext(ctx), p, ""), i32, "");
@@ -93,7 +97,7 @@ public record HostTarget(String triple, String cpu, String features) implements 
     }
 
     /** Size of zluda_thread_ctx (hostrt.h), rounded up to 8. */
-    static final int CTX_SIZE = 80;
+    static final int CTX_SIZE = 88;
 
     /**
      * Adds {@code block(void **params, zluda_thread_ctx *ctx)}: runs every thread of a block by calling the kernel,

@@ -205,6 +205,14 @@ public final class CudaBackend implements Backend {
     }
 
     @Override
+    public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
+        int r = NvidiaDriver.launchCooperative(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes,
+                kernelParams);
+        if (r != 0) throw new CudaException(r, "cooperative kernel " + kernel.name() + " on NVIDIA's driver: " + r);
+    }
+
+    @Override
     public void synchronize() throws CudaException {
         check(NvidiaDriver.synchronize(), "cuCtxSynchronize");
     }

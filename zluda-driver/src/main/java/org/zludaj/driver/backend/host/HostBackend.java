@@ -234,8 +234,27 @@ public final class HostBackend implements Backend {
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
         long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
-        int rc = HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes));
+        check(kernel, HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
+                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes)));
+    }
+
+    /** Every block on a thread of its own (all resident), the grid workspace zeroed for each launch. */
+    @Override
+    public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
+        long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
+        long workspace = HostRuntime.allocate(64, 64);
+        if (workspace == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "grid workspace");
+        try {
+            HostRuntime.fill8(workspace, 0, 64);
+            check(kernel, HostRuntime.launchCooperative(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                    shared, kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes), workspace));
+        } finally {
+            HostRuntime.release(workspace);
+        }
+    }
+
+    private static void check(Program.Kernel kernel, int rc) throws CudaException {
         if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
                 + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
         if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");

@@ -57,6 +57,7 @@ public final class HostDevice {
         a[89] = 1;                   // CONCURRENT_MANAGED_ACCESS
         a[91] = 1;                   // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
         a[92] = 0; a[93] = 0; a[94] = 0;  // the deprecated v1 memory-operation attributes: 0, as NVIDIA reports them now
+        a[95] = 1;                   // COOPERATIVE_LAUNCH: every block of a cooperative grid gets a thread of its own
         a[97] = 99 * 1024;           // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
         a[99] = 1;                   // HOST_REGISTER_SUPPORTED
         a[100] = 1;                  // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
