@@ -147,4 +147,15 @@ class DriverProgramsTest {
     void streamMemoryOperationsAttributesAndAttachAsNvidia(@TempDir Path dir) throws Exception {
         passes(dir, "driver_stream_ops", "PASS: stream operations");
     }
+
+    /**
+     * c/driver_arrays.c: 1-D, 2-D and 3-D CUDA arrays, descriptors, copies by byte offset (HtoA, AtoH, DtoA, AtoD, AtoA)
+     * and 2-D/3-D copies from pitched host memory and between arrays; the error codes are NVIDIA's (recorded on an H200:
+     * bad format, bad channel count, past the end, a 2-D array's first row by offset allowed, two rows refused).
+     */
+    @Test
+    void cudaArraysAndTheirCopiesAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_arrays", "PASS: arrays");
+        assertTrue(r.stdout().contains("errors: 1 1 1 0 1\n"), r.toString());
+    }
 }

@@ -207,7 +207,7 @@ final class MemoryApi implements CuMemoryApi {
 
     /** CUDA_MEMCPY2D (cuda.h), 128 bytes: one side's fields at base 0 (source) or 56 (destination). */
     private record Side(long base, long pitch, int type) {
-        static Side read(long p, long at, String what) throws CudaException {
+        static Side read(Handles handles, long p, long at, String what) throws CudaException {
             long x = HostRuntime.getLong(p + at), y = HostRuntime.getLong(p + at + 8);
             int type = HostRuntime.getInt(p + at + 16);
             long host = HostRuntime.getLong(p + at + 24), device = HostRuntime.getLong(p + at + 32);
@@ -215,9 +215,13 @@ final class MemoryApi implements CuMemoryApi {
             long origin = switch (type) {
                 case 1 -> host;                  // CU_MEMORYTYPE_HOST
                 case 2, 4 -> device;             // DEVICE, UNIFIED
-                case 3 -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, what + " is a CUDA array (not supported yet)");
+                case 3 -> 0;
                 default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " memory type " + type);
             };
+            if (type == 3) {  // a CUDA array: its memory, rows of its own pitch
+                CudaArray a = handles.get(array, CudaArray.class);
+                return new Side(a.base + y * a.pitch() + x, a.pitch(), type);
+            }
             if (origin == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " address is NULL");
             return new Side(origin + y * pitch + x, pitch, type);
         }
@@ -227,7 +231,7 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call(name, () -> {
             Mem.nonNull(pCopy, "pCopy");
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
-            Side src = Side.read(pCopy, 0, "source"), dst = Side.read(pCopy, 56, "destination");
+            Side src = Side.read(d.handles, pCopy, 0, "source"), dst = Side.read(d.handles, pCopy, 56, "destination");
             long width = HostRuntime.getLong(pCopy + 112), height = HostRuntime.getLong(pCopy + 120);
             if (height > 1 && (width > src.pitch || width > dst.pitch))
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
@@ -254,16 +258,22 @@ final class MemoryApi implements CuMemoryApi {
 
     /** One side of a CUDA_MEMCPY3D at base 0 (source) or 88 (destination): the address of its first byte, pitch, slice. */
     private record Side3D(long start, long pitch, long slice, int type) {
-        static Side3D read(long p, long at, String what) throws CudaException {
+        static Side3D read(Handles handles, long p, long at, String what) throws CudaException {
             long x = HostRuntime.getLong(p + at), y = HostRuntime.getLong(p + at + 8), z = HostRuntime.getLong(p + at + 16);
             long lod = HostRuntime.getLong(p + at + 24);
             int type = HostRuntime.getInt(p + at + 32);
             long host = HostRuntime.getLong(p + at + 40), device = HostRuntime.getLong(p + at + 48);
             long pitch = HostRuntime.getLong(p + at + 72), height = HostRuntime.getLong(p + at + 80);
+            if (type == 3) {  // a CUDA array: its memory, its own pitch and rows
+                CudaArray a = handles.get(HostRuntime.getLong(p + at + 56), CudaArray.class);
+                pitch = a.pitch();
+                height = a.rows();
+                if (lod != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " LOD must be 0");
+                return new Side3D(a.base + (z * height + y) * pitch + x, pitch, pitch * height, type);
+            }
             long origin = switch (type) {
                 case 1 -> host;
                 case 2, 4 -> device;
-                case 3 -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, what + " is a CUDA array (not supported yet)");
                 default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " memory type " + type);
             };
             if (lod != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " LOD must be 0");
@@ -274,7 +284,7 @@ final class MemoryApi implements CuMemoryApi {
 
     Copy3D read3D(long pCopy) throws CudaException {
         Mem.nonNull(pCopy, "pCopy");
-        Side3D src = Side3D.read(pCopy, 0, "source"), dst = Side3D.read(pCopy, 88, "destination");
+        Side3D src = Side3D.read(d.handles, pCopy, 0, "source"), dst = Side3D.read(d.handles, pCopy, 88, "destination");
         long width = HostRuntime.getLong(pCopy + 176), height = HostRuntime.getLong(pCopy + 184), depth = HostRuntime.getLong(pCopy + 192);
         if ((height > 1 || depth > 1) && (width > src.pitch || width > dst.pitch))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
@@ -300,6 +310,119 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemcpy3D_v2_ptds(long pCopy) { return copy3D("cuMemcpy3D", pCopy, -1, true); }
     @Override public int cuMemcpy3DAsync_v2(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, false); }
     @Override public int cuMemcpy3DAsync_v2_ptsz(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, true); }
+
+    // ---- CUDA arrays (linear memory on every backend here; no textures yet)
+
+    private long createArray(long pHandle, long w, long h, long depth, int format, int channels, int flags) throws CudaException {
+        Mem.nonNull(pHandle, "pHandle");
+        Context c = d.requireCurrent();
+        CudaArray.check(w, h, depth, format, channels);
+        if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "array flags " + flags + " (layered, surface, cubemap ...)");
+        long bytes = w * CudaArray.formatBytes(format) * channels * Math.max(1, h) * Math.max(1, depth);
+        CudaArray a = new CudaArray(w, h, depth, format, channels, flags, d.backend.allocate(c.device, bytes));
+        HostRuntime.putLong(pHandle, d.handles.add(a));
+        return a.base;
+    }
+
+    /** CUDA_ARRAY_DESCRIPTOR {Width, Height, Format, NumChannels}. */
+    @Override
+    public int cuArrayCreate_v2(long pHandle, long desc) {
+        return Api.call("cuArrayCreate", () -> {
+            Mem.nonNull(desc, "pAllocateArray");
+            createArray(pHandle, HostRuntime.getLong(desc), HostRuntime.getLong(desc + 8), 0, HostRuntime.getInt(desc + 16),
+                    HostRuntime.getInt(desc + 20), 0);
+        });
+    }
+
+    /** CUDA_ARRAY3D_DESCRIPTOR {Width, Height, Depth, Format, NumChannels, Flags}. */
+    @Override
+    public int cuArray3DCreate_v2(long pHandle, long desc) {
+        return Api.call("cuArray3DCreate", () -> {
+            Mem.nonNull(desc, "pAllocateArray");
+            createArray(pHandle, HostRuntime.getLong(desc), HostRuntime.getLong(desc + 8), HostRuntime.getLong(desc + 16),
+                    HostRuntime.getInt(desc + 24), HostRuntime.getInt(desc + 28), HostRuntime.getInt(desc + 32));
+        });
+    }
+
+    @Override
+    public int cuArrayGetDescriptor_v2(long desc, long hArray) {
+        return Api.call("cuArrayGetDescriptor", () -> {
+            CudaArray a = d.handles.get(hArray, CudaArray.class);
+            Mem.nonNull(desc, "pArrayDescriptor");
+            HostRuntime.putLong(desc, a.width);
+            HostRuntime.putLong(desc + 8, a.height);
+            HostRuntime.putInt(desc + 16, a.format);
+            HostRuntime.putInt(desc + 20, a.channels);
+        });
+    }
+
+    @Override
+    public int cuArray3DGetDescriptor_v2(long desc, long hArray) {
+        return Api.call("cuArray3DGetDescriptor", () -> {
+            CudaArray a = d.handles.get(hArray, CudaArray.class);
+            Mem.nonNull(desc, "pArrayDescriptor");
+            HostRuntime.putLong(desc, a.width);
+            HostRuntime.putLong(desc + 8, a.height);
+            HostRuntime.putLong(desc + 16, a.depth);
+            HostRuntime.putInt(desc + 24, a.format);
+            HostRuntime.putInt(desc + 28, a.channels);
+            HostRuntime.putInt(desc + 32, a.flags);
+        });
+    }
+
+    @Override
+    public int cuArrayDestroy(long hArray) {
+        return Api.call("cuArrayDestroy", () -> {
+            CudaArray a = d.handles.get(hArray, CudaArray.class);
+            d.requireCurrent().drain();
+            d.backend.free(a.base);
+            d.handles.remove(hArray);
+        });
+    }
+
+    /** An array's byte range [offset, offset + n) for the copies by offset, checked. */
+    private long arrayAt(long hArray, long offset, long n) throws CudaException {
+        CudaArray a = d.handles.get(hArray, CudaArray.class);
+        // NVIDIA (recorded on an H200): by byte offset, a 2-D or 3-D array is reachable only within its first row
+        long limit = a.height > 0 || a.depth > 0 ? a.pitch() : a.bytes();
+        if (offset < 0 || n < 0 || offset + n > limit)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "[" + offset + ", +" + n + ") is outside the array's " + limit + " bytes reachable by offset");
+        return a.base + offset;
+    }
+
+    private int arrayCopy(String name, java.util.concurrent.Callable<long[]> ends, long n, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            long[] dstSrc;
+            try {
+                dstSrc = ends.call();
+            } catch (CudaException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, e.toString());
+            }
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            if (dstSrc[0] == 0 || dstSrc[1] == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
+            Stream.Op op = () -> d.backend.copy(dstSrc[0], dstSrc[1], n);
+            boolean pinned = Driver.within(d.pinnedMemory, dstSrc[0]) || Driver.within(d.pinnedMemory, dstSrc[1]);
+            if (stream != -1 && pinned) s.enqueue(name, op, null, null);
+            else s.run(name, op);
+        });
+    }
+
+    @Override public int cuMemcpyHtoA_v2(long dstArray, long dstOffset, long src, long n) { return arrayCopy("cuMemcpyHtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, -1, false); }
+    @Override public int cuMemcpyHtoA_v2_ptds(long dstArray, long dstOffset, long src, long n) { return arrayCopy("cuMemcpyHtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, -1, true); }
+    @Override public int cuMemcpyAtoH_v2(long dst, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoH", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, -1, false); }
+    @Override public int cuMemcpyAtoH_v2_ptds(long dst, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoH", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, -1, true); }
+    @Override public int cuMemcpyDtoA_v2(long dstArray, long dstOffset, long src, long n) { return arrayCopy("cuMemcpyDtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, -1, false); }
+    @Override public int cuMemcpyDtoA_v2_ptds(long dstArray, long dstOffset, long src, long n) { return arrayCopy("cuMemcpyDtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, -1, true); }
+    @Override public int cuMemcpyAtoD_v2(long dst, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoD", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, -1, false); }
+    @Override public int cuMemcpyAtoD_v2_ptds(long dst, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoD", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, -1, true); }
+    @Override public int cuMemcpyAtoA_v2(long dstArray, long dstOffset, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), arrayAt(srcArray, srcOffset, n)}, n, -1, false); }
+    @Override public int cuMemcpyAtoA_v2_ptds(long dstArray, long dstOffset, long srcArray, long srcOffset, long n) { return arrayCopy("cuMemcpyAtoA", () -> new long[] {arrayAt(dstArray, dstOffset, n), arrayAt(srcArray, srcOffset, n)}, n, -1, true); }
+    @Override public int cuMemcpyHtoAAsync_v2(long dstArray, long dstOffset, long src, long n, long s) { return arrayCopy("cuMemcpyHtoAAsync", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, s, false); }
+    @Override public int cuMemcpyHtoAAsync_v2_ptsz(long dstArray, long dstOffset, long src, long n, long s) { return arrayCopy("cuMemcpyHtoAAsync", () -> new long[] {arrayAt(dstArray, dstOffset, n), src}, n, s, true); }
+    @Override public int cuMemcpyAtoHAsync_v2(long dst, long srcArray, long srcOffset, long n, long s) { return arrayCopy("cuMemcpyAtoHAsync", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, s, false); }
+    @Override public int cuMemcpyAtoHAsync_v2_ptsz(long dst, long srcArray, long srcOffset, long n, long s) { return arrayCopy("cuMemcpyAtoHAsync", () -> new long[] {dst, arrayAt(srcArray, srcOffset, n)}, n, s, true); }
 
     private int set2D(String name, long dst, long pitch, int width, int value, long w, long h, long stream, boolean ptds) {
         return Api.call(name, () -> {
