@@ -3,9 +3,8 @@
 tolerances of test.txt. Usage: compare-results.py TESTS_DIR RESULTS_FILE"""
 import math, re, struct, sys
 
-tests, results = sys.argv[1], sys.argv[2]
-
-def tolerance(name):
+def tolerance(tests, name):
+    """The output tolerance of a test folder (test.txt: output NAME ulp|abs|rel X), or None."""
     for line in open('%s/%s/test.txt' % (tests, name)):
         f = line.split()
         if f and f[0] == 'output' and len(f) >= 4:
@@ -29,29 +28,33 @@ def close(t, w, g, tol):
     return (kind == 'ulp' and abs(w - g) <= x) or (kind == 'abs' and abs(wv - gv) <= x) or \
            (kind == 'rel' and abs(wv - gv) <= x * max(abs(wv), 1e-300))
 
-ok, bad = 0, []
-for part in open(results).read().split('== ')[1:]:
-    name, body = part.split('\n', 1)
-    name = name.strip().rstrip('/').split('/')[-1]
-    try:
-        expected = open('%s/%s/expected.txt' % (tests, name)).read()
-    except FileNotFoundError:
-        continue
-    if expected.startswith('ERROR') or body.startswith('ERROR'):
-        if expected.split('\n')[0] == body.split('\n')[0]:
-            ok += 1
-            continue
-        bad.append('%s: NVIDIA %s, ours %s' % (name, expected.split('\n')[0], body.split('\n')[0]))
-        continue
-    w = expected.split('\n')
-    t = w[0].split()[1]
-    wv = [int(x, 16) for x in w[1:] if x.strip()]
-    gv = [int(x, 16) for x in body.split('\n')[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
-    tol = tolerance(name)
-    differ = sum(1 for a, b in zip(wv, gv) if not close(t, a, b, tol)) + abs(len(wv) - len(gv))
-    if differ == 0:
-        ok += 1
-    else:
-        bad.append('%s: %d of %d values differ' % (name, differ, len(wv)))
-print('%d match NVIDIA, %d differ' % (ok, len(bad)))
-print('\n'.join(bad))
+def main(tests, results):
+  ok, bad = 0, []
+  for part in open(results).read().split('== ')[1:]:
+      name, body = part.split('\n', 1)
+      name = name.strip().rstrip('/').split('/')[-1]
+      try:
+          expected = open('%s/%s/expected.txt' % (tests, name)).read()
+      except FileNotFoundError:
+          continue
+      if expected.startswith('ERROR') or body.startswith('ERROR'):
+          if expected.split('\n')[0] == body.split('\n')[0]:
+              ok += 1
+              continue
+          bad.append('%s: NVIDIA %s, ours %s' % (name, expected.split('\n')[0], body.split('\n')[0]))
+          continue
+      w = expected.split('\n')
+      t = w[0].split()[1]
+      wv = [int(x, 16) for x in w[1:] if x.strip()]
+      gv = [int(x, 16) for x in body.split('\n')[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+      tol = tolerance(tests, name)
+      differ = sum(1 for a, b in zip(wv, gv) if not close(t, a, b, tol)) + abs(len(wv) - len(gv))
+      if differ == 0:
+          ok += 1
+      else:
+          bad.append('%s: %d of %d values differ' % (name, differ, len(wv)))
+  print('%d match NVIDIA, %d differ' % (ok, len(bad)))
+  print('\n'.join(bad))
+
+if __name__ == '__main__':
+    main(sys.argv[1], sys.argv[2])

@@ -6,29 +6,8 @@ import math, os, re, struct, sys
 
 tests, native_file, ours_file, programs = sys.argv[1:5]
 
-def tolerance(name):
-    for line in open(os.path.join(tests, name, 'test.txt')):
-        f = line.split()
-        if f and f[0] == 'output' and len(f) >= 4:
-            return f[2], float(f[3])
-    return None
-
-def value(t, bits):
-    return struct.unpack('<f', struct.pack('<I', bits))[0] if t == 'f32' else struct.unpack('<d', struct.pack('<Q', bits))[0]
-
-def close(t, w, g, tol):
-    if w == g:
-        return True
-    if t not in ('f32', 'f64'):
-        return False
-    wv, gv = value(t, w), value(t, g)
-    if math.isnan(wv) and math.isnan(gv):
-        return True
-    if not tol:
-        return False
-    kind, x = tol
-    return (kind == 'ulp' and abs(w - g) <= x) or (kind == 'abs' and abs(wv - gv) <= x) or \
-           (kind == 'rel' and abs(wv - gv) <= x * max(abs(wv), 1e-300))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare_results import tolerance, close  # ptx-tests/compare-results.py, carried as compare_results.py
 
 def sections(path):
     out = {}
@@ -57,7 +36,7 @@ for name in sorted(native):
         t = header[1] if len(header) > 1 else 'u32'
         wv = [int(x, 16) for x in lines_n[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
         gv = [int(x, 16) for x in lines_o[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
-        tol = tolerance(name)
+        tol = tolerance(tests, name)
         differ = sum(1 for a, b in zip(wv, gv) if not close(t, a, b, tol)) + abs(len(wv) - len(gv))
         match = differ == 0
         if not match:

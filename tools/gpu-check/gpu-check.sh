@@ -35,6 +35,7 @@ for cu in ptx-tests/src/test/cuda/*.cu; do
   nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu"
 done
 cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
+cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
@@ -52,11 +53,12 @@ cat > "$carry/run.sh" <<'RUN'
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-check-out}; mkdir -p "$out/programs"
-mkdir -p /tmp/zj && tar -C /tmp/zj -xJf "$here/jre.tar.xz"
+scratch=${TMPDIR:-/tmp}/zluda-gpu-check
+mkdir -p "$scratch" && tar -C "$scratch" -xJf "$here/jre.tar.xz"
 nvlib=$(ldconfig -p | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-gcc -O1 -o /tmp/ptxrun "$here/ptxrun.c" -ldl
-ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME=/tmp/zj/jre ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
+gcc -O1 -o "$scratch/ptxrun" "$here/ptxrun.c" -ldl
+ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
              LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
 # made again in it), so it goes on in a new process after the test that ended it
@@ -74,13 +76,13 @@ runall() {
   done
 }
 cd "$here/ptx"
-t0=$(date +%s.%N); runall "$out/native_ptx.txt" /tmp/ptxrun; t1=$(date +%s.%N)
-runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME=/tmp/zj/jre ZLUDA_CACHE_DIR="$here/cache" \
-  ZLUDA_NVIDIA_LIB="$nvlib" LD_LIBRARY_PATH="$here/dist/lib" /tmp/ptxrun; t2=$(date +%s.%N)
+t0=$(date +%s.%N); runall "$out/native_ptx.txt" "$scratch/ptxrun"; t1=$(date +%s.%N)
+runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" \
+  ZLUDA_NVIDIA_LIB="$nvlib" LD_LIBRARY_PATH="$here/dist/lib" "$scratch/ptxrun"; t2=$(date +%s.%N)
 for p in "$here"/bin/*; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
-  (cd /tmp && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
-  (cd /tmp && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
+  (cd "$scratch" && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
+  (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
 done
 python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" | tee "$out/table.md"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "ptx-tests wall time: native %.1f s, ours %.1f s\n", b - a, c - b }' | tee -a "$out/table.md"

@@ -62,28 +62,49 @@ public interface Backend {
 
     /**
      * Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess): the granularity of
-     * physical allocations and mappings, in bytes (a power of two).
+     * physical allocations and mappings, in bytes (a power of two). Backends without it keep these defaults, which
+     * refuse with CUDA_ERROR_NOT_SUPPORTED.
      */
-    long granularity(int device);
+    default long granularity(int device) {
+        return 2L << 20;
+    }
+
+    private CudaException noVirtualMemory() {
+        return new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "virtual memory management on the " + name() + " backend");
+    }
 
     /** Reserves {@code size} bytes of device address space aligned to {@code alignment}, at {@code hint} if free. */
-    long reserveAddress(long size, long alignment, long hint) throws CudaException;
+    default long reserveAddress(long size, long alignment, long hint) throws CudaException {
+        throw noVirtualMemory();
+    }
 
-    void freeAddress(long address, long size) throws CudaException;
+    default void freeAddress(long address, long size) throws CudaException {
+        throw noVirtualMemory();
+    }
 
     /** A physical allocation of {@code size} bytes on {@code device}: an opaque token for {@link #map}. */
-    long createPhysical(int device, long size) throws CudaException;
+    default long createPhysical(int device, long size) throws CudaException {
+        throw noVirtualMemory();
+    }
 
     /** Releases the allocation; its memory lives on while it is mapped somewhere. */
-    void releasePhysical(long physical) throws CudaException;
+    default void releasePhysical(long physical) throws CudaException {
+        throw noVirtualMemory();
+    }
 
     /** Maps {@code size} bytes of {@code physical} from {@code offset} at {@code address}, inaccessible until {@link #setAccess}. */
-    void map(long address, long size, long physical, long offset) throws CudaException;
+    default void map(long address, long size, long physical, long offset) throws CudaException {
+        throw noVirtualMemory();
+    }
 
-    void unmap(long address, long size) throws CudaException;
+    default void unmap(long address, long size) throws CudaException {
+        throw noVirtualMemory();
+    }
 
     /** CUmemAccess_flags for the range: 0 none, 1 read, 3 read and write. */
-    void setAccess(long address, long size, int flags) throws CudaException;
+    default void setAccess(long address, long size, int flags) throws CudaException {
+        throw noVirtualMemory();
+    }
 
     /**
      * A cooperative launch: every block resident at once, with a zeroed grid workspace whose address the kernel reads

@@ -216,21 +216,4 @@ public final class CudaBackend implements Backend {
     public void synchronize() throws CudaException {
         check(NvidiaDriver.synchronize(), "cuCtxSynchronize");
     }
-
-    @Override
-    public long granularity(int dev) {
-        return 2L << 20;
-    }
-
-    private static CudaException noVmm() {
-        return new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "virtual memory management is not mapped on the cuda backend yet");
-    }
-
-    @Override public long reserveAddress(long size, long alignment, long hint) throws CudaException { throw noVmm(); }
-    @Override public void freeAddress(long address, long size) throws CudaException { throw noVmm(); }
-    @Override public long createPhysical(int dev, long size) throws CudaException { throw noVmm(); }
-    @Override public void releasePhysical(long physical) throws CudaException { throw noVmm(); }
-    @Override public void map(long address, long size, long physical, long offset) throws CudaException { throw noVmm(); }
-    @Override public void unmap(long address, long size) throws CudaException { throw noVmm(); }
-    @Override public void setAccess(long address, long size, int flags) throws CudaException { throw noVmm(); }
 }
