@@ -32,9 +32,12 @@ public interface Backend {
         return allocate(device, bytes);
     }
 
-    /** Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}). */
+    /**
+     * Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}); GPU modules
+     * (a CUmodule, a hipModule) cannot share variables with another, so GPU backends compile modules whole.
+     */
     default boolean compilesOnDemand() {
-        return true;
+        return false;
     }
 
     /** Copies between any two addresses the backend understands (host or device). */
@@ -53,9 +56,12 @@ public interface Backend {
     /**
      * Compiles a unit of a module on its own (one kernel and the functions it reaches, with the module's variables
      * declared only) beside {@code module}, the program {@link #load} made of the module's variables, which the unit
-     * uses: every unit of a module shares one set of module-scope variables.
+     * uses: every unit of a module shares one set of module-scope variables. Only backends that
+     * {@link #compilesOnDemand} have it.
      */
-    Program loadUnit(Program module, PtxModule unit) throws CudaException;
+    default Program loadUnit(Program module, PtxModule unit) throws CudaException {
+        throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "the " + name() + " backend compiles modules whole");
+    }
 
     void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException;

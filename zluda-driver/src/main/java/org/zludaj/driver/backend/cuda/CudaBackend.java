@@ -83,12 +83,6 @@ public final class CudaBackend implements Backend {
         return List.of(device);
     }
 
-    /** One CUmodule per module: its variables belong to it alone, so units cannot be loaded apart. */
-    @Override
-    public boolean compilesOnDemand() {
-        return false;
-    }
-
     @Override
     public long allocate(int dev, long bytes) throws CudaException {
         long[] out = new long[1];
@@ -184,11 +178,6 @@ public final class CudaBackend implements Backend {
                 return NvidiaDriver.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
             }
         };
-    }
-
-    @Override
-    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
-        throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "the cuda backend compiles modules whole");
     }
 
     @Override

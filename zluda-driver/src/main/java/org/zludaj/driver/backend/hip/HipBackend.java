@@ -91,11 +91,6 @@ public final class HipBackend implements Backend {
         return List.of(device);
     }
 
-    @Override
-    public boolean compilesOnDemand() {
-        return false;
-    }
-
     private long alloc(int kind, long bytes, String what) throws CudaException {
         long[] out = new long[1];
         check(hip.alloc(kind, bytes, out), what);
@@ -146,11 +141,6 @@ public final class HipBackend implements Backend {
                 return hip.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
             }
         };
-    }
-
-    @Override
-    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
-        throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "the hip backend compiles modules whole");
     }
 
     @Override

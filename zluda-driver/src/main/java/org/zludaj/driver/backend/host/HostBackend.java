@@ -194,6 +194,12 @@ public final class HostBackend implements Backend {
         }
     }
 
+    /** Units of a module link into the one JIT with the module's symbol prefix, so they share its variables. */
+    @Override
+    public boolean compilesOnDemand() {
+        return true;
+    }
+
     @Override
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
         return load(unit, ((HostProgram) module).prefix);
