@@ -71,3 +71,22 @@ for r in prog_rows + rows:
     print('| %s | %s | %s | %s |' % r)
 print()
 print('ptx-tests: %d of %d match native; CUDA programs: %d of %d match native' % (matched, len(rows), prog_matched, len(prog_rows)))
+
+# NVIDIA's own run against each test's expected.txt (recorded earlier, or computed by an exact reference for the
+# matrix tests of generate_matrix.py): this is what proves those references and their fragment layouts
+agree, disagree = 0, []
+for name in sorted(native):
+    path = os.path.join(tests, name, 'expected.txt')
+    if not os.path.exists(path) or summary(native[name]) != 'ok':
+        continue
+    lines_e, lines_n = open(path).read().split('\n'), native[name].split('\n')
+    t = lines_e[0].split()[1]
+    ev = [int(x, 16) for x in lines_e[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+    nv_ = [int(x, 16) for x in lines_n[1:] if re.fullmatch('[0-9a-f]+', x.strip())]
+    tol = tolerance(tests, name)
+    differ = sum(1 for a, b in zip(ev, nv_) if not close(t, a, b, tol)) + abs(len(ev) - len(nv_))
+    if differ:
+        disagree.append('%s: %d of %d' % (name, differ, len(ev)))
+    else:
+        agree += 1
+print('native vs expected.txt: %d of %d match%s' % (agree, agree + len(disagree), ('; differ: ' + ', '.join(disagree)) if disagree else ''))

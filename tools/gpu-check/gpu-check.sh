@@ -29,11 +29,13 @@ cp dist/conf/logback.xml "$carry/dist/conf/"
 # the tests: ptx-tests folders and the CUDA programs, built here
 tests=ptx-tests/src/test/ptx
 for d in "$tests"/*/; do
-  n=$(basename "$d"); mkdir -p "$carry/ptx/$n"; cp "$d/kernel.ptx" "$d/test.txt" "$carry/ptx/$n/"
+  n=$(basename "$d"); mkdir -p "$carry/ptx/$n"; cp "$d/kernel.ptx" "$d/test.txt" "$d/expected.txt" "$carry/ptx/$n/"
 done
 for cu in ptx-tests/src/test/cuda/*.cu; do
   nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu"
 done
+# the tensor-core program also as compute_80 PTX (the other form llama.cpp ships)
+nvcc -arch=compute_80 -o "$carry/bin/flash_attention_80" ptx-tests/src/test/cuda/flash_attention.cu
 cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 

@@ -9,6 +9,7 @@
  *   shared BYTES                      dynamic shared memory
  *   buffer NAME TYPE COUNT INIT       device buffer; TYPE u8 u16 u32 u64 s32 s64 f16 f32 f64; INIT one of:
  *                                       zero | iota | fill HEX | random SEED | float SEED LO HI | special SEED
+ *                                       | half SEED LO HI | bhalf SEED LO HI  (f16 / bf16 of `float`'s values, RN)
  *   param buffer NAME | param TYPE VALUE    kernel parameters in order (TYPE u8..f64; VALUE decimal or 0x hex)
  *   output NAME [ulp N | abs E]       buffers printed after the launch (tolerance is read by the checker)
  * Output: for each output buffer, a line "NAME TYPE COUNT" then one value per line as hex bits.
@@ -74,6 +75,29 @@ static const uint64_t special64[] = {0, 0x8000000000000000ULL, 1, 0x000fffffffff
     0xbff0000000000000ULL, 0x3fe0000000000000ULL, 0x3ff8000000000000ULL, 0x4004000000000000ULL, 0xbff8000000000000ULL,
     0x4330000000000001ULL};
 
+/* f32 bits to f16 / bf16 bits, round to nearest even (finite inputs of modest size: the test generators') */
+static uint16_t to_half(float f) {
+    uint32_t x; memcpy(&x, &f, 4);
+    uint32_t sign = x >> 16 & 0x8000, mag = x & 0x7fffffff;
+    if (mag >= 0x477ff000) return (uint16_t)(sign | 0x7c00);           /* rounds to infinity */
+    if (mag < 0x38800000) {                                            /* subnormal half */
+        if (mag < 0x33000000) return (uint16_t)sign;
+        uint32_t m = (mag & 0x7fffff) | 0x800000; int shift = 126 - (int)(mag >> 23);
+        uint32_t r = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (r & 1))) r++;
+        return (uint16_t)(sign | r);
+    }
+    uint32_t r = mag - 0x38000000, h = r >> 13, rem = r & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+static uint16_t to_bhalf(float f) {
+    uint32_t x; memcpy(&x, &f, 4);
+    uint32_t h = x >> 16, rem = x & 0xffff;
+    if (rem > 0x8000 || (rem == 0x8000 && (h & 1))) h++;
+    return (uint16_t)h;
+}
+
 static void init(buffer_t *b, char **w, int n) {
     uint64_t seed = n > 1 ? strtoull(w[1], 0, 0) : 1;
     unsigned char *p = b->host;
@@ -86,6 +110,10 @@ static void init(buffer_t *b, char **w, int n) {
         else if (!strcmp(w[0], "float")) {
             double lo = atof(w[2]), hi = atof(w[3]), r = (sm64(&seed) >> 11) * (1.0 / 9007199254740992.0), x = lo + (hi - lo) * r;
             if (b->elem == 4) { float f = (float)x; memcpy(&v, &f, 4); } else memcpy(&v, &x, 8);
+        } else if (!strcmp(w[0], "half") || !strcmp(w[0], "bhalf")) {
+            double lo = atof(w[2]), hi = atof(w[3]), r = (sm64(&seed) >> 11) * (1.0 / 9007199254740992.0);
+            float f = (float)(lo + (hi - lo) * r);
+            v = w[0][0] == 'h' ? to_half(f) : to_bhalf(f);
         } else if (!strcmp(w[0], "special")) {
             uint64_t r = sm64(&seed);
             if (b->elem == 4) v = i < 20 ? special32[i] : (r % 3 == 0 ? special32[r % 20] ^ (uint32_t)(r >> 40 & 0x3f) : (uint32_t)r);

@@ -38,12 +38,13 @@ void zluda_fiber_trampoline(void);
 
 enum { W_SHFL_UP, W_SHFL_DOWN, W_SHFL_BFLY, W_SHFL_IDX, W_VOTE_ALL, W_VOTE_ANY, W_VOTE_UNI, W_BALLOT, W_MATCH_ANY,
        W_MATCH_ALL, W_REDUX_ADD, W_REDUX_MIN, W_REDUX_MAX, W_REDUX_UMIN, W_REDUX_UMAX, W_REDUX_AND, W_REDUX_OR,
-       W_REDUX_XOR, W_SYNC, W_ELECT, W_ACTIVEMASK };
+       W_REDUX_XOR, W_SYNC, W_ELECT, W_ACTIVEMASK, W_GATHER, W_WMMA };
 
 typedef struct {
     uint32_t mask, kind, arrived, b, c;
     int active;
     uint64_t in[32];
+    uint32_t lane_b[32], lane_c[32];  /* each lane's own b and c (a shuffle's source lane may differ per lane) */
     uint64_t out[32];
     int done;
 } group_t;
@@ -252,6 +253,41 @@ uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint3
     return barrier(ctx, id, count, (int)op, pred);
 }
 
+/* f16 / bf16 bits to double (exact) */
+static double half_value(uint32_t h, int bf16) {
+    if (bf16) { uint32_t x = h << 16; float f; memcpy(&f, &x, 4); return f; }
+    uint32_t e = h >> 10 & 0x1f, m = h & 0x3ff, sign = (h & 0x8000u) << 16, x;
+    if (e == 0) { double v = m * 0x1p-24; return sign ? -v : v; }
+    x = sign | (e == 31 ? 0x7f800000u : (e + 112) << 23) | m << 13;
+    float f; memcpy(&f, &x, 4);
+    return f;
+}
+
+/* One AMD WMMA f32_16x16x16_{f16,bf16} for the whole wave, from the operands where the ISA puts them (lane blocks of
+ * a[8] b[8] c[8] d[8] words). RDNA3: lane L holds row/column L%16 of A/B, all 16 k in 8 words, lanes 16-31 repeat
+ * 0-15 (the outputs of lanes 16-31 are computed from their own copies, so a lowering that forgets the copy fails);
+ * D element v of lane L is (2v + L/16, L%16). RDNA4: lanes 0-15 hold k 0-7, lanes 16-31 k 8-15 (4 words);
+ * D element v of lane L is (8(L/16) + v, L%16). Products exact, sums in double, one rounding to f32. */
+static void wmma(uint32_t *const *blocks, uint32_t executing, int layout, int bf16) {
+    for (int l = 0; l < 32; l++) {
+        if (!(executing >> l & 1)) continue;
+        for (int v = 0; v < 8; v++) {
+            int half = l >> 4, row = layout == 3 ? 2 * v + half : 8 * half + v, col = l & 15;
+            float cf; memcpy(&cf, &blocks[l][16 + v], 4);
+            double acc = 0;
+            for (int k = 0; k < 16; k++) {
+                int la, lb, w;
+                if (layout == 3) { la = row + 16 * half; lb = col + 16 * half; w = k / 2; }
+                else { la = row + 16 * (k / 8); lb = col + 16 * (k / 8); w = (k % 8) / 2; }
+                uint32_t aw = blocks[la] ? blocks[la][w] : 0, bw = blocks[lb] ? blocks[lb][8 + w] : 0;
+                acc += half_value(aw >> (16 * (k & 1)) & 0xffff, bf16) * half_value(bw >> (16 * (k & 1)) & 0xffff, bf16);
+            }
+            float d = (float)(acc + cf);
+            memcpy(&blocks[l][24 + v], &d, 4);
+        }
+    }
+}
+
 static void compute(group_t *g, int warp_base, int nlanes) {
     uint32_t m = g->mask, executing = g->arrived;
     for (int l = 0; l < 32; l++) {
@@ -260,7 +296,7 @@ static void compute(group_t *g, int warp_base, int nlanes) {
         switch (g->kind) {
             case W_SHFL_UP: case W_SHFL_DOWN: case W_SHFL_BFLY: case W_SHFL_IDX: {
                 /* PTX ISA shfl.sync: c packs the clamp value (bits 0-4) and the segment mask (bits 8-12) */
-                int bval = (int)(g->b & 0x1f), cval = (int)(g->c & 0x1f), segmask = (int)((g->c >> 8) & 0x1f);
+                int bval = (int)(g->lane_b[l] & 0x1f), cval = (int)(g->lane_c[l] & 0x1f), segmask = (int)((g->lane_c[l] >> 8) & 0x1f);
                 int maxLane = (l & segmask) | (cval & ~segmask), minLane = l & segmask;
                 int j, valid;
                 if (g->kind == W_SHFL_UP) { j = l - bval; valid = j >= maxLane; }
@@ -290,6 +326,25 @@ static void compute(group_t *g, int warp_base, int nlanes) {
                 break;
             }
             case W_SYNC: r = 0; break;
+            case W_WMMA: {
+                if (l == __builtin_ctz(executing)) {  /* once for the wave */
+                    uint32_t *blocks[32];
+                    for (int k = 0; k < 32; k++) blocks[k] = executing >> k & 1 ? (uint32_t *)(uintptr_t)g->in[k] : NULL;
+                    wmma(blocks, executing, (int)g->b, (int)g->c);
+                }
+                r = 0;
+                break;
+            }
+            case W_GATHER: {
+                /* in[k] points at lane k's buffer: its b words, then room for every lane's (matrix instructions) */
+                uint32_t n = g->b, *dst = (uint32_t *)(uintptr_t)v + n;
+                for (int k = 0; k < 32; k++) {
+                    if (executing >> k & 1) memcpy(dst + (size_t)k * n, (const uint32_t *)(uintptr_t)g->in[k], n * 4u);
+                    else memset(dst + (size_t)k * n, 0, n * 4u);
+                }
+                r = 0;
+                break;
+            }
             case W_ELECT: {
                 int first = __builtin_ctz(m);
                 r = (uint64_t)first | ((uint64_t)(l == first) << 32);
@@ -374,6 +429,8 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
         g->c = cv;
     }
     g->in[lane] = value;
+    g->lane_b[lane] = bv;
+    g->lane_c[lane] = cv;
     g->arrived |= 1u << lane;
     while (!g->done) {
         if ((g->arrived & g->mask) == g->mask) {
@@ -402,4 +459,16 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
     g->arrived &= ~(1u << lane);
     if (g->arrived == 0) g->active = 0;  /* the last reader frees the group */
     return r;
+}
+
+/* The warp's lanes share `words` 32-bit values: buffer[0, words) holds this lane's; afterwards lane L's are at
+ * buffer[words + L*words, ...). Copied while every lane of the warp is stopped at the collective. */
+void zluda_warp_gather(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t words) {
+    zluda_warp(ctx, W_GATHER, 0xffffffffu, (uint64_t)(uintptr_t)buffer, words, 0);
+}
+
+/* The emulated AMD WMMA (host lowering of the matrix family for gfx11/gfx12, ZLUDA_HOST_WMMA): block holds this lane's
+ * a[8] b[8] c[8] and receives d[8]; layout 3 = RDNA3, 4 = RDNA4. */
+void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_t bf16) {
+    zluda_warp(ctx, W_WMMA, 0xffffffffu, (uint64_t)(uintptr_t)block, layout, bf16);
 }

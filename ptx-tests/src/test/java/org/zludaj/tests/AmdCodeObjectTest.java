@@ -44,15 +44,18 @@ class AmdCodeObjectTest {
     }
 
     /** Instructions that a family's gfx1100 code must contain: the lowering chose the hardware's own operation. */
-    static final Map<String, List<String>> EXPECTED_INSTRUCTIONS = Map.of(
-            "warp_shfl", List.of("ds_bpermute_b32"),
-            "warp_vote_match_redux", List.of("v_readlane_b32"),
-            "bar_reduction_loop", List.of("s_barrier", "ds_load", "ds_store"),
-            "bar_red_popc_and_or", List.of("s_barrier", "ds_add_u32", "ds_and_b32", "ds_or_b32"),
-            "atom_global_contended", List.of("global_atomic_add_u32"),
-            "f32_fma_rn", List.of("v_fma"),
-            "f64_add_rn", List.of("v_add_f64"),
-            "mem_generic_isspacep", List.of("src_shared_base", "src_private_base"));
+    static final Map<String, List<String>> EXPECTED_INSTRUCTIONS = Map.ofEntries(
+            Map.entry("warp_shfl", List.of("ds_bpermute_b32")),
+            Map.entry("warp_vote_match_redux", List.of("v_readlane_b32")),
+            Map.entry("bar_reduction_loop", List.of("s_barrier", "ds_load", "ds_store")),
+            Map.entry("bar_red_popc_and_or", List.of("s_barrier", "ds_add_u32", "ds_and_b32", "ds_or_b32")),
+            Map.entry("atom_global_contended", List.of("global_atomic_add_u32")),
+            Map.entry("f32_fma_rn", List.of("v_fma")),
+            Map.entry("f64_add_rn", List.of("v_add_f64")),
+            Map.entry("mem_generic_isspacep", List.of("src_shared_base", "src_private_base")),
+            Map.entry("mma_m16n8k16_f32_f16_f16_f32", List.of("v_wmma_f32_16x16x16_f16", "ds_bpermute_b32")),
+            Map.entry("mma_m16n8k16_f32_bf16_bf16_f32", List.of("v_wmma_f32_16x16x16_bf16")),
+            Map.entry("mma_m16n8k8_f16_f16_f16_f16", List.of("v_wmma_f32_16x16x16_f16")));
 
     /**
      * Every test's gfx1100 code object disassembled by LLVM's llvm-objdump: each kernel decodes completely (no unknown

@@ -63,6 +63,33 @@ class HostProgramsTest {
         assertTrue(r.stdout().contains("misc: n=256 first=2.000000"), r.toString());
     }
 
+    /**
+     * ldmatrix + mma.m16n8k16 loop + online softmax + cp.async double buffering, as llama.cpp's FA kernels, in both PTX
+     * forms; compute_80 also with the AMD lowering of the matrix family (gfx1100, gfx1201) emulated on the host.
+     */
+    @Test
+    void flashAttentionWithTensorCoreInstructions(@TempDir Path dir) throws Exception {
+        runTensorCore(dir, "flash_attention", "PASS: flash attention");
+    }
+
+    /** A tiled tensor-core GEMM (ldmatrix, ldmatrix.trans, mma.m16n8k16, cp.async stages), the same ways. */
+    @Test
+    void tensorCoreGemm(@TempDir Path dir) throws Exception {
+        runTensorCore(dir, "tc_gemm", "PASS: tc_gemm");
+    }
+
+    private static void runTensorCore(Path dir, String program, String pass) throws Exception {
+        Programs.requireNvcc();
+        for (String arch : new String[] {"compute_80", "compute_86"}) {
+            Path p = Programs.nvcc(dir, program + ".cu", program + "_" + arch, "-arch=" + arch);
+            for (String wmma : arch.equals("compute_80") ? new String[] {"", "gfx1100", "gfx1201"} : new String[] {""}) {
+                Programs.Result r = Programs.withShim(p, wmma.isEmpty() ? Map.of() : Map.of("ZLUDA_HOST_WMMA", wmma));
+                assertEquals(0, r.exit(), arch + " " + wmma + ": " + r);
+                assertTrue(r.stdout().contains(pass), arch + " " + wmma + ": " + r);
+            }
+        }
+    }
+
     @Test
     void fourHostThreadsEachWithItsOwnStream(@TempDir Path dir) throws Exception {
         Programs.Result r = run(dir, "threads", "-arch=compute_86");

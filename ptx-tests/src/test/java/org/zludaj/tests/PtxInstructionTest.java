@@ -143,12 +143,16 @@ class PtxInstructionTest {
 
     /** Runs tests in batches (one process and one JVM per batch); a crashed batch is rerun one test per process. */
     static Map<String, Buffers> runAll(Path exe, List<Path> dirs, Path work) throws Exception {
+        return runAll(exe, dirs, work, Map.of());
+    }
+
+    static Map<String, Buffers> runAll(Path exe, List<Path> dirs, Path work, Map<String, String> env) throws Exception {
         Map<String, Buffers> got = Collections.synchronizedMap(new HashMap<>());
         List<List<Path>> batches = new ArrayList<>();
         for (int i = 0; i < dirs.size(); i += BATCH) batches.add(dirs.subList(i, Math.min(dirs.size(), i + BATCH)));
         IntStream.range(0, batches.size()).parallel().forEach(b -> {
             try {
-                got.putAll(batch(exe, batches.get(b), work));
+                got.putAll(batch(exe, batches.get(b), work, env));
             } catch (Exception e) {
                 throw new AssertionError(e);
             }
@@ -156,7 +160,7 @@ class PtxInstructionTest {
         return got;
     }
 
-    static Map<String, Buffers> batch(Path exe, List<Path> dirs, Path work) throws Exception {
+    static Map<String, Buffers> batch(Path exe, List<Path> dirs, Path work, Map<String, String> extraEnv) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(exe.toString()));
         List<String> names = new ArrayList<>();
         for (Path d : dirs) {
@@ -164,13 +168,15 @@ class PtxInstructionTest {
             names.add(d.getFileName().toString());
         }
         if (dirs.size() == 1) cmd.add(dirs.get(0).toString());  // two names keep the "== NAME" framing
-        Programs.Result r = Programs.run(cmd, Map.of("LD_LIBRARY_PATH", Programs.DIST.resolve("lib").toString(),
-                "ZLUDA_LOG", "error"), work);
+        Map<String, String> env = new HashMap<>(extraEnv);
+        env.put("LD_LIBRARY_PATH", Programs.DIST.resolve("lib").toString());
+        env.put("ZLUDA_LOG", "error");
+        Programs.Result r = Programs.run(cmd, env, work);
         Map<String, Buffers> out = parse(r.stdout());
         if (out.keySet().containsAll(names) && r.exit() == 0) return out;
         if (dirs.size() == 1) return out;  // crashed on its own: reported as no output
         Map<String, Buffers> each = new HashMap<>();
-        for (Path d : dirs) each.putAll(batch(exe, List.of(d), work));
+        for (Path d : dirs) each.putAll(batch(exe, List.of(d), work, extraEnv));
         return each;
     }
 
@@ -204,5 +210,29 @@ class PtxInstructionTest {
         System.out.printf("ptx-tests on the host backend: %d of %d match NVIDIA (%d listed as pending)%n", passed, dirs.size(), pending.size());
         assertTrue(failures.isEmpty(), failures.size() + " tests differ from NVIDIA:\n" + String.join("\n", failures));
         assertTrue(nowPassing.isEmpty(), "these tests pass now: take them off host-pending.txt: " + nowPassing);
+    }
+
+    /**
+     * The matrix tests with the AMD lowering of the matrix family (WMMA in the gfx11 or gfx12 operand layout, lane
+     * permutes) executed on the host, the WMMA emulated as the AMD ISA defines it (ZLUDA_HOST_WMMA): the code that
+     * runs on an RDNA GPU, checked here against the same exact references as NVIDIA's GPU.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"gfx1100", "gfx1201"})
+    void matrixTestsMatchWithTheAmdLoweringEmulated(String gfx, @TempDir Path work) throws Exception {
+        Path exe = Programs.build(List.of("gcc", "-O1", "-o", work.resolve("ptxrun").toString(),
+                Programs.TESTS.resolve("c/ptxrun.c").toString(), "-ldl"), work.resolve("ptxrun"), work);
+        List<Path> dirs = tests().stream().filter(d -> d.getFileName().toString().matches("(w?mma|ldmatrix|stmatrix|movmatrix|cp_async)_.*")).toList();
+        assertTrue(dirs.size() >= 48, "matrix tests found: " + dirs.size());
+        Map<String, Buffers> got = runAll(exe, dirs, work, Map.of("ZLUDA_HOST_WMMA", gfx));
+        List<String> failures = new ArrayList<>();
+        for (Path d : dirs) {
+            String name = d.getFileName().toString();
+            Buffers want = parse("== " + name + "\n" + Files.readString(d.resolve("expected.txt"))).get(name);
+            String diff = compare(name, want, got.get(name), tolerance(d));
+            if (diff != null) failures.add(name + ": " + diff);
+        }
+        System.out.printf("matrix tests with the %s lowering emulated on the host: %d of %d match%n", gfx, dirs.size() - failures.size(), dirs.size());
+        assertTrue(failures.isEmpty(), failures.size() + " differ:\n" + String.join("\n", failures));
     }
 }

@@ -171,7 +171,8 @@ public final class HostJit {
 
     /** The cache key of a module for this host: its PTX text, the CPU, the compiler's build. */
     private String key(PtxModule ptx) {
-        return org.zludaj.ptx.cache.CompileCache.key("host-object", Compiler.BUILD_ID, target.triple(), target.cpu(), target.features(),
+        return org.zludaj.ptx.cache.CompileCache.key("host-object", Compiler.BUILD_ID, target.triple(), target.cpu(),
+                target.features() + (target.emulatedWmma() == null ? "" : ";wmma=" + target.emulatedWmma()),
                 PtxPrinter.print(ptx));
     }
 

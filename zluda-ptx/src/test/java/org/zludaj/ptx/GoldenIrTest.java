@@ -22,7 +22,7 @@ import org.zludaj.ptx.target.Target;
  */
 class GoldenIrTest {
     /** A fixed x86-64 host (not this machine's CPU), so that the files are the same everywhere. */
-    static final HostTarget HOST = new HostTarget("x86_64-unknown-linux-gnu", "x86-64", "");
+    static final HostTarget HOST = new HostTarget("x86_64-unknown-linux-gnu", "x86-64", "", null);
 
     static String kernel(String body) {
         return """

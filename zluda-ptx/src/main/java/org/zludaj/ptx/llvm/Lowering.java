@@ -61,6 +61,7 @@ public final class Lowering {
     public static Lowered lowerModule(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
                                       String symbolPrefix) throws PtxException {
         ptx = org.zludaj.ptx.pass.ModulePass.runAll(ptx);
+        if (target.wmmaLayout() != null) ptx = new org.zludaj.ptx.pass.PairMma().apply(ptx);  // 16x16 WMMA: pair m16n8 operations
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
         target.configureModule(l.module);
         try {
@@ -245,6 +246,7 @@ public final class Lowering {
         labels = new HashMap<>();
         locals = new HashMap<>();
         targetLists = new HashMap<>();
+        scratch = new HashMap<>();
         boolean isKernel = f.entry();
         List<LLVMTypeRef> paramTypes = new ArrayList<>();
         for (Variable p : f.params()) paramTypes.add(paramType(p));
@@ -463,11 +465,13 @@ public final class Lowering {
     }
 
     private final IntegerOps integers = new IntegerOps(this);
-    private final FloatOps floats = new FloatOps(this);
+    final FloatOps floats = new FloatOps(this);
+    private final MatrixOps matrices = new MatrixOps(this);
 
     private void instruction(Instruction i) {
         if (integers.lower(i)) return;
         if (floats.lower(i)) return;
+        if (matrices.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);
@@ -555,7 +559,7 @@ public final class Lowering {
         return i.operands().get(index);
     }
 
-    private StateSpace space(Instruction i) {
+    StateSpace space(Instruction i) {
         for (String m : i.modifiers()) {
             StateSpace s = StateSpace.of(m);
             if (s != null) return s;
@@ -564,7 +568,7 @@ public final class Lowering {
     }
 
     /** Pointer for {@code [base+offset]} in state space {@code space}. */
-    private LLVMValueRef address(Instruction i, Operand.Address a, StateSpace space) {
+    LLVMValueRef address(Instruction i, Operand.Address a, StateSpace space) {
         LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
         LLVMValueRef base;
         if (a.base() != null && params.containsKey(a.base().name())) {
@@ -1142,6 +1146,113 @@ public final class Lowering {
         write(i, i.operands().get(0), r, to);
     }
 
+    // ------------------------------------------------------------------------------------ helpers for MatrixOps
+
+    /** Scratch slots of the current function, shared by the instructions that ask for the same key. */
+    private Map<String, LLVMValueRef> scratch = new HashMap<>();
+
+    /** One entry-block slot per function and key (instructions run one after the other, so they can share it). */
+    LLVMValueRef scratch(LLVMTypeRef t, String key) {
+        return scratch.computeIfAbsent(key, k -> entryAlloca(t, k));
+    }
+
+    /** Emits into another function (a helper of this module) with {@code body}, then returns to the current one. */
+    void inFunction(LLVMValueRef function, Runnable body) {
+        LLVMValueRef savedKernel = kernel;
+        LLVMBuilderRef savedB = b;
+        LLVMBasicBlockRef savedEntry = entryBlock;
+        Map<String, LLVMValueRef> savedScratch = scratch;
+        b = LLVMCreateBuilderInContext(ctx);
+        kernel = function;
+        entryBlock = LLVMAppendBasicBlockInContext(ctx, function, "entry");
+        scratch = new HashMap<>();
+        LLVMPositionBuilderAtEnd(b, entryBlock);
+        try {
+            body.run();
+        } finally {
+            LLVMDisposeBuilder(b);
+            b = savedB;
+            kernel = savedKernel;
+            entryBlock = savedEntry;
+            scratch = savedScratch;
+        }
+    }
+
+    /** An alloca in the function's entry block (one slot however often the code around it runs). */
+    LLVMValueRef entryAlloca(LLVMTypeRef t, String name) {
+        LLVMBuilderRef entry = LLVMCreateBuilderInContext(ctx);
+        LLVMValueRef first = LLVMGetFirstInstruction(entryBlock);
+        if (first == null) LLVMPositionBuilderAtEnd(entry, entryBlock);
+        else LLVMPositionBuilderBefore(entry, first);
+        LLVMValueRef a = LLVMBuildAlloca(entry, t, name);
+        LLVMDisposeBuilder(entry);
+        return a;
+    }
+
+    /** The thread context the target passes (host), else null. */
+    LLVMValueRef threadContext() {
+        return threadContext;
+    }
+
+    /** %laneid as i32. */
+    LLVMValueRef laneId(Instruction i) {
+        return scalarSpecial(i, "%laneid");
+    }
+
+    /** Whether an operand is a predicate register (or its negation). */
+    boolean isPredicate(Operand o) {
+        if (o instanceof Operand.Not n) return isPredicate(n.operand());
+        return o instanceof Operand.Name n && regs.containsKey(n.name()) && regs.get(n.name()).type == Type.PRED;
+    }
+
+    /** The declared type of a register operand. */
+    Type registerType(Instruction i, Operand o) {
+        if (o instanceof Operand.Name n && regs.containsKey(n.name())) return regs.get(n.name()).type;
+        throw new Unsupported(i.line(), i.text() + ": operand " + o + " must be a register");
+    }
+
+    /**
+     * Every lane of the warp shares {@code words} (i32 each): returns a buffer holding this lane's words at
+     * [0, n) and lane L's at [n + L*n, n + L*n + n). The target gathers in one step where it can (host runtime),
+     * else 32 index shuffles per word. All 32 lanes must execute it (the .sync.aligned matrix instructions).
+     */
+    LLVMValueRef gather(Instruction i, List<LLVMValueRef> words) {
+        usesBlockOperations = true;
+        int n = words.size();
+        LLVMTypeRef i32t = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+        LLVMValueRef buf = scratch(LLVMArrayType2(i32t, 33L * n), "warp.gather." + n);
+        for (int w = 0; w < n; w++)
+            LLVMBuildStore(b, words.get(w), LLVMBuildGEP2(b, i32t, buf, Ll.array(LLVMConstInt(i64, w, 0)), 1, ""));
+        if (target.warpGather(module, b, threadContext, buf, n)) return buf;
+        LLVMValueRef full = LLVMConstInt(i32t, 0xffffffffL, 0);
+        forLanes(lane -> {
+            for (int w = 0; w < n; w++) {
+                LLVMValueRef r = target.warpCollective(module, b, threadContext, Target.SHFL_IDX, full,
+                        LLVMBuildZExt(b, words.get(w), i64, ""), lane, i32(0x1f));
+                if (r == null) throw blockUnsupported(i);
+                LLVMValueRef at = LLVMBuildAdd(b, LLVMBuildMul(b, lane, i32(n), ""), i32(n + w), "");
+                LLVMBuildStore(b, LLVMBuildTrunc(b, r, i32t, ""), LLVMBuildGEP2(b, i32t, buf, Ll.array(at), 1, ""));
+            }
+        });
+        return buf;
+    }
+
+    /** Emits {@code body} in a loop over lanes 0..31 (an i32 value inside the loop): code once, not 32 times. */
+    void forLanes(java.util.function.Consumer<LLVMValueRef> body) {
+        LLVMTypeRef i32t = LLVMInt32TypeInContext(ctx);
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, kernel, "lanes"), done = LLVMAppendBasicBlockInContext(ctx, kernel, "lanes.done");
+        LLVMBuildBr(b, loop);
+        LLVMPositionBuilderAtEnd(b, loop);
+        LLVMValueRef lane = LLVMBuildPhi(b, i32t, "lane");
+        body.accept(lane);
+        LLVMValueRef next = LLVMBuildAdd(b, lane, i32(1), "");
+        LLVMBasicBlockRef end = LLVMGetInsertBlock(b);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, i32(32), ""), loop, done);
+        LLVMAddIncoming(lane, Ll.array(i32(0), next), Ll.array(pre, end), 2);
+        LLVMPositionBuilderAtEnd(b, done);
+    }
+
     // ------------------------------------------------------------------------------------------- operands
 
     /** Reads an operand as PTX type {@code t} (registers of another type of the same size are reinterpreted). */
@@ -1236,6 +1347,7 @@ public final class Lowering {
         if (!(dst instanceof Operand.Name n) || !regs.containsKey(n.name()))
             throw new Unsupported(i.line(), i.text() + ": destination " + dst + " is not a register");
         Reg r = regs.get(n.name());
+        matrices.written(n.name());
         LLVMBuildStore(b, convert(i, v, t, r.type), r.slot);
     }
 

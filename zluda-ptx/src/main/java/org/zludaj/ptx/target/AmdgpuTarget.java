@@ -252,4 +252,38 @@ public record AmdgpuTarget(String gfx) implements Target {
         LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorError, key, key.length(),
                 LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), 500, 0)));
     }
+
+    @Override
+    public WmmaLayout wmmaLayout() {
+        return gfx.startsWith("gfx11") ? WmmaLayout.RDNA3 : gfx.startsWith("gfx12") ? WmmaLayout.RDNA4 : null;
+    }
+
+    @Override
+    public LLVMValueRef lanePermute(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef value, LLVMValueRef srcLane) {
+        return wave(m).permute(b, value, srcLane);
+    }
+
+    /** v_wmma_f32_16x16x16_f16/bf16: RDNA3 takes 16 halves per lane (lanes 16-31 repeat 0-15), RDNA4 8. */
+    @Override
+    public java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+                                             java.util.List<LLVMValueRef> a, java.util.List<LLVMValueRef> bw, java.util.List<LLVMValueRef> c) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx);
+        LLVMTypeRef half = bf16 ? LLVMInt16TypeInContext(ctx) : LLVMHalfTypeInContext(ctx);
+        LLVMTypeRef in = LLVMVectorType(half, 2 * a.size()), acc = LLVMVectorType(f32, 8);
+        LLVMValueRef va = LLVMBuildBitCast(b, vector(b, i32, a), in, ""), vb = LLVMBuildBitCast(b, vector(b, i32, bw), in, "");
+        LLVMValueRef vc = vector(b, f32, c);
+        String name = bf16 ? "llvm.amdgcn.wmma.f32.16x16x16.bf16" : "llvm.amdgcn.wmma.f32.16x16x16.f16";
+        LLVMValueRef d = Ll.intrinsic(m, b, name, new LLVMTypeRef[] {acc, in}, va, vb, vc);
+        java.util.List<LLVMValueRef> out = new java.util.ArrayList<>();
+        for (int v = 0; v < 8; v++) out.add(LLVMBuildExtractElement(b, d, LLVMConstInt(i32, v, 0), ""));
+        return out;
+    }
+
+    private static LLVMValueRef vector(LLVMBuilderRef b, LLVMTypeRef element, java.util.List<LLVMValueRef> items) {
+        LLVMValueRef v = LLVMGetUndef(LLVMVectorType(element, items.size()));
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(element));
+        for (int k = 0; k < items.size(); k++) v = LLVMBuildInsertElement(b, v, items.get(k), LLVMConstInt(i32, k, 0), "");
+        return v;
+    }
 }

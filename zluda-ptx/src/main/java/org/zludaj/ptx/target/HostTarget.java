@@ -19,7 +19,7 @@ import org.zludaj.ptx.model.StateSpace;
  * {@code params} is CUDA's kernelParams array and {@code ctx} the thread's context, whose layout is shared with
  * zluda-native's hostrt.h: twelve u32 (tid, ntid, ctaid, nctaid, x/y/z each) then the block's shared memory.
  */
-public record HostTarget(String triple, String cpu, String features) implements Target {
+public record HostTarget(String triple, String cpu, String features, WmmaLayout emulatedWmma) implements Target {
     /** Index of the first u32 of each special register in zluda_thread_ctx. */
     static int ctxField(String register) {
         return switch (register) {
@@ -31,11 +31,57 @@ public record HostTarget(String triple, String cpu, String features) implements 
         };
     }
 
-    /** The CPU this process runs on. */
+    /**
+     * The CPU this process runs on. {@code ZLUDA_HOST_WMMA=gfx1100|gfx1201} lowers the matrix family as for that AMD GPU
+     * (WMMA in its operand layout, lane permutes) with the WMMA emulated by the host runtime: how CI runs the AMD
+     * lowering itself. Unset: NVIDIA's semantics directly (the reference).
+     */
     public static HostTarget native_() {
         Ll.initialize();
         BytePointer t = LLVMGetDefaultTargetTriple(), c = LLVMGetHostCPUName(), f = LLVMGetHostCPUFeatures();
-        return new HostTarget(Ll.message(t), Ll.message(c), Ll.message(f));
+        return new HostTarget(Ll.message(t), Ll.message(c), Ll.message(f), emulation(System.getenv("ZLUDA_HOST_WMMA")));
+    }
+
+    /** The WMMA layout named by a gfx target (gfx11xx: RDNA3, gfx12xx: RDNA4), null for none or unset. */
+    public static WmmaLayout emulation(String gfx) {
+        if (gfx == null || gfx.isBlank()) return null;
+        return new AmdgpuTarget(gfx.trim()).wmmaLayout();
+    }
+
+    @Override
+    public WmmaLayout wmmaLayout() {
+        return emulatedWmma;
+    }
+
+    /**
+     * The emulated WMMA: a warp collective of the host runtime that computes D for every lane from the operands of
+     * all 32 lanes, read where the AMD ISA puts them (zluda-native rt/fibers.c, {@code zluda_wmma}).
+     */
+    @Override
+    public List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+                                   List<LLVMValueRef> a, List<LLVMValueRef> bw, List<LLVMValueRef> c) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+        LLVMBuilderRef entry = LLVMCreateBuilderInContext(ctx);
+        LLVMBasicBlockRef first = LLVMGetEntryBasicBlock(fn);
+        if (LLVMGetFirstInstruction(first) == null) LLVMPositionBuilderAtEnd(entry, first);
+        else LLVMPositionBuilderBefore(entry, LLVMGetFirstInstruction(first));
+        LLVMValueRef block = LLVMBuildAlloca(entry, LLVMArrayType2(i32, 32), "wmma.lane");  // a[8] b[8] c[8] d[8]
+        LLVMDisposeBuilder(entry);
+        for (int k = 0; k < a.size(); k++) LLVMBuildStore(b, a.get(k), word(b, i32, block, k));
+        for (int k = 0; k < bw.size(); k++) LLVMBuildStore(b, bw.get(k), word(b, i32, block, 8 + k));
+        for (int k = 0; k < 8; k++) LLVMBuildStore(b, LLVMBuildBitCast(b, c.get(k), i32, ""), word(b, i32, block, 16 + k));
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32, i32), 4, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_wmma", t), Ll.array(threadContext, block,
+                LLVMConstInt(i32, emulatedWmma == WmmaLayout.RDNA3 ? 3 : 4, 0), LLVMConstInt(i32, bf16 ? 1 : 0, 0)), 4, "");
+        List<LLVMValueRef> d = new ArrayList<>();
+        for (int k = 0; k < 8; k++) d.add(LLVMBuildBitCast(b, LLVMBuildLoad2(b, i32, word(b, i32, block, 24 + k), ""), f32, ""));
+        return d;
+    }
+
+    private static LLVMValueRef word(LLVMBuilderRef b, LLVMTypeRef i32, LLVMValueRef base, int k) {
+        return LLVMBuildGEP2(b, i32, base, Ll.array(LLVMConstInt(i32, k, 0)), 1, "");
     }
 
     @Override
@@ -219,6 +265,20 @@ public record HostTarget(String triple, String cpu, String features) implements 
         LLVMTypeRef t = LLVMFunctionType(i64, Ll.array(ptr, i32, i32, i64, i32, i32), 6, 0);
         return LLVMBuildCall2(b, t, runtime(m, "zluda_warp", t),
                 Ll.array(threadContext, LLVMConstInt(i32, kind, 0), mask, value, bv, cv), 6, "");
+    }
+
+    @Override
+    public boolean hasWarpGather() {
+        return true;
+    }
+
+    @Override
+    public boolean warpGather(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef buffer, int words) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32), 3, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_warp_gather", t), Ll.array(threadContext, buffer, LLVMConstInt(i32, words, 0)), 3, "");
+        return true;
     }
 
     @Override

@@ -215,4 +215,9 @@ public record NvptxTarget(int sm) implements Target {
         LLVMValueRef r = LLVMBuildCall2(b, type, f, Ll.array(values), values.length, "");
         if (printf && !rets.isEmpty()) LLVMBuildStore(b, r, rets.get(0));
     }
+
+    @Override
+    public boolean nativeMatrix() {
+        return true;
+    }
 }

@@ -1,7 +1,6 @@
 package org.zludaj.ptx.target;
 
-import static org.bytedeco.llvm.global.LLVM.LLVMFunctionType;
-import static org.bytedeco.llvm.global.LLVM.LLVMVoidTypeInContext;
+import static org.bytedeco.llvm.global.LLVM.*;
 
 import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -123,7 +122,7 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /** Warp collective kinds, shared with zluda-native's fibers.c. */
     int SHFL_UP = 0, SHFL_DOWN = 1, SHFL_BFLY = 2, SHFL_IDX = 3, VOTE_ALL = 4, VOTE_ANY = 5, VOTE_UNI = 6, BALLOT = 7,
             MATCH_ANY = 8, MATCH_ALL = 9, REDUX_ADD = 10, REDUX_MIN = 11, REDUX_MAX = 12, REDUX_UMIN = 13, REDUX_UMAX = 14,
-            REDUX_AND = 15, REDUX_OR = 16, REDUX_XOR = 17, WARP_SYNC = 18, ELECT = 19, ACTIVEMASK = 20;
+            REDUX_AND = 15, REDUX_OR = 16, REDUX_XOR = 17, WARP_SYNC = 18, ELECT = 19, ACTIVEMASK = 20, GATHER = 21;
 
     /**
      * bar.sync / bar.red: waits for {@code count} threads (0 = the block) at barrier {@code id}; with redOp 0/1/2
@@ -138,6 +137,57 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     default LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
                                         LLVMValueRef mask, LLVMValueRef value, LLVMValueRef bv, LLVMValueRef cv) {
         return null;
+    }
+
+    /**
+     * Gathers the warp's words in one step: {@code buffer} (i32s) holds this lane's {@code words} values at [0, words);
+     * afterwards lane L's are at [words + L*words, ...). All 32 lanes take part. False when the target has no such
+     * step (the lowering then uses index shuffles).
+     */
+    default boolean warpGather(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef buffer, int words) {
+        return false;
+    }
+
+    /** Whether {@link #warpGather} is one step here (then it beats a series of lane permutes). */
+    default boolean hasWarpGather() {
+        return false;
+    }
+
+    /**
+     * Whether the matrix family (mma, wmma, ldmatrix, stmatrix, movmatrix, cp.async) stays the target's own
+     * instructions (NVPTX) rather than being lowered.
+     */
+    default boolean nativeMatrix() {
+        return false;
+    }
+
+    /** The operand layout of a target's 16x16x16 wave matrix instruction (WMMA): RDNA3 (gfx11) or RDNA4 (gfx12). */
+    enum WmmaLayout { RDNA3, RDNA4 }
+
+    /** Which WMMA the matrix family is lowered to; null: none (the reference lowering). */
+    default WmmaLayout wmmaLayout() {
+        return null;
+    }
+
+    /** Lane permute: every lane reads {@code value} (i32) of lane {@code srcLane} (0..31); all lanes execute it. */
+    default LLVMValueRef lanePermute(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef value,
+                                     LLVMValueRef srcLane) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+        LLVMValueRef r = warpCollective(m, b, threadContext, SHFL_IDX, LLVMConstInt(i32, 0xffffffffL, 0),
+                LLVMBuildZExt(b, value, i64, ""), srcLane, LLVMConstInt(i32, 0x1f, 0));
+        return r == null ? null : LLVMBuildTrunc(b, r, i32, "");
+    }
+
+    /**
+     * D = A x B + C of one 16x16x16 WMMA in this target's {@link #wmmaLayout}: {@code a} and {@code b} are the lane's
+     * operand registers as i32 words (two f16 or bf16 each: 8 on RDNA3, 4 on RDNA4), {@code c} its 8 f32 accumulator
+     * elements; returns the 8 f32 elements of D. {@code bf16} picks bf16 inputs instead of f16.
+     */
+    default java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+                                              java.util.List<LLVMValueRef> a, java.util.List<LLVMValueRef> bw,
+                                              java.util.List<LLVMValueRef> c) {
+        throw new IllegalStateException(name() + " has no WMMA");
     }
 
     /** isspacep: whether a generic address (as pointer in address space 0) lies in {@code space}; null if unknown. */

@@ -1,0 +1,920 @@
+package org.zludaj.ptx.llvm;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.model.Operand;
+import org.zludaj.ptx.model.StateSpace;
+import org.zludaj.ptx.model.Statement.Instruction;
+import org.zludaj.ptx.model.Type;
+import org.zludaj.ptx.target.Target;
+
+/**
+ * The matrix family — {@code mma.sync}, {@code wmma}, {@code ldmatrix}, {@code stmatrix}, {@code movmatrix},
+ * {@code cp.async} — with NVIDIA's semantics, the reference every other lowering of these instructions is checked
+ * against. NVPTX keeps NVIDIA's own instructions ({@link Target#nativeMatrix}); elsewhere a warp-wide operation
+ * first gathers the warp's fragments ({@link Lowering#gather}), rebuilds the operand matrices from NVIDIA's fragment
+ * layouts (PTX ISA "Matrix fragments for mma.m16n8k*"; the same layouts CUTLASS documents) and computes the lane's
+ * own elements of D exactly: products and sums in f64 (every f16/bf16/tf32 product is exact there) or i64, C
+ * added last, one rounding to the destination type. {@code cp.async} copies at once, so its groups are always
+ * complete. {@code wmma} fragments are opaque in CUDA: here they use the mma layouts tiled over the larger shapes.
+ */
+final class MatrixOps {
+    private final Lowering l;
+
+    MatrixOps(Lowering l) {
+        this.l = l;
+    }
+
+    /** Lowers {@code i} when it belongs to the matrix family; false otherwise. */
+    boolean lower(Instruction i) {
+        switch (i.opcode()) {
+            case "mma", "wmma", "ldmatrix", "stmatrix", "movmatrix" -> { }
+            case "cp" -> {
+                if (!i.has(".async") || i.has(".bulk")) return false;
+            }
+            default -> {
+                return false;
+            }
+        }
+        if (l.target.nativeMatrix()) {
+            nativeInstruction(i);
+            return true;
+        }
+        switch (i.opcode()) {
+            case "mma" -> mma(i);
+            case "wmma" -> wmma(i);
+            case "ldmatrix" -> ldmatrix(i);
+            case "stmatrix" -> stmatrix(i);
+            case "movmatrix" -> movmatrix(i);
+            default -> cpAsync(i);
+        }
+        return true;
+    }
+
+    private LLVMBuilderRef b() {
+        return l.b;
+    }
+
+    private LLVMTypeRef i32t() {
+        return LLVMInt32TypeInContext(l.ctx);
+    }
+
+    private LLVMTypeRef i64t() {
+        return LLVMInt64TypeInContext(l.ctx);
+    }
+
+    private LLVMValueRef c32(long v) {
+        return LLVMConstInt(i32t(), v, 0);
+    }
+
+    private Lowering.Unsupported unsupported(Instruction i, String why) {
+        return new Lowering.Unsupported(i.line(), "instruction " + i.text() + " " + why + " (target " + l.target.name() + ")");
+    }
+
+    // ------------------------------------------------------------------------------------------- layouts
+
+    /** One coordinate of a fragment element as a function of the lane's group g = lane/4, t = lane%4 and element v. */
+    interface F {
+        int at(int g, int t, int v);
+    }
+
+    /** A fragment: how many distinct elements a lane holds and where element v lives (row, column of its matrix). */
+    record Frag(int elements, F row, F col) {
+        int row(int lane, int v) {
+            return row.at(lane >> 2, lane & 3, v);
+        }
+
+        int col(int lane, int v) {
+            return col.at(lane >> 2, lane & 3, v);
+        }
+    }
+
+    /** A coordinate for the running lane: the layouts are affine in g and t (checked here, for every lane). */
+    private LLVMValueRef coordinate(F f, int v, LLVMValueRef g, LLVMValueRef t) {
+        int base = f.at(0, 0, v), dg = f.at(1, 0, v) - base, dt = f.at(0, 1, v) - base;
+        for (int gg = 0; gg < 8; gg++)
+            for (int tt = 0; tt < 4; tt++)
+                if (f.at(gg, tt, v) != base + dg * gg + dt * tt) throw new IllegalStateException("fragment layout is not affine");
+        LLVMValueRef r = c32(base);
+        if (dg != 0) r = LLVMBuildAdd(b(), r, LLVMBuildMul(b(), g, c32(dg), ""), "");
+        if (dt != 0) r = LLVMBuildAdd(b(), r, LLVMBuildMul(b(), t, c32(dt), ""), "");
+        return r;
+    }
+
+    /** A of mma.m16n8k16 (f16/bf16): registers {row g | g+8} x {cols 2t.. | 2t+8..}, two halves each. */
+    static final Frag A_M16K16_16BIT = new Frag(8, (g, t, v) -> g + 8 * ((v >> 1) & 1), (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 2));
+    static final Frag B_K16N8_16BIT = new Frag(4, (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 1), (g, t, v) -> g);
+    static final Frag C_M16N8 = new Frag(4, (g, t, v) -> g + 8 * (v >> 1), (g, t, v) -> 2 * t + (v & 1));
+
+    /** The fragments of an mma.sync shape and A type: {A, B, C}. */
+    static Frag[] mmaFragments(int m, int n, int k, Type a) {
+        boolean bits16 = a == Type.F16 || a == Type.BF16, bytes = a == Type.S8 || a == Type.U8, tf32 = a == Type.TF32;
+        String shape = "m" + m + "n" + n + "k" + k;
+        Frag c = m == 16 ? C_M16N8 : new Frag(2, (g, t, v) -> g, (g, t, v) -> 2 * t + v);
+        return switch (shape) {
+            case "m16n8k16" -> bits16 ? new Frag[] {A_M16K16_16BIT, B_K16N8_16BIT, c}
+                    : bytes ? new Frag[] {new Frag(8, (g, t, v) -> g + 8 * ((v >> 2) & 1), (g, t, v) -> 4 * t + (v & 3)),
+                            new Frag(4, (g, t, v) -> 4 * t + v, (g, t, v) -> g), c} : null;
+            case "m16n8k8" -> bits16 ? new Frag[] {new Frag(4, (g, t, v) -> g + 8 * (v >> 1), (g, t, v) -> 2 * t + (v & 1)),
+                    new Frag(2, (g, t, v) -> 2 * t + v, (g, t, v) -> g), c}
+                    : tf32 ? new Frag[] {new Frag(4, (g, t, v) -> g + 8 * (v & 1), (g, t, v) -> t + 4 * (v >> 1)),
+                            new Frag(2, (g, t, v) -> t + 4 * v, (g, t, v) -> g), c} : null;
+            case "m16n8k4" -> tf32 ? new Frag[] {new Frag(2, (g, t, v) -> g + 8 * v, (g, t, v) -> t),
+                    new Frag(1, (g, t, v) -> t, (g, t, v) -> g), c} : null;
+            case "m16n8k32" -> bytes ? new Frag[] {new Frag(16, (g, t, v) -> g + 8 * ((v >> 2) & 1), (g, t, v) -> 4 * t + (v & 3) + 16 * (v >> 3)),
+                    new Frag(8, (g, t, v) -> 4 * t + (v & 3) + 16 * (v >> 2), (g, t, v) -> g), c} : null;
+            case "m8n8k16" -> bytes ? new Frag[] {new Frag(4, (g, t, v) -> g, (g, t, v) -> 4 * t + v),
+                    new Frag(4, (g, t, v) -> 4 * t + v, (g, t, v) -> g), c} : null;
+            default -> null;
+        };
+    }
+
+    /** wmma fragments {A, B, C} of a shape: the mma.m16n8k16 layouts tiled (opaque in CUDA, so any layout is right). */
+    static Frag[] wmmaFragments(int m, int n, int k) {
+        if (k != 16) return null;
+        if (m == 16 && n == 16) return new Frag[] {A_M16K16_16BIT,
+                new Frag(8, (g, t, v) -> 2 * t + (v & 1) + 8 * ((v >> 1) & 1), (g, t, v) -> g + 8 * (v >> 2)),
+                new Frag(8, (g, t, v) -> g + 8 * ((v >> 1) & 1), (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 2))};
+        if (m == 32 && n == 8) return new Frag[] {
+                new Frag(16, (g, t, v) -> g + 8 * ((v >> 1) & 1) + 16 * (v >> 3), (g, t, v) -> 2 * t + (v & 1) + 8 * ((v >> 2) & 1)),
+                B_K16N8_16BIT,
+                new Frag(8, (g, t, v) -> g + 8 * ((v >> 1) & 1) + 16 * (v >> 2), (g, t, v) -> 2 * t + (v & 1))};
+        if (m == 8 && n == 32) return new Frag[] {
+                new Frag(4, (g, t, v) -> g, (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 1)),
+                new Frag(16, (g, t, v) -> 2 * t + (v & 1) + 8 * ((v >> 1) & 1), (g, t, v) -> g + 8 * (v >> 2)),
+                new Frag(8, (g, t, v) -> g, (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 1))};
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------- elements
+
+    /** Elements of a type packed in one 32-bit register. */
+    private static int perWord(Type t) {
+        return t == Type.F16 || t == Type.BF16 ? 2 : t == Type.S8 || t == Type.U8 ? 4 : 1;
+    }
+
+    /** Element {@code sub} of a 32-bit word as f64 (floats) or i64 (integers). */
+    private LLVMValueRef element(LLVMValueRef word, int sub, Type t) {
+        int bits = 32 / perWord(t);
+        LLVMValueRef x = sub == 0 ? word : LLVMBuildLShr(b(), word, c32((long) sub * bits), "");
+        LLVMTypeRef f64 = LLVMDoubleTypeInContext(l.ctx);
+        return switch (t) {
+            case F16, BF16 -> {
+                LLVMValueRef h = LLVMBuildBitCast(b(), LLVMBuildTrunc(b(), x, LLVMInt16TypeInContext(l.ctx), ""), l.llvmType(t), "");
+                yield l.floats.conversions.convertFloat(h, t, Type.F64, FloatOps.Round.RN, false, false);
+            }
+            case TF32 -> LLVMBuildFPExt(b(), LLVMBuildBitCast(b(), LLVMBuildAnd(b(), x, c32(0xffffe000L), ""),
+                    LLVMFloatTypeInContext(l.ctx), ""), f64, "");
+            case F32 -> LLVMBuildFPExt(b(), LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), ""), f64, "");
+            case S8 -> LLVMBuildSExt(b(), LLVMBuildTrunc(b(), x, LLVMInt8TypeInContext(l.ctx), ""), i64t(), "");
+            case U8 -> LLVMBuildZExt(b(), LLVMBuildTrunc(b(), x, LLVMInt8TypeInContext(l.ctx), ""), i64t(), "");
+            case S32, U32, B32 -> LLVMBuildSExt(b(), x, i64t(), "");
+            default -> throw new IllegalArgumentException("matrix element type " + t);
+        };
+    }
+
+    /** An f64/i64 result rounded (RN) or wrapped/saturated to {@code t}, as the bits of {@code t} in the low bits of an i32. */
+    private LLVMValueRef narrow(LLVMValueRef x, Type t, boolean satfinite) {
+        return switch (t) {
+            case F32 -> LLVMBuildBitCast(b(), LLVMBuildFPTrunc(b(), x, LLVMFloatTypeInContext(l.ctx), ""), i32t(), "");
+            case F16 -> {
+                LLVMValueRef h = l.floats.conversions.convertFloat(x, Type.F64, Type.F16, FloatOps.Round.RN, false, satfinite);
+                yield LLVMBuildZExt(b(), LLVMBuildBitCast(b(), h, LLVMInt16TypeInContext(l.ctx), ""), i32t(), "");
+            }
+            case S32 -> {
+                LLVMValueRef v = x;
+                if (satfinite) {
+                    LLVMValueRef lo = LLVMConstInt(i64t(), Integer.MIN_VALUE, 1), hi = LLVMConstInt(i64t(), Integer.MAX_VALUE, 1);
+                    v = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, v, lo, ""), lo, v, "");
+                    v = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, v, hi, ""), hi, v, "");
+                }
+                yield LLVMBuildTrunc(b(), v, i32t(), "");
+            }
+            default -> throw new IllegalArgumentException("matrix result type " + t);
+        };
+    }
+
+    /** Packs per-element i32 bit patterns of {@code t} into 32-bit registers. */
+    private List<LLVMValueRef> pack(List<LLVMValueRef> elements, Type t) {
+        int per = perWord(t), bits = 32 / per;
+        List<LLVMValueRef> words = new ArrayList<>();
+        for (int w = 0; w < elements.size() / per; w++) {
+            LLVMValueRef word = null;
+            for (int s = 0; s < per; s++) {
+                LLVMValueRef e = elements.get(w * per + s);
+                if (bits < 32) e = LLVMBuildAnd(b(), e, c32((1L << bits) - 1), "");
+                if (s > 0) e = LLVMBuildShl(b(), e, c32((long) s * bits), "");
+                word = word == null ? e : LLVMBuildOr(b(), word, e, "");
+            }
+            words.add(word);
+        }
+        return words;
+    }
+
+    // ------------------------------------------------------------------------------------------- operands
+
+    private static List<Operand> elements(Operand o) {
+        return o instanceof Operand.Vector v ? v.elements() : List.of(o);
+    }
+
+    private List<LLVMValueRef> readWords(Instruction i, Operand o) {
+        List<LLVMValueRef> out = new ArrayList<>();
+        for (Operand e : elements(o)) out.add(l.read(i, e, Type.B32));
+        return out;
+    }
+
+    private List<Type> types(Instruction i) {
+        List<Type> ts = new ArrayList<>();
+        for (String m : i.modifiers()) {
+            Type t = Type.of(m);
+            if (t != null) ts.add(t);
+        }
+        return ts;
+    }
+
+    private static int[] shape(Instruction i) {
+        for (String m : i.modifiers()) {
+            var x = java.util.regex.Pattern.compile("\\.m(\\d+)n(\\d+)(?:k(\\d+))?").matcher(m);
+            if (x.matches()) return new int[] {Integer.parseInt(x.group(1)), Integer.parseInt(x.group(2)),
+                    x.group(3) == null ? 0 : Integer.parseInt(x.group(3))};
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------- the product
+
+    /**
+     * The running lane's elements of A x B for the C fragment {@code c} (without C): f64 for float types, i64 for
+     * integers. {@code aWords}/{@code bWords} are the lane's registers; the warp's are gathered first.
+     */
+    private List<LLVMValueRef> product(Instruction i, int m, int n, int k, Type at, Type bt, Frag a, Frag bf, Frag c,
+                                       List<LLVMValueRef> aWords, List<LLVMValueRef> bWords) {
+        boolean integer = at == Type.S8 || at == Type.U8;
+        List<LLVMValueRef> mine = new ArrayList<>(aWords);
+        mine.addAll(bWords);
+        LLVMValueRef all = l.gather(i, mine);
+        LLVMTypeRef et = integer ? i64t() : LLVMDoubleTypeInContext(l.ctx);
+        // one helper per form and module: the code exists once, and its matrices live only while it runs
+        String key = "zluda.matrix." + i.opcode() + ".m" + m + "n" + n + "k" + k + "." + at.name().toLowerCase() + "."
+                + bt.name().toLowerCase() + "." + aWords.size() + "." + bWords.size();
+        LLVMValueRef out = l.scratch(LLVMArrayType2(et, c.elements()), "mma.d." + c.elements() + (integer ? "i" : "f"));
+        LLVMTypeRef ptr = LLVMTypeOf(all);  // the allocas' address space (private on AMD GPUs)
+        LLVMValueRef helper = helpers.computeIfAbsent(key, name -> productHelper(name, m, n, k, at, bt, a, bf, c, aWords.size(), bWords.size(), et, ptr));
+        LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l.ctx), Ll.array(ptr, i32t(), ptr), 3, 0);
+        LLVMBuildCall2(b(), ft, helper, Ll.array(all, l.laneId(i), out), 3, "");
+        List<LLVMValueRef> result = new ArrayList<>();
+        for (int v = 0; v < c.elements(); v++) result.add(loadAt(et, out, c32(v)));
+        return result;
+    }
+
+    private final java.util.Map<String, LLVMValueRef> helpers = new java.util.HashMap<>();
+
+    /** void helper(i32* gathered, i32 lane, T* out): rebuilds A and B from the warp's fragments, out[v] = (A B)[lane's v]. */
+    private LLVMValueRef productHelper(String name, int m, int n, int k, Type at, Type bt, Frag a, Frag bf, Frag c,
+                                      int aCount, int bCount, LLVMTypeRef et, LLVMTypeRef ptr) {
+        boolean integer = et.equals(i64t());
+        LLVMTypeRef ft = LLVMFunctionType(LLVMVoidTypeInContext(l.ctx), Ll.array(ptr, i32t(), ptr), 3, 0);
+        LLVMValueRef fn = LLVMAddFunction(l.module, name, ft);
+        LLVMSetLinkage(fn, LLVMInternalLinkage);
+        String noinline = "noinline";
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                LLVMCreateEnumAttribute(l.ctx, LLVMGetEnumAttributeKindForName(noinline, noinline.length()), 0));
+        int words = aCount + bCount;
+        l.inFunction(fn, () -> {
+            LLVMValueRef all = LLVMGetParam(fn, 0), lane = LLVMGetParam(fn, 1), out = LLVMGetParam(fn, 2);
+            LLVMValueRef am = l.entryAlloca(LLVMArrayType2(et, (long) m * k), "a");
+            LLVMValueRef bm = l.entryAlloca(LLVMArrayType2(et, (long) k * n), "b");
+            int perA = perWord(at), perB = perWord(bt);
+            l.forLanes(src -> {  // the warp's fragments into whole matrices, one lane per iteration
+                LLVMValueRef sg = LLVMBuildLShr(b(), src, c32(2), ""), st = LLVMBuildAnd(b(), src, c32(3), "");
+                LLVMValueRef first = LLVMBuildAdd(b(), LLVMBuildMul(b(), src, c32(words), ""), c32(words), "");
+                for (int v = 0; v < a.elements(); v++) {
+                    LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), first, c32(v / perA), ""));
+                    LLVMValueRef idx = LLVMBuildAdd(b(), LLVMBuildMul(b(), coordinate(a.row(), v, sg, st), c32(k), ""), coordinate(a.col(), v, sg, st), "");
+                    storeAt(et, am, idx, element(w, v % perA, at));
+                }
+                for (int v = 0; v < bf.elements(); v++) {
+                    LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), first, c32(aCount + v / perB), ""));
+                    LLVMValueRef idx = LLVMBuildAdd(b(), LLVMBuildMul(b(), coordinate(bf.row(), v, sg, st), c32(n), ""), coordinate(bf.col(), v, sg, st), "");
+                    storeAt(et, bm, idx, element(w, v % perB, bt));
+                }
+            });
+            LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = LLVMBuildAnd(b(), lane, c32(3), "");
+            for (int v = 0; v < c.elements(); v++) {
+                LLVMValueRef row = coordinate(c.row(), v, g, t), col = coordinate(c.col(), v, g, t);
+                LLVMValueRef rowBase = LLVMBuildMul(b(), row, c32(k), "");
+                LLVMValueRef acc = null;
+                for (int kk = 0; kk < k; kk++) {
+                    LLVMValueRef x = loadAt(et, am, LLVMBuildAdd(b(), rowBase, c32(kk), ""));
+                    LLVMValueRef y = loadAt(et, bm, LLVMBuildAdd(b(), c32((long) kk * n), col, ""));
+                    LLVMValueRef p = integer ? LLVMBuildMul(b(), x, y, "") : LLVMBuildFMul(b(), x, y, "");
+                    acc = acc == null ? p : integer ? LLVMBuildAdd(b(), acc, p, "") : LLVMBuildFAdd(b(), acc, p, "");
+                }
+                storeAt(et, out, c32(v), acc);
+            }
+            LLVMBuildRetVoid(b());
+        });
+        return fn;
+    }
+
+    private LLVMValueRef load32At(LLVMValueRef base, LLVMValueRef index) {
+        LLVMValueRef p = LLVMBuildGEP2(b(), i32t(), base, Ll.array(index), 1, "");
+        return LLVMBuildLoad2(b(), i32t(), p, "");
+    }
+
+    private void storeAt(LLVMTypeRef et, LLVMValueRef base, LLVMValueRef index, LLVMValueRef v) {
+        LLVMValueRef p = LLVMBuildGEP2(b(), et, base, Ll.array(index), 1, "");
+        LLVMBuildStore(b(), v, p);
+    }
+
+    private LLVMValueRef loadAt(LLVMTypeRef et, LLVMValueRef base, LLVMValueRef index) {
+        LLVMValueRef p = LLVMBuildGEP2(b(), et, base, Ll.array(index), 1, "");
+        return LLVMBuildLoad2(b(), et, p, "");
+    }
+
+    /** C's elements (f64 or i64) from its registers. */
+    private List<LLVMValueRef> accumulator(Instruction i, Operand c, Type ct, int count) {
+        List<LLVMValueRef> words = readWords(i, c);
+        int per = perWord(ct);
+        List<LLVMValueRef> out = new ArrayList<>();
+        for (int v = 0; v < count; v++) out.add(element(words.get((v / per) % words.size()), v % per, ct));
+        return out;
+    }
+
+    /** D = product + C, rounded once, written to D's registers (slot s holds element s mod count). */
+    private void finish(Instruction i, Operand d, Type dt, List<LLVMValueRef> product, List<LLVMValueRef> c, boolean satfinite) {
+        boolean integer = dt == Type.S32;
+        List<Operand> regs = elements(d);
+        int per = perWord(dt);
+        List<LLVMValueRef> results = new ArrayList<>();
+        for (int v = 0; v < product.size(); v++) {
+            LLVMValueRef sum = integer ? LLVMBuildAdd(b(), product.get(v), c.get(v), "") : LLVMBuildFAdd(b(), product.get(v), c.get(v), "");
+            results.add(narrow(sum, dt, satfinite));
+        }
+        List<LLVMValueRef> slots = new ArrayList<>();
+        for (int s = 0; s < regs.size() * per; s++) slots.add(results.get(s % results.size()));
+        List<LLVMValueRef> words = pack(slots, dt);
+        for (int r = 0; r < regs.size(); r++) {
+            if (dt == Type.F32) l.write(i, regs.get(r), LLVMBuildBitCast(b(), words.get(r), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
+            else l.write(i, regs.get(r), words.get(r), Type.B32);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- mma.sync
+
+    private void mma(Instruction i) {
+        int[] s = shape(i);
+        List<Type> ts = types(i);
+        if (s == null || ts.size() != 4 || !i.has(".row") && s[2] != 0) throw unsupported(i, "(shape or types) is not supported yet");
+        Type dt = ts.get(0), at = ts.get(1), bt = ts.get(2), ct = ts.get(3);
+        Frag[] f = mmaFragments(s[0], s[1], s[2], at);
+        if (f == null || i.has(".sp") || i.has(".col") && !i.has(".row")) throw unsupported(i, "(this shape and type) is not supported yet");
+        if ((at == Type.F16) && dt != ct) throw unsupported(i, "is not a PTX form (.dtype and .ctype of f16 mma must be equal)");
+        List<Operand> o = i.operands();
+        if (l.target.wmmaLayout() != null && (at == Type.F16 || at == Type.BF16) && bt == at && s[0] == 16 && s[1] == 8
+                && (s[2] == 16 || s[2] == 8)) {
+            if (i.has(org.zludaj.ptx.pass.PairMma.PAIR)) {  // two m16n8 sharing A: columns 0-7 and 8-15 of one WMMA
+                List<Operand> d = elements(o.get(0)), bo = elements(o.get(2)), co = elements(o.get(3));
+                List<LLVMValueRef> bw = readWords(i, o.get(2));
+                mmaWmma(i, s[2], dt, at, ct, readWords(i, o.get(1)),
+                        List.of(bw.subList(0, bo.size() / 2), bw.subList(bo.size() / 2, bo.size())),
+                        List.of(new Operand.Vector(co.subList(0, co.size() / 2)), new Operand.Vector(co.subList(co.size() / 2, co.size()))),
+                        List.of(new Operand.Vector(d.subList(0, d.size() / 2)), new Operand.Vector(d.subList(d.size() / 2, d.size()))));
+            } else {
+                mmaWmma(i, s[2], dt, at, ct, readWords(i, o.get(1)), List.of(readWords(i, o.get(2))), List.of(o.get(3)), List.of(o.get(0)));
+            }
+            return;
+        }
+        List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
+        finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
+    }
+
+    // ------------------------------------------------------------------------------------------- mma.sync on WMMA
+
+    private LLVMValueRef permute(LLVMValueRef v, LLVMValueRef src) {
+        return l.target.lanePermute(l.module, b(), l.threadContext(), v, src);
+    }
+
+    private LLVMValueRef select(LLVMValueRef cond, LLVMValueRef a, LLVMValueRef b) {
+        return LLVMBuildSelect(b(), cond, a, b, "");
+    }
+
+    /** candidates[index] for a small runtime index. */
+    private LLVMValueRef pick(LLVMValueRef index, List<LLVMValueRef> candidates) {
+        LLVMValueRef r = candidates.get(0);
+        for (int q = 1; q < candidates.size(); q++) r = select(LLVMBuildICmp(b(), LLVMIntEQ, index, c32(q), ""), candidates.get(q), r);
+        return r;
+    }
+
+    private LLVMValueRef and(LLVMValueRef a, int mask) {
+        return LLVMBuildAnd(b(), a, c32(mask), "");
+    }
+
+    private LLVMValueRef add(LLVMValueRef a, LLVMValueRef b) {
+        return LLVMBuildAdd(b(), a, b, "");
+    }
+
+    private LLVMValueRef mul(LLVMValueRef a, int k) {
+        return LLVMBuildMul(b(), a, c32(k), "");
+    }
+
+    private LLVMValueRef isSet(LLVMValueRef a, int mask) {
+        return LLVMBuildICmp(b(), LLVMIntNE, and(a, mask), c32(0), "");
+    }
+
+    /**
+     * mma.m16n8k16/k8 (f16, bf16) on a GPU with WMMA: NVIDIA's A, B and C fragments re-laid out by lane permutes into
+     * the target's 16x16x16 operand layout (B's and C's columns 8-15 and, for k8, k 8-15 are zero), one WMMA, and
+     * D's columns 0-7 permuted back to NVIDIA's C layout. Layouts: NVIDIA A (i,k) at lane (i%8)*4+(k%8)/2, register
+     * i/8+(k/8)*2; B (k,j) at lane (j%8)*4+(k%8)/2, register k/8; C (i,j) at lane (i%8)*4+(j%8)/2, element
+     * (i/8)*2+j%2. RDNA3: lane L holds row/column L%16 of A/B with all 16 k (lanes 16-31 repeat), D element v of
+     * lane L is (2v+L/16, L%16). RDNA4: lanes 16-31 hold k 8-15, D element v is (8(L/16)+v, L%16).
+     */
+    private void mmaWmma(Instruction i, int k, Type dt, Type at, Type ct, List<LLVMValueRef> aw, List<List<LLVMValueRef>> bws,
+                         List<Operand> cs, List<Operand> ds) {
+        l.usesBlockOperations = true;
+        boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3, paired = bws.size() == 2;
+        LLVMValueRef zero = c32(0), lane = l.laneId(i);
+        LLVMValueRef hi = isSet(lane, 16), rowHi = isSet(lane, 8), odd = isSet(lane, 1);
+        LLVMValueRef quad = mul(and(lane, 7), 4);  // (L%16 % 8) * 4: the NVIDIA lane group of row/column L%16
+        List<LLVMValueRef> a = new ArrayList<>(), b = new ArrayList<>();
+        for (int w = 0; w < (rdna3 ? 8 : 4); w++) {
+            if (rdna3) {
+                if (2 * w >= k) {
+                    a.add(zero);
+                    b.add(zero);
+                    continue;
+                }
+                LLVMValueRef src = add(quad, c32(w & 3));
+                a.add(select(rowHi, permute(aw.get((w / 4) * 2 + 1), src), permute(aw.get((w / 4) * 2), src)));
+                // columns 8-15 of B: the second operation's B (paired) or zero
+                b.add(select(rowHi, paired ? permute(bws.get(1).get(w / 4), src) : zero, permute(bws.get(0).get(w / 4), src)));
+            } else {
+                LLVMValueRef src = add(quad, c32(w));
+                LLVMValueRef lo = select(rowHi, permute(aw.get(1), src), permute(aw.get(0), src));
+                LLVMValueRef up = k == 16 ? select(rowHi, permute(aw.get(3), src), permute(aw.get(2), src)) : zero;
+                a.add(select(hi, up, lo));
+                List<LLVMValueRef> bv = new ArrayList<>();
+                for (List<LLVMValueRef> bw : bws) bv.add(select(hi, k == 16 ? permute(bw.get(1), src) : zero, permute(bw.get(0), src)));
+                b.add(select(rowHi, paired ? bv.get(1) : zero, bv.get(0)));
+            }
+        }
+        List<LLVMValueRef> acc = ct == Type.F32 ? forwarded(cs) : null;
+        if (acc == null) acc = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd);
+        List<LLVMValueRef> dv = l.target.wmma(l.module, b(), l.threadContext(), at == Type.BF16, a, b, acc);
+        // back to NVIDIA's C layout: element e of lane (g, t) is (g + 8(e/2), 2t + e%2); the second operation's
+        // columns are 8 further on
+        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
+        writing = true;
+        try {
+            for (int half = 0; half < ds.size(); half++) {
+                List<LLVMValueRef> out = new ArrayList<>();
+                for (int e = 0; e < 4; e++) {
+                    LLVMValueRef j = add(add(mul(t, 2), c32(e & 1)), c32(8L * half));
+                    List<LLVMValueRef> p = new ArrayList<>();
+                    if (rdna3) {  // held by lane j + 16(i%2) = j + 16(g%2), element i/2 = g/2 + 4(e/2)
+                        LLVMValueRef src = add(j, mul(and(g, 1), 16));
+                        for (int q = 0; q < 4; q++) p.add(permute(LLVMBuildBitCast(b(), dv.get(4 * (e >> 1) + q), i32t(), ""), src));
+                        out.add(pick(LLVMBuildLShr(b(), g, c32(1), ""), p));
+                    } else {      // held by lane j + 16(i/8) = j + 16(e/2), element i%8 = g
+                        LLVMValueRef src = add(j, c32(16L * (e >> 1)));
+                        for (int q = 0; q < 8; q++) p.add(permute(LLVMBuildBitCast(b(), dv.get(q), i32t(), ""), src));
+                        out.add(pick(g, p));
+                    }
+                }
+                writeD(i, ds.get(half), dt, out);
+            }
+        } finally {
+            writing = false;
+        }
+        // an f32 accumulator stays available in the WMMA layout for the next operation on the same registers
+        if (dt == Type.F32) remember(ds, dv);
+    }
+
+    /** C (one or two m16n8 accumulators) in the WMMA layout: columns 0-7 from the first, 8-15 from the second or zero. */
+    private List<LLVMValueRef> accumulatorToWmma(Instruction i, Type ct, List<Operand> cs, boolean rdna3, LLVMValueRef lane,
+                                                 LLVMValueRef hi, LLVMValueRef rowHi, LLVMValueRef odd) {
+        List<List<LLVMValueRef>> cvs = new ArrayList<>();
+        for (Operand c : cs) {  // as f32 bits (an f16 accumulator widens exactly)
+            List<LLVMValueRef> cw = readWords(i, c), cv = new ArrayList<>();
+            for (int e = 0; e < 4; e++) cv.add(ct == Type.F32 ? cw.get(e)
+                    : LLVMBuildBitCast(b(), LLVMBuildFPTrunc(b(), element(cw.get(e / 2), e % 2, Type.F16), LLVMFloatTypeInContext(l.ctx), ""), i32t(), ""));
+            cvs.add(cv);
+        }
+        LLVMValueRef col = LLVMBuildLShr(b(), and(lane, 7), c32(1), "");  // (j%8)/2 for column L%16
+        List<LLVMValueRef> acc = new ArrayList<>();
+        for (int v = 0; v < 8; v++) {
+            List<LLVMValueRef> halves = new ArrayList<>();
+            for (List<LLVMValueRef> cv : cvs) {
+                if (rdna3) {  // (2v + L/16, L%16): row%8 = (2v%8) + L/16, element (v/4)*2 + j%2
+                    LLVMValueRef src = add(add(mul(LLVMBuildZExt(b(), hi, i32t(), ""), 4), c32((2L * v % 8) * 4)), col);
+                    halves.add(select(odd, permute(cv.get((v / 4) * 2 + 1), src), permute(cv.get((v / 4) * 2), src)));
+                } else {      // (8(L/16) + v, L%16): row%8 = v, element 2(L/16) + j%2
+                    LLVMValueRef src = add(c32(4L * v), col);
+                    List<LLVMValueRef> p = new ArrayList<>();
+                    for (int q = 0; q < 4; q++) p.add(permute(cv.get(q), src));
+                    halves.add(select(hi, select(odd, p.get(3), p.get(2)), select(odd, p.get(1), p.get(0))));
+                }
+            }
+            LLVMValueRef x = select(rowHi, halves.size() == 2 ? halves.get(1) : zeroI32(), halves.get(0));
+            acc.add(LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), ""));
+        }
+        return acc;
+    }
+
+    private LLVMValueRef zeroI32() {
+        return c32(0);
+    }
+
+    private void writeD(Instruction i, Operand d, Type dt, List<LLVMValueRef> out) {
+        List<Operand> regs = elements(d);
+        if (dt == Type.F32) {
+            for (int e = 0; e < 4; e++) l.write(i, regs.get(e), LLVMBuildBitCast(b(), out.get(e), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
+            return;
+        }
+        List<LLVMValueRef> halves = new ArrayList<>();
+        for (LLVMValueRef x : out) {
+            LLVMValueRef f = LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), "");
+            LLVMValueRef h = l.floats.conversions.convertFloat(f, Type.F32, Type.F16, FloatOps.Round.RN, false, false);
+            halves.add(LLVMBuildZExt(b(), LLVMBuildBitCast(b(), h, LLVMInt16TypeInContext(l.ctx), ""), i32t(), ""));
+        }
+        List<LLVMValueRef> words = pack(halves, Type.F16);
+        for (int r = 0; r < regs.size(); r++) l.write(i, regs.get(r), words.get(r), Type.B32);
+    }
+
+    // ---- accumulators kept in the WMMA layout: D of one operation is C of the next one in a k-loop; reusing the
+    // WMMA-layout values skips two rounds of permutes (LLVM then drops the unused conversion back)
+
+    private record Kept(List<String> registers, List<LLVMValueRef> values, org.bytedeco.llvm.LLVM.LLVMBasicBlockRef block) {}
+
+    private final java.util.Map<String, Kept> kept = new java.util.HashMap<>();
+    private boolean writing;
+
+    private static List<String> registerNames(List<Operand> operands) {
+        List<String> names = new ArrayList<>();
+        for (Operand o : operands) for (Operand e : elements(o)) names.add(e instanceof Operand.Name n ? n.name() : "?" + e);
+        return names;
+    }
+
+    private void remember(List<Operand> ds, List<LLVMValueRef> values) {
+        List<String> names = registerNames(ds);
+        for (String n : names) {  // whatever was kept for these registers is gone
+            Kept old = kept.get(n);
+            if (old != null) for (String m : old.registers()) kept.remove(m, old);
+        }
+        Kept k = new Kept(names, values, LLVMGetInsertBlock(b()));
+        for (String n : names) kept.put(n, k);
+    }
+
+    private List<LLVMValueRef> forwarded(List<Operand> cs) {
+        List<String> names = registerNames(cs);
+        Kept k = kept.get(names.get(0));
+        if (k == null || !k.registers().equals(names) || !k.block().equals(LLVMGetInsertBlock(b()))) return null;
+        return k.values();
+    }
+
+    /** Lowering calls this for every register it writes: a kept accumulator is no longer what the register holds. */
+    void written(String register) {
+        if (writing || kept.isEmpty()) return;
+        Kept k = kept.get(register);
+        if (k != null) for (String n : k.registers()) kept.remove(n, k);
+    }
+
+    // ------------------------------------------------------------------------------------------- wmma
+
+    private void wmma(Instruction i) {
+        int[] s = shape(i);
+        Frag[] f = s == null ? null : wmmaFragments(s[0], s[1], s[2]);
+        if (f == null) throw unsupported(i, "(this shape) is not supported yet");
+        List<Type> ts = types(i);
+        List<Operand> o = i.operands();
+        if (i.has(".mma")) {
+            Type dt = ts.get(0), ct = ts.get(ts.size() - 1);
+            Type at = ts.size() == 4 ? ts.get(1) : Type.F16, bt = ts.size() == 4 ? ts.get(2) : Type.F16;
+            if (at == Type.TF32 || at == Type.F64 || ts.size() != 2 && ts.size() != 4 || i.has(".satfinite") && dt != Type.S32)
+                throw unsupported(i, "(this type) is not supported yet");
+            List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
+            finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
+            return;
+        }
+        boolean load = i.has(".load");
+        if (!load && !i.has(".store") || ts.size() != 1) throw unsupported(i, "is not supported yet");
+        Type t = ts.get(0);
+        int which = i.has(".a") ? 0 : i.has(".b") ? 1 : 2;
+        Frag frag = f[which];
+        int rows = which == 1 ? s[2] : s[0], cols = which == 0 ? s[2] : s[1];
+        boolean rowMajor = !i.has(".col");
+        Operand addr = o.get(load ? 1 : 0), regs = o.get(load ? 0 : 1);
+        LLVMValueRef base = l.address(i, (Operand.Address) addr, l.space(i));
+        LLVMValueRef stride = o.size() > 2 ? l.read(i, o.get(2), Type.U32) : c32(rowMajor ? cols : rows);
+        LLVMValueRef lane = l.laneId(i);
+        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), tt = LLVMBuildAnd(b(), lane, c32(3), "");
+        int bytes = 4 / perWord(t);
+        LLVMTypeRef et = LLVMIntTypeInContext(l.ctx, bytes * 8);
+        List<LLVMValueRef> pointers = new ArrayList<>();
+        for (int v = 0; v < frag.elements(); v++) {
+            LLVMValueRef r = coordinate(frag.row(), v, g, tt), c = coordinate(frag.col(), v, g, tt);
+            LLVMValueRef index = rowMajor ? LLVMBuildAdd(b(), LLVMBuildMul(b(), r, stride, ""), c, "")
+                    : LLVMBuildAdd(b(), LLVMBuildMul(b(), c, stride, ""), r, "");
+            LLVMValueRef off = LLVMBuildMul(b(), LLVMBuildZExt(b(), index, i64t(), ""), LLVMConstInt(i64t(), bytes, 0), "");
+            pointers.add(LLVMBuildGEP2(b(), LLVMInt8TypeInContext(l.ctx), base, Ll.array(off), 1, ""));
+        }
+        List<Operand> rs = elements(regs);
+        if (load) {
+            List<LLVMValueRef> values = new ArrayList<>();
+            for (LLVMValueRef p : pointers) {
+                LLVMValueRef x = LLVMBuildLoad2(b(), et, p, "");
+                values.add(bytes == 4 ? x : LLVMBuildZExt(b(), x, i32t(), ""));
+            }
+            List<LLVMValueRef> slots = new ArrayList<>();
+            for (int k = 0; k < rs.size() * perWord(t); k++) slots.add(values.get(k % values.size()));
+            List<LLVMValueRef> words = pack(slots, t);
+            for (int r = 0; r < rs.size(); r++) {
+                if (t == Type.F32) l.write(i, rs.get(r), LLVMBuildBitCast(b(), words.get(r), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
+                else l.write(i, rs.get(r), words.get(r), Type.B32);
+            }
+        } else {
+            List<LLVMValueRef> words = readWords(i, regs);
+            int per = perWord(t);
+            for (int v = 0; v < frag.elements(); v++) {
+                LLVMValueRef w = words.get(v / per);
+                if (v % per != 0) w = LLVMBuildLShr(b(), w, c32((long) (v % per) * (32 / per)), "");
+                LLVMBuildStore(b(), bytes == 4 ? w : LLVMBuildTrunc(b(), w, et, ""), pointers.get(v));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- ldmatrix, stmatrix, movmatrix
+
+    private int count(Instruction i) {
+        return i.has(".x4") ? 4 : i.has(".x2") ? 2 : 1;
+    }
+
+    private void checkM8n8(Instruction i) {
+        if (!i.has(".m8n8") || !i.has(".b16")) throw unsupported(i, "(only .m8n8 .b16) is not supported yet");
+    }
+
+    /** ldmatrix: lanes 8j..8j+7 give the rows of matrix j; lane L receives row L/4, columns 2(L%4).. of each. */
+    private void ldmatrix(Instruction i) {
+        checkM8n8(i);
+        int n = count(i);
+        List<Operand> o = i.operands();
+        LLVMValueRef p = l.address(i, (Operand.Address) o.get(1), l.space(i));
+        LLVMTypeRef pt = LLVMTypeOf(p);
+        LLVMValueRef addr = LLVMBuildPtrToInt(b(), p, i64t(), "");
+        List<LLVMValueRef> mine = List.of(LLVMBuildTrunc(b(), addr, i32t(), ""),
+                LLVMBuildTrunc(b(), LLVMBuildLShr(b(), addr, LLVMConstInt(i64t(), 32, 0), ""), i32t(), ""));
+        boolean narrow = LLVMGetPointerAddressSpace(pt) != 0 && l.target.addressSpace(StateSpace.SHARED) == LLVMGetPointerAddressSpace(pt)
+                && !l.target.hasWarpGather();  // 32-bit LDS addresses on GPUs: one word to move
+        LLVMValueRef all = l.target.hasWarpGather() ? l.gather(i, mine) : null;
+        java.util.function.Function<LLVMValueRef, LLVMValueRef> rowOf = source -> {
+            if (all != null) return rowAddress(all, source, pt);
+            LLVMValueRef lo = LLVMBuildZExt(b(), permute(mine.get(0), source), i64t(), "");
+            LLVMValueRef a = narrow ? lo : LLVMBuildOr(b(), lo, LLVMBuildShl(b(), LLVMBuildZExt(b(), permute(mine.get(1), source), i64t(), ""),
+                    LLVMConstInt(i64t(), 32, 0), ""), "");
+            return LLVMBuildIntToPtr(b(), a, pt, "");
+        };
+        l.usesBlockOperations = true;
+        LLVMValueRef lane = l.laneId(i);
+        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = LLVMBuildAnd(b(), lane, c32(3), "");
+        List<Operand> d = elements(o.get(0));
+        for (int j = 0; j < n; j++) {
+            LLVMValueRef v;
+            if (!i.has(".trans")) {
+                LLVMValueRef row = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j), g, ""));
+                v = LLVMBuildLoad2(b(), i32t(), gep(row, LLVMBuildMul(b(), t, c32(4), "")), "");
+            } else {  // element (r, c) of the result = element (c, r) of the matrix in memory
+                LLVMValueRef r0 = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j), LLVMBuildMul(b(), t, c32(2), ""), ""));
+                LLVMValueRef r1 = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j + 1), LLVMBuildMul(b(), t, c32(2), ""), ""));
+                LLVMValueRef col = LLVMBuildMul(b(), g, c32(2), "");
+                LLVMTypeRef i16 = LLVMInt16TypeInContext(l.ctx);
+                LLVMValueRef lo = LLVMBuildZExt(b(), LLVMBuildLoad2(b(), i16, gep(r0, col), ""), i32t(), "");
+                LLVMValueRef hi = LLVMBuildZExt(b(), LLVMBuildLoad2(b(), i16, gep(r1, col), ""), i32t(), "");
+                v = LLVMBuildOr(b(), lo, LLVMBuildShl(b(), hi, c32(16), ""), "");
+            }
+            l.write(i, d.get(j), v, Type.B32);
+        }
+    }
+
+    private LLVMValueRef gep(LLVMValueRef p, LLVMValueRef byteOffset) {
+        return LLVMBuildGEP2(b(), LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMBuildZExt(b(), byteOffset, i64t(), "")), 1, "");
+    }
+
+    /** The address lane {@code source} gave (two gathered words), as a pointer of type {@code pt}. */
+    private LLVMValueRef rowAddress(LLVMValueRef all, LLVMValueRef source, LLVMTypeRef pt) {
+        LLVMValueRef at = LLVMBuildAdd(b(), c32(2), LLVMBuildMul(b(), source, c32(2), ""), "");
+        LLVMValueRef lo = LLVMBuildZExt(b(), load32At(all, at), i64t(), "");
+        LLVMValueRef hi = LLVMBuildZExt(b(), load32At(all, LLVMBuildAdd(b(), at, c32(1), "")), i64t(), "");
+        LLVMValueRef a = LLVMBuildOr(b(), lo, LLVMBuildShl(b(), hi, LLVMConstInt(i64t(), 32, 0), ""), "");
+        return LLVMBuildIntToPtr(b(), a, pt, "");
+    }
+
+    /** stmatrix: the inverse of ldmatrix; lane L stores row L%8 of matrix L/8 at its own address. */
+    private void stmatrix(Instruction i) {
+        checkM8n8(i);
+        int n = count(i);
+        List<Operand> o = i.operands();
+        LLVMValueRef p = l.address(i, (Operand.Address) o.get(0), l.space(i));
+        List<LLVMValueRef> words = readWords(i, o.get(1));
+        LLVMValueRef all = l.gather(i, words);
+        LLVMValueRef lane = l.laneId(i);
+        LLVMValueRef matrix = LLVMBuildLShr(b(), lane, c32(3), ""), r = LLVMBuildAnd(b(), lane, c32(7), "");
+        // this lane's part is matrix L/8 < n: the register of that matrix is chosen by a select chain
+        var fn = l.kernel;
+        var doStore = LLVMAppendBasicBlockInContext(l.ctx, fn, "stmatrix.store");
+        var done = LLVMAppendBasicBlockInContext(l.ctx, fn, "stmatrix.done");
+        LLVMBuildCondBr(b(), LLVMBuildICmp(b(), LLVMIntULT, matrix, c32(n), ""), doStore, done);
+        LLVMPositionBuilderAtEnd(b(), doStore);
+        // all[n + L*n + j] is register j of lane L
+        for (int e = 0; e < (i.has(".trans") ? 8 : 4); e++) {
+            if (!i.has(".trans")) {  // word e of row r: register `matrix` of lane 4r + e
+                LLVMValueRef src = LLVMBuildAdd(b(), LLVMBuildMul(b(), r, c32(4), ""), c32(e), "");
+                LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), c32(n), LLVMBuildAdd(b(), LLVMBuildMul(b(), src, c32(n), ""), matrix, ""), ""));
+                LLVMBuildStore(b(), w, gep(p, c32(4L * e)));
+            } else {  // element e of stored row r = fragment element (e, r): lane 4e + r/2, half r%2
+                LLVMValueRef src = LLVMBuildAdd(b(), c32(4L * e), LLVMBuildLShr(b(), r, c32(1), ""), "");
+                LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), c32(n), LLVMBuildAdd(b(), LLVMBuildMul(b(), src, c32(n), ""), matrix, ""), ""));
+                LLVMValueRef h = LLVMBuildLShr(b(), w, LLVMBuildMul(b(), LLVMBuildAnd(b(), r, c32(1), ""), c32(16), ""), "");
+                LLVMBuildStore(b(), LLVMBuildTrunc(b(), h, LLVMInt16TypeInContext(l.ctx), ""), gep(p, c32(2L * e)));
+            }
+        }
+        LLVMBuildBr(b(), done);
+        LLVMPositionBuilderAtEnd(b(), done);
+    }
+
+    /** movmatrix.m8n8.trans.b16: lane L, half j of the result = element (2(L%4)+j, L/4) of the fragment matrix. */
+    private void movmatrix(Instruction i) {
+        checkM8n8(i);
+        if (!i.has(".trans")) throw unsupported(i, "without .trans is not a PTX instruction");
+        List<Operand> o = i.operands();
+        LLVMValueRef mine = l.read(i, o.get(1), Type.B32);
+        l.usesBlockOperations = true;
+        LLVMValueRef all = l.target.hasWarpGather() ? l.gather(i, List.of(mine)) : null;
+        LLVMValueRef lane = l.laneId(i);
+        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = LLVMBuildAnd(b(), lane, c32(3), "");
+        LLVMValueRef shift = LLVMBuildMul(b(), LLVMBuildAnd(b(), g, c32(1), ""), c32(16), "");
+        LLVMValueRef result = null;
+        for (int j = 0; j < 2; j++) {
+            LLVMValueRef row = LLVMBuildAdd(b(), LLVMBuildMul(b(), t, c32(2), ""), c32(j), "");
+            LLVMValueRef src = LLVMBuildAdd(b(), LLVMBuildMul(b(), row, c32(4), ""), LLVMBuildLShr(b(), g, c32(1), ""), "");
+            LLVMValueRef w = all != null ? load32At(all, LLVMBuildAdd(b(), c32(1), src, "")) : permute(mine, src);
+            LLVMValueRef h = LLVMBuildAnd(b(), LLVMBuildLShr(b(), w, shift, ""), c32(0xffff), "");
+            result = j == 0 ? h : LLVMBuildOr(b(), result, LLVMBuildShl(b(), h, c32(16), ""), "");
+        }
+        l.write(i, o.get(0), result, Type.B32);
+    }
+
+    // ------------------------------------------------------------------------------------------- cp.async
+
+    /**
+     * cp.async copies at once (the thread sees its data immediately, other threads after the usual barrier), so
+     * commit_group, wait_group and wait_all have nothing left to wait for. src-size copies fewer bytes and fills
+     * the rest with zeros; ignore-src copies none.
+     */
+    private void cpAsync(Instruction i) {
+        if (i.has(".commit_group") || i.has(".wait_group") || i.has(".wait_all")) return;
+        if (i.has(".mbarrier")) throw unsupported(i, "(mbarrier completion) is not supported yet");
+        List<Operand> o = i.operands();
+        if (o.size() < 3) throw unsupported(i, "has too few operands");
+        LLVMValueRef dst = l.address(i, (Operand.Address) o.get(0), StateSpace.SHARED);
+        LLVMValueRef src = l.address(i, (Operand.Address) o.get(1), StateSpace.GLOBAL);
+        long size = ((Operand.IntImm) o.get(2)).value();
+        LLVMValueRef n = LLVMConstInt(i64t(), size, 0);
+        if (o.size() > 3) {
+            Operand extra = o.get(3);
+            if (l.isPredicate(extra)) {
+                n = LLVMBuildSelect(b(), l.read(i, extra, Type.PRED), LLVMConstInt(i64t(), 0, 0), n, "");
+            } else {
+                LLVMValueRef srcSize = LLVMBuildZExt(b(), l.read(i, extra, Type.U32), i64t(), "");
+                n = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntULT, srcSize, n, ""), srcSize, n, "");
+            }
+        }
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(l.ctx);
+        for (int k = 0; k < size; k++) {  // at most 16 bytes: byte by byte, the missing ones zero
+            LLVMValueRef inside = LLVMBuildICmp(b(), LLVMIntULT, LLVMConstInt(i64t(), k, 0), n, "");
+            var fn = l.kernel;
+            var copy = LLVMAppendBasicBlockInContext(l.ctx, fn, "cp.byte");
+            var next = LLVMAppendBasicBlockInContext(l.ctx, fn, "cp.next");
+            var from = LLVMGetInsertBlock(b());
+            LLVMBuildCondBr(b(), inside, copy, next);
+            LLVMPositionBuilderAtEnd(b(), copy);
+            LLVMValueRef x = LLVMBuildLoad2(b(), i8, LLVMBuildGEP2(b(), i8, src, Ll.array(LLVMConstInt(i64t(), k, 0)), 1, ""), "");
+            LLVMBuildBr(b(), next);
+            LLVMPositionBuilderAtEnd(b(), next);
+            LLVMValueRef phi = LLVMBuildPhi(b(), i8, "");
+            LLVMAddIncoming(phi, Ll.array(x, LLVMConstInt(i8, 0, 0)), Ll.array(copy, from), 2);
+            LLVMBuildStore(b(), phi, LLVMBuildGEP2(b(), i8, dst, Ll.array(LLVMConstInt(i64t(), k, 0)), 1, ""));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- NVPTX
+
+    /**
+     * NVPTX: the instruction itself as inline PTX, its operands bound to registers ("h" 16-bit, "r" 32-bit, "l"
+     * 64-bit, "f" f32, "d" f64; predicates through a local .pred), addresses as 32-bit shared or 64-bit pointers.
+     */
+    private void nativeInstruction(Instruction i) {
+        boolean output = switch (i.opcode()) {
+            case "mma", "ldmatrix", "movmatrix" -> true;
+            case "wmma" -> !i.has(".store");
+            default -> false;
+        };
+        List<Operand> o = i.operands();
+        StringBuilder text = new StringBuilder(), constraints = new StringBuilder(), predicates = new StringBuilder();
+        List<LLVMValueRef> args = new ArrayList<>();
+        List<LLVMTypeRef> outTypes = new ArrayList<>();
+        List<Operand> outRegs = new ArrayList<>();
+        List<Type> outPtx = new ArrayList<>();
+        int next = 0;
+        if (output) {
+            for (Operand e : elements(o.get(0))) {
+                Type t = asmType(i, e);
+                outRegs.add(e);
+                outPtx.add(t);
+                outTypes.add(l.llvmType(t));
+                constraints.append(constraints.length() > 0 ? "," : "").append('=').append(constraint(t));
+                next++;
+            }
+        }
+        text.append(i.opcode()).append(String.join("", i.modifiers())).append(' ');
+        int outIndex = 0;
+        int predicateCount = 0;
+        for (int k = 0; k < o.size(); k++) {
+            if (k > 0) text.append(", ");
+            Operand op = o.get(k);
+            if (k == 0 && output) {
+                StringBuilder v = new StringBuilder("{");
+                for (int e = 0; e < outRegs.size(); e++) v.append(e > 0 ? ", " : "").append('$').append(outIndex++);
+                text.append(o.get(0) instanceof Operand.Vector ? v.append('}').toString() : "$0");
+                continue;
+            }
+            if (op instanceof Operand.Address a) {
+                StateSpace space = i.opcode().equals("cp") ? (k == 0 ? StateSpace.SHARED : StateSpace.GLOBAL) : l.space(i);
+                LLVMValueRef p = l.address(i, a, space);
+                boolean narrow = space == StateSpace.SHARED;
+                args.add(LLVMBuildPtrToInt(b(), p, narrow ? i32t() : i64t(), ""));
+                constraints.append(constraints.length() > 0 ? "," : "").append(narrow ? "r" : "l");
+                text.append("[$").append(next++).append(']');
+            } else if (op instanceof Operand.IntImm imm) {
+                text.append(imm.value());
+            } else if (op instanceof Operand.Vector vec) {
+                text.append('{');
+                for (int e = 0; e < vec.elements().size(); e++) {
+                    if (e > 0) text.append(", ");
+                    Type t = asmType(i, vec.elements().get(e));
+                    args.add(l.read(i, vec.elements().get(e), t));
+                    constraints.append(constraints.length() > 0 ? "," : "").append(constraint(t));
+                    text.append('$').append(next++);
+                }
+                text.append('}');
+            } else if (l.isPredicate(op)) {
+                String name = "%zlp" + predicateCount++;
+                predicates.append(".reg .pred ").append(name).append("; setp.ne.b32 ").append(name).append(", $").append(next).append(", 0; ");
+                args.add(LLVMBuildZExt(b(), l.read(i, op, Type.PRED), i32t(), ""));
+                constraints.append(constraints.length() > 0 ? "," : "").append('r');
+                next++;
+                text.append(name);
+            } else {
+                Type t = asmType(i, op);
+                args.add(l.read(i, op, t));
+                constraints.append(constraints.length() > 0 ? "," : "").append(constraint(t));
+                text.append('$').append(next++);
+            }
+        }
+        text.append(';');
+        String body = predicates.length() > 0 ? "{ " + predicates + text + " }" : text.toString();
+        LLVMTypeRef ret = outTypes.isEmpty() ? LLVMVoidTypeInContext(l.ctx) : outTypes.size() == 1 ? outTypes.get(0)
+                : LLVMStructTypeInContext(l.ctx, Ll.array(outTypes.toArray(new LLVMTypeRef[0])), outTypes.size(), 0);
+        LLVMValueRef r = Ll.asm(b(), ret, body, constraints.toString(), args.toArray(new LLVMValueRef[0]));
+        for (int e = 0; e < outRegs.size(); e++) {
+            LLVMValueRef v = outRegs.size() == 1 ? r : LLVMBuildExtractValue(b(), r, e, "");
+            l.write(i, outRegs.get(e), v, outPtx.get(e));
+        }
+    }
+
+    /** The type a register operand is bound as in inline PTX: its declared type, 16-bit floats as bits. */
+    private Type asmType(Instruction i, Operand o) {
+        Type t = l.registerType(i, o);
+        return switch (t) {
+            case F16, BF16, U16, S16 -> Type.B16;
+            case F16X2, BF16X2, U32, S32 -> Type.B32;
+            case U64, S64 -> Type.B64;
+            default -> t;
+        };
+    }
+
+    private static char constraint(Type t) {
+        return switch (t) {
+            case B16 -> 'h';
+            case B64 -> 'l';
+            case F32 -> 'f';
+            case F64 -> 'd';
+            default -> 'r';
+        };
+    }
+}
