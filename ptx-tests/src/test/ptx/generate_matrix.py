@@ -497,6 +497,68 @@ def cp_async_test():
     write(name, s, test, expected("out", "u32", out))
 
 
+def mma_pair_chain_int_test():
+    """m16n8k32 s8 x u8: two sharing A (one WMMA pair on AMD), chained into two more, .satfinite on the last."""
+    name = "mma_pair_chain_m16n8k32_s8_u8"
+    seed = sum(map(ord, name))
+    fa, fb, fc = MMA[('m16n8k32', '8')]
+    words = {'a1': 4, 'a2': 4, 'b1': 2, 'b2': 2, 'b3': 2, 'b4': 2}
+    vals, test = {}, "kernel k\ngrid 1 1 1\nblock %d 1 1\n" % THREADS
+    for j, (n, w) in enumerate(words.items()):
+        raw = randoms(seed + j, THREADS * w, 32)
+        signed = n.startswith('a')
+        vals[n] = [(s8(x >> (8 * b) & 0xff) if signed else x >> (8 * b) & 0xff) for x in raw for b in range(4)]
+        test += "buffer %s u32 %d random %d\n" % (n, THREADS * w, seed + j)
+    for j, n in enumerate(('c1', 'c2')):
+        vals[n] = [s32(x) for x in randoms(seed + 10 + j, THREADS * 4, 32)]
+        test += "buffer %s u32 %d random %d\n" % (n, THREADS * 4, seed + 10 + j)
+    test += "buffer out u32 %d fill ee\n" % (THREADS * 8)
+    names = ['out'] + list(words) + ['c1', 'c2']
+    test += "".join("param buffer %s\n" % n for n in names) + "output out\n"
+    out = []
+    for w in range(WARPS):
+        def matrix(n, frag, rows, cols):
+            M = [[0] * cols for _ in range(rows)]
+            for lane in range(32):
+                g, tt = lane >> 2, lane & 3
+                for v in range(frag[0]):
+                    M[frag[1](g, tt, v)][frag[2](g, tt, v)] = vals[n][(32 * w + lane) * frag[0] + v]
+            return M
+        A1, A2 = matrix('a1', fa, 16, 32), matrix('a2', fa, 16, 32)
+        B = [matrix(n, fb, 32, 8) for n in ('b1', 'b2', 'b3', 'b4')]
+        C1, C2 = matrix('c1', fc, 16, 8), matrix('c2', fc, 16, 8)
+        def mm(A, Bm, C, sat):
+            r = [[sum(A[i][k] * Bm[k][c] for k in range(32)) + C[i][c] for c in range(8)] for i in range(16)]
+            return [[max(-(1 << 31), min((1 << 31) - 1, x)) if sat else s32(x) for x in row] for row in r]
+        E1 = mm(A2, B[2], mm(A1, B[0], C1, False), True)
+        E2 = mm(A2, B[3], mm(A1, B[1], C2, False), True)
+        for lane in range(32):
+            g, tt = lane >> 2, lane & 3
+            for E in (E1, E2):
+                for v in range(4):
+                    out.append(E[fc[1](g, tt, v)][fc[2](g, tt, v)] & 0xffffffff)
+    s = header(80) + params(names)
+    regs = {'a1': ["%%ra%d" % k for k in range(4)], 'a2': ["%%ra%d" % k for k in range(4, 8)]}
+    for j, n in enumerate(('b1', 'b2', 'b3', 'b4')):
+        regs[n] = ["%%rb%d" % (2 * j), "%%rb%d" % (2 * j + 1)]
+    for j, (n, wd) in enumerate(words.items()):
+        s += base(j + 1, wd)
+    for j, (n, wd) in enumerate(words.items()):
+        s += "".join("\tld.global.b32 %s, [%%q%d+%d];\n" % (r, j + 9, 4 * k) for k, r in enumerate(regs[n]))
+    s += "\tmul.wide.u32 %q15, %r60, 16;\n\tadd.s64 %q14, %q7, %q15;\n\tadd.s64 %q13, %q8, %q15;\n"
+    s += "".join("\tld.global.b32 %%rc%d, [%%q14+%d];\n" % (k, 4 * k) for k in range(4))
+    s += "".join("\tld.global.b32 %%rc%d, [%%q13+%d];\n" % (k + 4, 4 * k) for k in range(4))
+    mma = "\tmma.sync.aligned.m16n8k32.row.col%s.s32.s8.u8.s32 {%s}, {%s}, {%s}, {%s};\n"
+    d1, d2 = ", ".join("%%rc%d" % k for k in range(4)), ", ".join("%%rc%d" % k for k in range(4, 8))
+    s += mma % ("", d1, ", ".join(regs['a1']), ", ".join(regs['b1']), d1)
+    s += mma % ("", d2, ", ".join(regs['a1']), ", ".join(regs['b2']), d2)
+    s += mma % (".satfinite", d1, ", ".join(regs['a2']), ", ".join(regs['b3']), d1)
+    s += mma % (".satfinite", d2, ", ".join(regs['a2']), ", ".join(regs['b4']), d2)
+    s += "\tmul.wide.u32 %q15, %r60, 32;\n\tadd.s64 %q12, %q0, %q15;\n"
+    s += "".join("\tst.global.b32 [%%q12+%d], %%rc%d;\n" % (4 * k, k) for k in range(8)) + "\tret;\n}\n"
+    write(name, s, test, expected("out", "u32", out))
+
+
 def mma_pair_chain_test(t):
     """Four m16n8k16: D1 = A1 B1 + C1, D2 = A1 B2 + C2 (sharing A: one WMMA on AMD), then E1 = A2 B3 + D1 and
     E2 = A2 B4 + D2 in the same registers (the accumulators stay in the WMMA layout there)."""
@@ -612,6 +674,7 @@ def main():
     shfl_per_lane_test()
     mma_pair_chain_test('f16')
     mma_pair_chain_test('bf16')
+    mma_pair_chain_int_test()
 
 
 if __name__ == "__main__":

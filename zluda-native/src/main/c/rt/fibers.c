@@ -263,27 +263,43 @@ static double half_value(uint32_t h, int bf16) {
     return f;
 }
 
-/* One AMD WMMA f32_16x16x16_{f16,bf16} for the whole wave, from the operands where the ISA puts them (lane blocks of
- * a[8] b[8] c[8] d[8] words). RDNA3: lane L holds row/column L%16 of A/B, all 16 k in 8 words, lanes 16-31 repeat
- * 0-15 (the outputs of lanes 16-31 are computed from their own copies, so a lowering that forgets the copy fails);
- * D element v of lane L is (2v + L/16, L%16). RDNA4: lanes 0-15 hold k 0-7, lanes 16-31 k 8-15 (4 words);
- * D element v of lane L is (8(L/16) + v, L%16). Products exact, sums in double, one rounding to f32. */
-static void wmma(uint32_t *const *blocks, uint32_t executing, int layout, int bf16) {
+/* One AMD WMMA 16x16x16 for the whole wave, from the operands where the ISA puts them (lane blocks of a[8] b[8]
+ * c[8] d[8] words). input: 0 f16, 1 bf16 (f32 accumulators), 2-5 iu8 with A/B signed: s8s8, s8u8, u8s8, u8u8 (i32
+ * accumulators, wrapping). RDNA3: lane L holds row/column L%16 of A/B with all 16 k (2 per word for 16-bit, 4 for
+ * 8-bit), lanes 16-31 repeat 0-15 (the outputs of lanes 16-31 are computed from their own copies, so a lowering that
+ * forgets the copy fails); D element v of lane L is (2v + L/16, L%16). RDNA4: lanes 0-15 hold k 0-7, lanes 16-31
+ * k 8-15; D element v of lane L is (8(L/16) + v, L%16). Products exact, sums in double (floats: one rounding to f32)
+ * or 64-bit integers. */
+static void wmma(uint32_t *const *blocks, uint32_t executing, int layout, int input) {
+    int integer = input >= 2, per = integer ? 4 : 2, bits = 32 / per;
     for (int l = 0; l < 32; l++) {
         if (!(executing >> l & 1)) continue;
         for (int v = 0; v < 8; v++) {
             int half = l >> 4, row = layout == 3 ? 2 * v + half : 8 * half + v, col = l & 15;
-            float cf; memcpy(&cf, &blocks[l][16 + v], 4);
             double acc = 0;
+            int64_t iacc = 0;
             for (int k = 0; k < 16; k++) {
                 int la, lb, w;
-                if (layout == 3) { la = row + 16 * half; lb = col + 16 * half; w = k / 2; }
-                else { la = row + 16 * (k / 8); lb = col + 16 * (k / 8); w = (k % 8) / 2; }
+                if (layout == 3) { la = row + 16 * half; lb = col + 16 * half; w = k / per; }
+                else { la = row + 16 * (k / 8); lb = col + 16 * (k / 8); w = (k % 8) / per; }
                 uint32_t aw = blocks[la] ? blocks[la][w] : 0, bw = blocks[lb] ? blocks[lb][8 + w] : 0;
-                acc += half_value(aw >> (16 * (k & 1)) & 0xffff, bf16) * half_value(bw >> (16 * (k & 1)) & 0xffff, bf16);
+                uint32_t ae = aw >> (bits * (k % per)) & ((1u << bits) - 1), be = bw >> (bits * (k % per)) & ((1u << bits) - 1);
+                if (integer) {
+                    int64_t x = (input == 2 || input == 3) ? (int8_t)ae : (int64_t)ae;
+                    int64_t y = (input == 2 || input == 4) ? (int8_t)be : (int64_t)be;
+                    iacc += x * y;
+                } else {
+                    acc += half_value(ae, input == 1) * half_value(be, input == 1);
+                }
             }
-            float d = (float)(acc + cf);
-            memcpy(&blocks[l][24 + v], &d, 4);
+            if (integer) {
+                uint32_t d = (uint32_t)(iacc + (int32_t)blocks[l][16 + v]);
+                blocks[l][24 + v] = d;
+            } else {
+                float cf; memcpy(&cf, &blocks[l][16 + v], 4);
+                float d = (float)(acc + cf);
+                memcpy(&blocks[l][24 + v], &d, 4);
+            }
         }
     }
 }
@@ -468,7 +484,7 @@ void zluda_warp_gather(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t words) 
 }
 
 /* The emulated AMD WMMA (host lowering of the matrix family for gfx11/gfx12, ZLUDA_HOST_WMMA): block holds this lane's
- * a[8] b[8] c[8] and receives d[8]; layout 3 = RDNA3, 4 = RDNA4. */
-void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_t bf16) {
-    zluda_warp(ctx, W_WMMA, 0xffffffffu, (uint64_t)(uintptr_t)block, layout, bf16);
+ * a[8] b[8] c[8] and receives d[8]; layout 3 = RDNA3, 4 = RDNA4; input as in wmma() above. */
+void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_t input) {
+    zluda_warp(ctx, W_WMMA, 0xffffffffu, (uint64_t)(uintptr_t)block, layout, input);
 }

@@ -376,17 +376,19 @@ final class MatrixOps {
         if (f == null || i.has(".sp") || i.has(".col") && !i.has(".row")) throw unsupported(i, "(this shape and type) is not supported yet");
         if ((at == Type.F16) && dt != ct) throw unsupported(i, "is not a PTX form (.dtype and .ctype of f16 mma must be equal)");
         List<Operand> o = i.operands();
-        if (l.target.wmmaLayout() != null && (at == Type.F16 || at == Type.BF16) && bt == at && s[0] == 16 && s[1] == 8
-                && (s[2] == 16 || s[2] == 8)) {
+        boolean bytes = (at == Type.S8 || at == Type.U8) && (bt == Type.S8 || bt == Type.U8);
+        boolean wmmaForm = (at == Type.F16 || at == Type.BF16) && bt == at && s[0] == 16 && s[1] == 8 && (s[2] == 16 || s[2] == 8)
+                || bytes && (s[0] == 16 && s[1] == 8 && (s[2] == 32 || s[2] == 16) || s[0] == 8 && s[1] == 8 && s[2] == 16);
+        if (l.target.wmmaLayout() != null && wmmaForm) {
             if (i.has(org.zludaj.ptx.pass.PairMma.PAIR)) {  // two m16n8 sharing A: columns 0-7 and 8-15 of one WMMA
                 List<Operand> d = elements(o.get(0)), bo = elements(o.get(2)), co = elements(o.get(3));
                 List<LLVMValueRef> bw = readWords(i, o.get(2));
-                mmaWmma(i, s[2], dt, at, ct, readWords(i, o.get(1)),
+                mmaWmma(i, s, dt, at, bt, ct, readWords(i, o.get(1)),
                         List.of(bw.subList(0, bo.size() / 2), bw.subList(bo.size() / 2, bo.size())),
                         List.of(new Operand.Vector(co.subList(0, co.size() / 2)), new Operand.Vector(co.subList(co.size() / 2, co.size()))),
                         List.of(new Operand.Vector(d.subList(0, d.size() / 2)), new Operand.Vector(d.subList(d.size() / 2, d.size()))));
             } else {
-                mmaWmma(i, s[2], dt, at, ct, readWords(i, o.get(1)), List.of(readWords(i, o.get(2))), List.of(o.get(3)), List.of(o.get(0)));
+                mmaWmma(i, s, dt, at, bt, ct, readWords(i, o.get(1)), List.of(readWords(i, o.get(2))), List.of(o.get(3)), List.of(o.get(0)));
             }
             return;
         }
@@ -428,45 +430,74 @@ final class MatrixOps {
     }
 
     /**
-     * mma.m16n8k16/k8 (f16, bf16) on a GPU with WMMA: NVIDIA's A, B and C fragments re-laid out by lane permutes into
-     * the target's 16x16x16 operand layout (B's and C's columns 8-15 and, for k8, k 8-15 are zero), one WMMA, and
-     * D's columns 0-7 permuted back to NVIDIA's C layout. Layouts: NVIDIA A (i,k) at lane (i%8)*4+(k%8)/2, register
-     * i/8+(k/8)*2; B (k,j) at lane (j%8)*4+(k%8)/2, register k/8; C (i,j) at lane (i%8)*4+(j%8)/2, element
-     * (i/8)*2+j%2. RDNA3: lane L holds row/column L%16 of A/B with all 16 k (lanes 16-31 repeat), D element v of
-     * lane L is (2v+L/16, L%16). RDNA4: lanes 16-31 hold k 8-15, D element v is (8(L/16)+v, L%16).
+     * mma.sync on a GPU with WMMA: m16n8k16/k8 (f16, bf16) and m16n8k32/k16, m8n8k16 (s8, u8). NVIDIA's A, B and C
+     * fragments are re-laid out by lane permutes into the target's 16x16x16 operand layout (B's and C's columns 8-15,
+     * and what the shape lacks, are zero), then WMMA (two along k for k32), then D's columns 0-7 go back to NVIDIA's C
+     * layout. NVIDIA's layouts: A (i,k) at lane (i%8)*4 + (k%8)/2 (16-bit; 8-bit: (k%16)/4), register i/8 + 2(k/8)
+     * (8-bit: 2(k/16)); B (k,j) at lane (j%8)*4 + the same, register k/8 (8-bit: k/16); C (i,j) at lane
+     * (i%8)*4 + (j%8)/2, element (i/8)*2 + j%2. RDNA3: lane L holds row/column L%16 of A/B with all 16 k (lanes 16-31
+     * repeat), D element v of lane L is (2v + L/16, L%16). RDNA4: lanes 16-31 hold k 8-15, D element v is
+     * (8(L/16) + v, L%16). Integer C is added after the products (64-bit for .satfinite), so nothing wraps early.
      */
-    private void mmaWmma(Instruction i, int k, Type dt, Type at, Type ct, List<LLVMValueRef> aw, List<List<LLVMValueRef>> bws,
-                         List<Operand> cs, List<Operand> ds) {
+    private void mmaWmma(Instruction i, int[] shape, Type dt, Type at, Type bt, Type ct, List<LLVMValueRef> aw,
+                         List<List<LLVMValueRef>> bws, List<Operand> cs, List<Operand> ds) {
         l.usesBlockOperations = true;
         boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3, paired = bws.size() == 2;
+        boolean integer = at == Type.S8 || at == Type.U8, m8 = shape[0] == 8;
+        int k = shape[2];
+        Target.WmmaInput input = !integer ? (at == Type.BF16 ? Target.WmmaInput.BF16 : Target.WmmaInput.F16)
+                : at == Type.S8 ? (bt == Type.S8 ? Target.WmmaInput.S8S8 : Target.WmmaInput.S8U8)
+                : (bt == Type.S8 ? Target.WmmaInput.U8S8 : Target.WmmaInput.U8U8);
         LLVMValueRef zero = c32(0), lane = l.laneId(i);
         LLVMValueRef hi = isSet(lane, 16), rowHi = isSet(lane, 8), odd = isSet(lane, 1);
         LLVMValueRef quad = mul(and(lane, 7), 4);  // (L%16 % 8) * 4: the NVIDIA lane group of row/column L%16
-        List<LLVMValueRef> a = new ArrayList<>(), b = new ArrayList<>();
-        for (int w = 0; w < (rdna3 ? 8 : 4); w++) {
-            if (rdna3) {
-                if (2 * w >= k) {
-                    a.add(zero);
-                    b.add(zero);
-                    continue;
+        int steps = integer && k == 32 ? 2 : 1;
+        List<List<LLVMValueRef>> as = new ArrayList<>(), bs = new ArrayList<>();
+        for (int h = 0; h < steps; h++) {
+            List<LLVMValueRef> a = new ArrayList<>(), b = new ArrayList<>();
+            int words = integer ? (rdna3 ? 4 : 2) : (rdna3 ? 8 : 4);
+            for (int w = 0; w < words; w++) {
+                if (integer) {  // 4 k per word; k32 is two WMMAs, h picks the half of k
+                    LLVMValueRef src = add(quad, rdna3 ? c32(w) : add(mul(LLVMBuildZExt(b(), hi, i32t(), ""), 2), c32(w)));
+                    a.add(select(rowHi, m8 ? zero : permute(aw.get(2 * h + 1), src), permute(aw.get(2 * h), src)));
+                    b.add(select(rowHi, paired ? permute(bws.get(1).get(h), src) : zero, permute(bws.get(0).get(h), src)));
+                } else if (rdna3) {
+                    if (2 * w >= k) {
+                        a.add(zero);
+                        b.add(zero);
+                        continue;
+                    }
+                    LLVMValueRef src = add(quad, c32(w & 3));
+                    a.add(select(rowHi, permute(aw.get((w / 4) * 2 + 1), src), permute(aw.get((w / 4) * 2), src)));
+                    // columns 8-15 of B: the second operation's B (paired) or zero
+                    b.add(select(rowHi, paired ? permute(bws.get(1).get(w / 4), src) : zero, permute(bws.get(0).get(w / 4), src)));
+                } else {
+                    LLVMValueRef src = add(quad, c32(w));
+                    LLVMValueRef lo = select(rowHi, permute(aw.get(1), src), permute(aw.get(0), src));
+                    LLVMValueRef up = k == 16 ? select(rowHi, permute(aw.get(3), src), permute(aw.get(2), src)) : zero;
+                    a.add(select(hi, up, lo));
+                    List<LLVMValueRef> bv = new ArrayList<>();
+                    for (List<LLVMValueRef> bw : bws) bv.add(select(hi, k == 16 ? permute(bw.get(1), src) : zero, permute(bw.get(0), src)));
+                    b.add(select(rowHi, paired ? bv.get(1) : zero, bv.get(0)));
                 }
-                LLVMValueRef src = add(quad, c32(w & 3));
-                a.add(select(rowHi, permute(aw.get((w / 4) * 2 + 1), src), permute(aw.get((w / 4) * 2), src)));
-                // columns 8-15 of B: the second operation's B (paired) or zero
-                b.add(select(rowHi, paired ? permute(bws.get(1).get(w / 4), src) : zero, permute(bws.get(0).get(w / 4), src)));
-            } else {
-                LLVMValueRef src = add(quad, c32(w));
-                LLVMValueRef lo = select(rowHi, permute(aw.get(1), src), permute(aw.get(0), src));
-                LLVMValueRef up = k == 16 ? select(rowHi, permute(aw.get(3), src), permute(aw.get(2), src)) : zero;
-                a.add(select(hi, up, lo));
-                List<LLVMValueRef> bv = new ArrayList<>();
-                for (List<LLVMValueRef> bw : bws) bv.add(select(hi, k == 16 ? permute(bw.get(1), src) : zero, permute(bw.get(0), src)));
-                b.add(select(rowHi, paired ? bv.get(1) : zero, bv.get(0)));
             }
+            as.add(a);
+            bs.add(b);
         }
-        List<LLVMValueRef> acc = ct == Type.F32 ? forwarded(cs) : null;
-        if (acc == null) acc = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd);
-        List<LLVMValueRef> dv = l.target.wmma(l.module, b(), l.threadContext(), at == Type.BF16, a, b, acc);
+        boolean keep = dt == Type.F32 || dt == Type.S32;
+        List<LLVMValueRef> c = keep && ct == dt ? forwarded(cs) : null;
+        if (c == null) c = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd, m8);
+        List<LLVMValueRef> dv;
+        if (!integer) {
+            dv = l.target.wmma(l.module, b(), l.threadContext(), input, as.get(0), bs.get(0), c);
+        } else {  // products first (they cannot overflow), C added exactly after
+            List<LLVMValueRef> p = new ArrayList<>();
+            for (int v = 0; v < 8; v++) p.add(zero);
+            for (int h = 0; h < steps; h++) p = l.target.wmma(l.module, b(), l.threadContext(), input, as.get(h), bs.get(h), p);
+            dv = new ArrayList<>();
+            for (int v = 0; v < 8; v++) dv.add(i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), p.get(v), i64t(), ""),
+                    LLVMBuildSExt(b(), c.get(v), i64t(), ""), ""), Type.S32, true) : LLVMBuildAdd(b(), p.get(v), c.get(v), ""));
+        }
         // back to NVIDIA's C layout: element e of lane (g, t) is (g + 8(e/2), 2t + e%2); the second operation's
         // columns are 8 further on
         LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
@@ -474,16 +505,16 @@ final class MatrixOps {
         try {
             for (int half = 0; half < ds.size(); half++) {
                 List<LLVMValueRef> out = new ArrayList<>();
-                for (int e = 0; e < 4; e++) {
+                for (int e = 0; e < (m8 ? 2 : 4); e++) {
                     LLVMValueRef j = add(add(mul(t, 2), c32(e & 1)), c32(8L * half));
                     List<LLVMValueRef> p = new ArrayList<>();
                     if (rdna3) {  // held by lane j + 16(i%2) = j + 16(g%2), element i/2 = g/2 + 4(e/2)
                         LLVMValueRef src = add(j, mul(and(g, 1), 16));
-                        for (int q = 0; q < 4; q++) p.add(permute(LLVMBuildBitCast(b(), dv.get(4 * (e >> 1) + q), i32t(), ""), src));
+                        for (int q = 0; q < 4; q++) p.add(permute(bits(dv.get(4 * (e >> 1) + q)), src));
                         out.add(pick(LLVMBuildLShr(b(), g, c32(1), ""), p));
                     } else {      // held by lane j + 16(i/8) = j + 16(e/2), element i%8 = g
                         LLVMValueRef src = add(j, c32(16L * (e >> 1)));
-                        for (int q = 0; q < 8; q++) p.add(permute(LLVMBuildBitCast(b(), dv.get(q), i32t(), ""), src));
+                        for (int q = 0; q < 8; q++) p.add(permute(bits(dv.get(q)), src));
                         out.add(pick(g, p));
                     }
                 }
@@ -492,17 +523,24 @@ final class MatrixOps {
         } finally {
             writing = false;
         }
-        // an f32 accumulator stays available in the WMMA layout for the next operation on the same registers
-        if (dt == Type.F32) remember(ds, dv);
+        // an f32/s32 accumulator stays available in the WMMA layout for the next operation on the same registers
+        if (keep) remember(ds, dv);
     }
 
-    /** C (one or two m16n8 accumulators) in the WMMA layout: columns 0-7 from the first, 8-15 from the second or zero. */
+    private LLVMValueRef bits(LLVMValueRef x) {
+        return LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMFloatTypeKind ? LLVMBuildBitCast(b(), x, i32t(), "") : x;
+    }
+
+    /**
+     * C (one or two m16n8 accumulators, or m8n8's) in the WMMA layout: columns 0-7 from the first, 8-15 from the
+     * second or zero; f32 for floats (an f16 accumulator widens exactly), i32 for integers.
+     */
     private List<LLVMValueRef> accumulatorToWmma(Instruction i, Type ct, List<Operand> cs, boolean rdna3, LLVMValueRef lane,
-                                                 LLVMValueRef hi, LLVMValueRef rowHi, LLVMValueRef odd) {
+                                                 LLVMValueRef hi, LLVMValueRef rowHi, LLVMValueRef odd, boolean m8) {
         List<List<LLVMValueRef>> cvs = new ArrayList<>();
-        for (Operand c : cs) {  // as f32 bits (an f16 accumulator widens exactly)
+        for (Operand c : cs) {
             List<LLVMValueRef> cw = readWords(i, c), cv = new ArrayList<>();
-            for (int e = 0; e < 4; e++) cv.add(ct == Type.F32 ? cw.get(e)
+            for (int e = 0; e < (m8 ? 2 : 4); e++) cv.add(ct != Type.F16 ? cw.get(e)
                     : LLVMBuildBitCast(b(), LLVMBuildFPTrunc(b(), element(cw.get(e / 2), e % 2, Type.F16), LLVMFloatTypeInContext(l.ctx), ""), i32t(), ""));
             cvs.add(cv);
         }
@@ -510,19 +548,23 @@ final class MatrixOps {
         List<LLVMValueRef> acc = new ArrayList<>();
         for (int v = 0; v < 8; v++) {
             List<LLVMValueRef> halves = new ArrayList<>();
+            boolean rowsBeyond = m8 && rdna3 && v >= 4;  // m8n8: rows 8-15 do not exist
             for (List<LLVMValueRef> cv : cvs) {
-                if (rdna3) {  // (2v + L/16, L%16): row%8 = (2v%8) + L/16, element (v/4)*2 + j%2
+                if (rowsBeyond) {
+                    halves.add(zeroI32());
+                } else if (rdna3) {  // (2v + L/16, L%16): row%8 = (2v%8) + L/16, element (v/4)*2 + j%2
                     LLVMValueRef src = add(add(mul(LLVMBuildZExt(b(), hi, i32t(), ""), 4), c32((2L * v % 8) * 4)), col);
                     halves.add(select(odd, permute(cv.get((v / 4) * 2 + 1), src), permute(cv.get((v / 4) * 2), src)));
                 } else {      // (8(L/16) + v, L%16): row%8 = v, element 2(L/16) + j%2
                     LLVMValueRef src = add(c32(4L * v), col);
                     List<LLVMValueRef> p = new ArrayList<>();
-                    for (int q = 0; q < 4; q++) p.add(permute(cv.get(q), src));
-                    halves.add(select(hi, select(odd, p.get(3), p.get(2)), select(odd, p.get(1), p.get(0))));
+                    for (int q = 0; q < cv.size(); q++) p.add(permute(cv.get(q), src));
+                    LLVMValueRef low = select(odd, p.get(1), p.get(0));
+                    halves.add(m8 ? select(hi, zeroI32(), low) : select(hi, select(odd, p.get(3), p.get(2)), low));
                 }
             }
             LLVMValueRef x = select(rowHi, halves.size() == 2 ? halves.get(1) : zeroI32(), halves.get(0));
-            acc.add(LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), ""));
+            acc.add(ct == Type.S32 ? x : LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), ""));
         }
         return acc;
     }
@@ -535,6 +577,10 @@ final class MatrixOps {
         List<Operand> regs = elements(d);
         if (dt == Type.F32) {
             for (int e = 0; e < 4; e++) l.write(i, regs.get(e), LLVMBuildBitCast(b(), out.get(e), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
+            return;
+        }
+        if (dt == Type.S32) {
+            for (int e = 0; e < regs.size(); e++) l.write(i, regs.get(e), out.get(e), Type.B32);
             return;
         }
         List<LLVMValueRef> halves = new ArrayList<>();
@@ -593,11 +639,22 @@ final class MatrixOps {
         if (f == null) throw unsupported(i, "(this shape) is not supported yet");
         List<Type> ts = types(i);
         List<Operand> o = i.operands();
+        Type elementType = ts.size() == 2 ? Type.F16 : ts.size() == 4 ? ts.get(1) : ts.isEmpty() ? null : ts.get(0);
+        // AMD GPUs: m16n16k16 fragments in the WMMA's own layout (fragments are opaque in CUDA), no re-layout
+        boolean amdLayout = l.target.wmmaLayout() != null && s[0] == 16 && s[1] == 16 && s[2] == 16
+                && (i.has(".mma") ? elementType != Type.TF32 && elementType != Type.F64 : true)
+                && (i.has(".mma") || elementType == Type.F16 || elementType == Type.BF16 || elementType == Type.S8
+                    || elementType == Type.U8 || elementType == Type.F32 || elementType == Type.S32)
+                && (!i.has(".mma") || ts.size() == 2 || ts.size() == 4 && ts.get(1) == ts.get(2));
         if (i.has(".mma")) {
             Type dt = ts.get(0), ct = ts.get(ts.size() - 1);
             Type at = ts.size() == 4 ? ts.get(1) : Type.F16, bt = ts.size() == 4 ? ts.get(2) : Type.F16;
             if (at == Type.TF32 || at == Type.F64 || ts.size() != 2 && ts.size() != 4 || i.has(".satfinite") && dt != Type.S32)
                 throw unsupported(i, "(this type) is not supported yet");
+            if (amdLayout) {
+                nativeWmmaMma(i, dt, at, bt, ct);
+                return;
+            }
             List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
             finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
             return;
@@ -617,8 +674,21 @@ final class MatrixOps {
         int bytes = 4 / perWord(t);
         LLVMTypeRef et = LLVMIntTypeInContext(l.ctx, bytes * 8);
         List<LLVMValueRef> pointers = new ArrayList<>();
+        LLVMValueRef l16 = and(lane, 15), half = LLVMBuildLShr(b(), lane, c32(4), "");
         for (int v = 0; v < frag.elements(); v++) {
-            LLVMValueRef r = coordinate(frag.row(), v, g, tt), c = coordinate(frag.col(), v, g, tt);
+            LLVMValueRef r, c;
+            if (amdLayout) {  // A: row L%16, k 8(L/16)+v; B: k 8(L/16)+v, column L%16; C: the WMMA's accumulator layout
+                LLVMValueRef k = add(mul(half, 8), c32(v));
+                if (which == 0) { r = l16; c = k; }
+                else if (which == 1) { r = k; c = l16; }
+                else {
+                    r = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3 ? add(c32(2L * v), half) : add(mul(half, 8), c32(v));
+                    c = l16;
+                }
+            } else {
+                r = coordinate(frag.row(), v, g, tt);
+                c = coordinate(frag.col(), v, g, tt);
+            }
             LLVMValueRef index = rowMajor ? LLVMBuildAdd(b(), LLVMBuildMul(b(), r, stride, ""), c, "")
                     : LLVMBuildAdd(b(), LLVMBuildMul(b(), c, stride, ""), r, "");
             LLVMValueRef off = LLVMBuildMul(b(), LLVMBuildZExt(b(), index, i64t(), ""), LLVMConstInt(i64t(), bytes, 0), "");
@@ -647,6 +717,65 @@ final class MatrixOps {
                 LLVMBuildStore(b(), bytes == 4 ? w : LLVMBuildTrunc(b(), w, et, ""), pointers.get(v));
             }
         }
+    }
+
+    /**
+     * wmma.mma.m16n16k16 with fragments already in the WMMA layout: A and B hold k 8(L/16)..+7 of row/column L%16
+     * (RDNA4's own operand layout); RDNA3 wants all 16 k in every lane, so the other half comes from lane L^16.
+     */
+    private void nativeWmmaMma(Instruction i, Type dt, Type at, Type bt, Type ct) {
+        l.usesBlockOperations = true;
+        boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3, integer = at == Type.S8 || at == Type.U8;
+        List<Operand> o = i.operands();
+        int words = integer ? 2 : 4;  // a half-k operand: 8 elements
+        List<LLVMValueRef> a = readWords(i, o.get(1)).subList(0, words), b = readWords(i, o.get(2)).subList(0, words);
+        if (rdna3) {
+            LLVMValueRef lane = l.laneId(i), other = LLVMBuildXor(b(), lane, c32(16), ""), hi = isSet(lane, 16);
+            a = fullK(a, other, hi);
+            b = fullK(b, other, hi);
+        }
+        Target.WmmaInput input = !integer ? (at == Type.BF16 ? Target.WmmaInput.BF16 : Target.WmmaInput.F16)
+                : at == Type.S8 ? (bt == Type.S8 ? Target.WmmaInput.S8S8 : Target.WmmaInput.S8U8)
+                : (bt == Type.S8 ? Target.WmmaInput.U8S8 : Target.WmmaInput.U8U8);
+        List<LLVMValueRef> cw = readWords(i, o.get(3)), c = new ArrayList<>();
+        for (int v = 0; v < 8; v++) {
+            if (ct == Type.F16) c.add(LLVMBuildFPTrunc(b(), element(cw.get(v / 2), v % 2, Type.F16), LLVMFloatTypeInContext(l.ctx), ""));
+            else if (ct == Type.F32) c.add(LLVMBuildBitCast(b(), cw.get(v), LLVMFloatTypeInContext(l.ctx), ""));
+            else c.add(cw.get(v));
+        }
+        List<LLVMValueRef> d;
+        if (!integer) {
+            d = l.target.wmma(l.module, b(), l.threadContext(), input, a, b, c);
+        } else {  // products first, C added exactly (64-bit for .satfinite)
+            List<LLVMValueRef> zero = new ArrayList<>();
+            for (int v = 0; v < 8; v++) zero.add(c32(0));
+            List<LLVMValueRef> p = l.target.wmma(l.module, b(), l.threadContext(), input, a, b, zero);
+            d = new ArrayList<>();
+            for (int v = 0; v < 8; v++) d.add(i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), p.get(v), i64t(), ""),
+                    LLVMBuildSExt(b(), c.get(v), i64t(), ""), ""), Type.S32, true) : LLVMBuildAdd(b(), p.get(v), c.get(v), ""));
+        }
+        List<Operand> regs = elements(o.get(0));
+        if (dt == Type.F16) {
+            List<LLVMValueRef> halves = new ArrayList<>();
+            for (LLVMValueRef x : d) {
+                LLVMValueRef h = l.floats.conversions.convertFloat(x, Type.F32, Type.F16, FloatOps.Round.RN, false, false);
+                halves.add(LLVMBuildZExt(b(), LLVMBuildBitCast(b(), h, LLVMInt16TypeInContext(l.ctx), ""), i32t(), ""));
+            }
+            List<LLVMValueRef> w = pack(halves, Type.F16);
+            for (int r = 0; r < regs.size(); r++) l.write(i, regs.get(r), w.get(r % w.size()), Type.B32);
+        } else {
+            for (int r = 0; r < regs.size(); r++) l.write(i, regs.get(r), d.get(r % 8), dt == Type.F32 ? Type.F32 : Type.B32);
+        }
+    }
+
+    /** RDNA3 operands from half-k ones: words of k 0-7 then k 8-15, this lane's half and lane L^16's. */
+    private List<LLVMValueRef> fullK(List<LLVMValueRef> own, LLVMValueRef other, LLVMValueRef hi) {
+        List<LLVMValueRef> theirs = new ArrayList<>();
+        for (LLVMValueRef w : own) theirs.add(permute(w, other));
+        List<LLVMValueRef> full = new ArrayList<>();
+        for (int k = 0; k < own.size(); k++) full.add(select(hi, theirs.get(k), own.get(k)));   // k 0-7: lanes 0-15 hold them
+        for (int k = 0; k < own.size(); k++) full.add(select(hi, own.get(k), theirs.get(k)));   // k 8-15
+        return full;
     }
 
     // ------------------------------------------------------------------------------------------- ldmatrix, stmatrix, movmatrix

@@ -11,7 +11,7 @@ import org.zludaj.ptx.model.Statement;
 import org.zludaj.ptx.model.Statement.Instruction;
 
 /**
- * Pairs {@code mma.sync} m16n8k16/m16n8k8 operations (f16, bf16) that share their A registers into one 16-column
+ * Pairs {@code mma.sync} m16n8k16/m16n8k8 (f16, bf16) and m16n8k32/m16n8k16 (s8, u8) operations that share their A registers into one 16-column
  * operation, for GPUs whose matrix instruction is 16x16x16 (AMD WMMA): two NVIDIA m16n8 products then cost one
  * WMMA instead of two half-empty ones. The first operation moves down to the second (it is not moved up: the
  * second's B is often loaded in between) when nothing in between touches its D registers or writes its A, B or C
@@ -40,10 +40,11 @@ public final class PairMma implements ModulePass {
     /** Whether an instruction is an mma this pass pairs (the forms MatrixOps lowers to WMMA). */
     static boolean pairable(Statement s) {
         if (!(s instanceof Instruction i) || !i.opcode().equals("mma") || i.guard() != null || i.has(PAIR)) return false;
-        if (!i.has(".m16n8k16") && !i.has(".m16n8k8")) return false;
         boolean f16 = i.modifiers().stream().filter(x -> x.equals(".f16")).count() >= 2;
         boolean bf16 = i.modifiers().stream().filter(x -> x.equals(".bf16")).count() == 2;
-        return (f16 || bf16) && i.operands().size() == 4 && !i.has(".sp");
+        boolean bytes = i.modifiers().stream().filter(x -> x.equals(".s8") || x.equals(".u8")).count() == 2;
+        boolean shape = (f16 || bf16) && (i.has(".m16n8k16") || i.has(".m16n8k8")) || bytes && (i.has(".m16n8k32") || i.has(".m16n8k16"));
+        return shape && i.operands().size() == 4 && !i.has(".sp");
     }
 
     private static List<Statement> body(List<Statement> in) {

@@ -263,18 +263,28 @@ public record AmdgpuTarget(String gfx) implements Target {
         return wave(m).permute(b, value, srcLane);
     }
 
-    /** v_wmma_f32_16x16x16_f16/bf16: RDNA3 takes 16 halves per lane (lanes 16-31 repeat 0-15), RDNA4 8. */
+    /**
+     * v_wmma_f32_16x16x16_f16/bf16 and v_wmma_i32_16x16x16_iu8: RDNA3 takes all 16 k per lane (lanes 16-31 repeat
+     * 0-15), RDNA4 half of them.
+     */
     @Override
-    public java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+    public java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, WmmaInput input,
                                              java.util.List<LLVMValueRef> a, java.util.List<LLVMValueRef> bw, java.util.List<LLVMValueRef> c) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx);
-        LLVMTypeRef half = bf16 ? LLVMInt16TypeInContext(ctx) : LLVMHalfTypeInContext(ctx);
-        LLVMTypeRef in = LLVMVectorType(half, 2 * a.size()), acc = LLVMVectorType(f32, 8);
-        LLVMValueRef va = LLVMBuildBitCast(b, vector(b, i32, a), in, ""), vb = LLVMBuildBitCast(b, vector(b, i32, bw), in, "");
-        LLVMValueRef vc = vector(b, f32, c);
-        String name = bf16 ? "llvm.amdgcn.wmma.f32.16x16x16.bf16" : "llvm.amdgcn.wmma.f32.16x16x16.f16";
-        LLVMValueRef d = Ll.intrinsic(m, b, name, new LLVMTypeRef[] {acc, in}, va, vb, vc);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx), i1 = LLVMInt1TypeInContext(ctx);
+        LLVMValueRef d;
+        if (input.integer()) {
+            LLVMTypeRef in = LLVMVectorType(i32, a.size()), acc = LLVMVectorType(i32, 8);
+            d = Ll.intrinsic(m, b, "llvm.amdgcn.wmma.i32.16x16x16.iu8", new LLVMTypeRef[] {acc, in},
+                    LLVMConstInt(i1, input.signedA() ? 1 : 0, 0), vector(b, i32, a), LLVMConstInt(i1, input.signedB() ? 1 : 0, 0),
+                    vector(b, i32, bw), vector(b, i32, c), LLVMConstInt(i1, 0, 0));
+        } else {
+            LLVMTypeRef half = input == WmmaInput.BF16 ? LLVMInt16TypeInContext(ctx) : LLVMHalfTypeInContext(ctx);
+            LLVMTypeRef in = LLVMVectorType(half, 2 * a.size()), acc = LLVMVectorType(f32, 8);
+            LLVMValueRef va = LLVMBuildBitCast(b, vector(b, i32, a), in, ""), vb = LLVMBuildBitCast(b, vector(b, i32, bw), in, "");
+            String name = input == WmmaInput.BF16 ? "llvm.amdgcn.wmma.f32.16x16x16.bf16" : "llvm.amdgcn.wmma.f32.16x16x16.f16";
+            d = Ll.intrinsic(m, b, name, new LLVMTypeRef[] {acc, in}, va, vb, vector(b, f32, c));
+        }
         java.util.List<LLVMValueRef> out = new java.util.ArrayList<>();
         for (int v = 0; v < 8; v++) out.add(LLVMBuildExtractElement(b, d, LLVMConstInt(i32, v, 0), ""));
         return out;

@@ -58,7 +58,7 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
      * all 32 lanes, read where the AMD ISA puts them (zluda-native rt/fibers.c, {@code zluda_wmma}).
      */
     @Override
-    public List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+    public List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, WmmaInput input,
                                    List<LLVMValueRef> a, List<LLVMValueRef> bw, List<LLVMValueRef> c) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
@@ -71,12 +71,15 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
         LLVMDisposeBuilder(entry);
         for (int k = 0; k < a.size(); k++) LLVMBuildStore(b, a.get(k), word(b, i32, block, k));
         for (int k = 0; k < bw.size(); k++) LLVMBuildStore(b, bw.get(k), word(b, i32, block, 8 + k));
-        for (int k = 0; k < 8; k++) LLVMBuildStore(b, LLVMBuildBitCast(b, c.get(k), i32, ""), word(b, i32, block, 16 + k));
+        for (int k = 0; k < 8; k++) LLVMBuildStore(b, input.integer() ? c.get(k) : LLVMBuildBitCast(b, c.get(k), i32, ""), word(b, i32, block, 16 + k));
         LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32, i32), 4, 0);
         LLVMBuildCall2(b, t, runtime(m, "zluda_wmma", t), Ll.array(threadContext, block,
-                LLVMConstInt(i32, emulatedWmma == WmmaLayout.RDNA3 ? 3 : 4, 0), LLVMConstInt(i32, bf16 ? 1 : 0, 0)), 4, "");
+                LLVMConstInt(i32, emulatedWmma == WmmaLayout.RDNA3 ? 3 : 4, 0), LLVMConstInt(i32, input.ordinal(), 0)), 4, "");
         List<LLVMValueRef> d = new ArrayList<>();
-        for (int k = 0; k < 8; k++) d.add(LLVMBuildBitCast(b, LLVMBuildLoad2(b, i32, word(b, i32, block, 24 + k), ""), f32, ""));
+        for (int k = 0; k < 8; k++) {
+            LLVMValueRef x = LLVMBuildLoad2(b, i32, word(b, i32, block, 24 + k), "");
+            d.add(input.integer() ? x : LLVMBuildBitCast(b, x, f32, ""));
+        }
         return d;
     }
 

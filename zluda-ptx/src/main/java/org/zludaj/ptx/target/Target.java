@@ -179,12 +179,27 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return r == null ? null : LLVMBuildTrunc(b, r, i32, "");
     }
 
+    /** The inputs of a WMMA: f16, bf16, or 8-bit integers (each operand signed or unsigned). */
+    enum WmmaInput { F16, BF16, S8S8, S8U8, U8S8, U8U8;
+        public boolean integer() {
+            return ordinal() >= 2;
+        }
+
+        public boolean signedA() {
+            return this == S8S8 || this == S8U8;
+        }
+
+        public boolean signedB() {
+            return this == S8S8 || this == U8S8;
+        }
+    }
+
     /**
      * D = A x B + C of one 16x16x16 WMMA in this target's {@link #wmmaLayout}: {@code a} and {@code b} are the lane's
-     * operand registers as i32 words (two f16 or bf16 each: 8 on RDNA3, 4 on RDNA4), {@code c} its 8 f32 accumulator
-     * elements; returns the 8 f32 elements of D. {@code bf16} picks bf16 inputs instead of f16.
+     * operand registers as i32 words (two f16/bf16 or four 8-bit values each: 8 or 4 words on RDNA3, 4 or 2 on RDNA4),
+     * {@code c} its 8 accumulator elements (f32, or i32 for integers, which wrap); returns D's 8 elements.
      */
-    default java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, boolean bf16,
+    default java.util.List<LLVMValueRef> wmma(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, WmmaInput input,
                                               java.util.List<LLVMValueRef> a, java.util.List<LLVMValueRef> bw,
                                               java.util.List<LLVMValueRef> c) {
         throw new IllegalStateException(name() + " has no WMMA");

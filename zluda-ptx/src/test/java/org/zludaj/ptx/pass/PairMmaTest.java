@@ -59,6 +59,10 @@ class PairMmaTest {
     void otherInstructionsAreLeftAlone() throws Exception {
         PtxModule in = Ptx.parse("k.ptx", PTX.replace(".f16.f16", ".bf16.bf16").replace("m16n8k16", "m16n8k16"));
         assertEquals(2, PtxPrinter.print(new PairMma().apply(in)).lines().filter(l -> l.contains(PairMma.PAIR)).count());
+        PtxModule bytes = Ptx.parse("i.ptx", PTX.replace(".f32.f16.f16.f32", ".s32.s8.u8.s32").replace("m16n8k16", "m16n8k32")
+                .replace(".f32 %f<40>", ".b32 %f<40>").replace("st.global.f32", "st.global.b32"));
+        assertEquals(2, PtxPrinter.print(new PairMma().apply(bytes)).lines().filter(l -> l.contains(PairMma.PAIR)).count(),
+                "m16n8k32 s8/u8 pairs too");
         PtxModule tf32 = Ptx.parse("t.ptx", PTX.replace(".f16.f16", ".tf32.tf32").replace("m16n8k16", "m16n8k8"));
         assertFalse(PtxPrinter.print(new PairMma().apply(tf32)).contains(PairMma.PAIR), "tf32 has no WMMA: not paired");
         assertTrue(PairMma.pairable(new Statement.Instruction(null, "mma", java.util.List.of(".sync", ".aligned", ".m16n8k8",
