@@ -263,19 +263,20 @@ def mma_test(shape, dt, at, bt, ct, satfinite=False):
 
 # ------------------------------------------------------------------------------------------ wmma
 
-def wmma_test(shape, at, ct, alayout, blayout, satfinite=False):
+def wmma_test(shape, at, ct, alayout, blayout, satfinite=False, cdlayout='row'):
     """Whole matrices in memory: wmma.load (each warp its own tile, leading dimension padded), mma, wmma.store."""
     m, n, k = [int(x) for x in shape[1:].replace('n', ' ').replace('k', ' ').split()]
     dt = ct
-    name = "wmma_%s_%s_%s_%s_%s%s" % (shape, at, ct, alayout, blayout, "_satfinite" if satfinite else "")
+    name = "wmma_%s_%s_%s_%s_%s%s%s" % (shape, at, ct, alayout, blayout, "_satfinite" if satfinite else "",
+                                        "" if cdlayout == 'row' else "_cd_" + cdlayout)
     seed = sum(map(ord, name)) & 0xffff
     unit = 16 if at in ('s8', 'u8') else 8      # leading dimensions: multiples of 16 bytes, with padding
     lda = ((k if alayout == 'row' else m) // unit + 1) * unit
     ldb = ((n if blayout == 'row' else k) // unit + 1) * unit
-    ldc = n + (8 if ct == 'f16' else 4)
+    ldc = (n if cdlayout == 'row' else m) + (8 if ct == 'f16' else 4)
     sa = m * lda if alayout == 'row' else k * lda
     sb = k * ldb if blayout == 'row' else n * ldb
-    sc = m * ldc
+    sc = (m if cdlayout == 'row' else n) * ldc
     esz = 1 if at in ('s8', 'u8') else 2
     test = "kernel k\ngrid 1 1 1\nblock %d 1 1\n" % THREADS
     # element values in memory order
@@ -308,21 +309,26 @@ def wmma_test(shape, at, ct, alayout, blayout, satfinite=False):
 
         def B(r, c):
             return mem_b[w * sb + (r * ldb + c if blayout == 'row' else c * ldb + r)]
-        for r in range(m):
-            for c in range(ldc):
-                cv = mem_c[w * sc + r * ldc + c]
-                if c >= n:  # padding: D's store leaves it alone; the output reads it back from C's copy
-                    acc = cv
-                else:
-                    acc = sum(A(r, x) * B(x, c) for x in range(k)) + cv
-                if dt == 'f32':
-                    out.append(f32bits(f32(acc)))
-                elif dt == 'f16':
-                    out.append(f32bits(half_value(half_bits(acc))))
-                else:
-                    if satfinite and c < n:
-                        acc = max(-(1 << 31), min((1 << 31) - 1, acc))
-                    out.append(acc & 0xffffffff)
+        for idx in range(sc):  # memory order of C/D
+            if cdlayout == 'row':
+                r, c = idx // ldc, idx % ldc
+                valid = c < n
+            else:
+                c, r = idx // ldc, idx % ldc
+                valid = r < m
+            cv = mem_c[w * sc + idx]
+            if not valid:  # padding: D's store leaves it alone; the output reads it back from C's copy
+                acc = cv
+            else:
+                acc = sum(A(r, x) * B(x, c) for x in range(k)) + cv
+            if dt == 'f32':
+                out.append(f32bits(f32(acc)))
+            elif dt == 'f16':
+                out.append(f32bits(half_value(half_bits(acc))))
+            else:
+                if satfinite and valid:
+                    acc = max(-(1 << 31), min((1 << 31) - 1, acc))
+                out.append(acc & 0xffffffff)
     otype = 'u32' if dt == 's32' else 'f32'
     tol = {'f32': " abs 0.0001", 'f16': " abs 0.02"}.get(dt, "")
     # d: D as stored (C's type); out: D widened to f32 for f16 (the checker's tolerance works on f32)
@@ -343,7 +349,7 @@ def wmma_test(shape, at, ct, alayout, blayout, satfinite=False):
     rd = ", ".join(("%%fd%d" if ct == 'f32' else "%%rd%d") % j for j in range(nc))
     s += "\twmma.load.a.sync.aligned.%s.%s.global.%s {%s}, [%%q8], %d;\n" % (alayout, shape, at, ra, lda)
     s += "\twmma.load.b.sync.aligned.%s.%s.global.%s {%s}, [%%q9], %d;\n" % (blayout, shape, at, rb, ldb)
-    s += "\twmma.load.c.sync.aligned.row.%s.global.%s {%s}, [%%q10], %d;\n" % (shape, ct, rc, ldc)
+    s += "\twmma.load.c.sync.aligned.%s.%s.global.%s {%s}, [%%q10], %d;\n" % (cdlayout, shape, ct, rc, ldc)
     types = "%s.%s" % (dt, ct) if at == 'f16' else "%s.%s.%s.%s" % (dt, at, at, ct)
     s += "\twmma.mma.sync.aligned.%s.%s.%s.%s%s {%s}, {%s}, {%s}, {%s};\n" % (
         alayout, blayout, shape, types, ".satfinite" if satfinite else "", rd, ra, rb, rc)
@@ -355,7 +361,7 @@ def wmma_test(shape, at, ct, alayout, blayout, satfinite=False):
     s += ("\tld.global.b16 %h2, [%q12];\n\tst.global.b16 [%q13], %h2;\n" if csz == 2 else
           "\tld.global.b32 %r57, [%q12];\n\tst.global.b32 [%q13], %r57;\n")
     s += "\tadd.u32 %r58, %r58, 32;\n\tbra LOOP;\nCOPIED:\n\tbar.warp.sync -1;\n"
-    s += "\twmma.store.d.sync.aligned.row.%s.global.%s [%%q11], {%s}, %d;\n" % (shape, dt, rd, ldc)
+    s += "\twmma.store.d.sync.aligned.%s.%s.global.%s [%%q11], {%s}, %d;\n" % (cdlayout, shape, dt, rd, ldc)
     s += "\tbar.warp.sync -1;\n"
     s += "\tmul.wide.u32 %%q15, %%r59, %d;\n\tadd.s64 %%q12, %%q4, %%q15;\n" % (sc * 4)
     s += "\tand.b32 %r58, %r60, 31;\n"
@@ -623,6 +629,32 @@ def mma_pair_chain_test(t):
     write(name, s, test, expected("out", "f32", out))
 
 
+def mbarrier_test():
+    """mbarrier: init by one thread, a phase completed by arrive + test_wait, the next by cp.async.mbarrier.arrive.noinc
+    + try_wait.parity, each followed by reading what other threads wrote."""
+    name = "mbarrier_phases_cp_async"
+    seed = sum(map(ord, name))
+    a, b = randoms(seed, THREADS, 32), randoms(seed + 1, THREADS, 32)
+    out = []
+    for tid in range(THREADS):
+        out += [a[(tid + 1) % THREADS], b[(tid + 5) % THREADS]]
+    s = header(90, "8.0") + ".shared .align 8 .b64 bar;\n.shared .align 16 .b32 data[64];\n.shared .align 16 .b32 data2[64];\n\n"
+    s += params(["a", "b", "out"])
+    s += "\tmov.u32 %r1, bar;\n\tmov.u32 %r2, data;\n\tmov.u32 %r3, data2;\n"
+    s += "\tsetp.ne.u32 %p1, %r60, 0;\n\t@%p1 bra INITED;\n\tmbarrier.init.shared.b64 [%r1], 64;\nINITED:\n\tbar.sync 0;\n"
+    s += base(0, 1) + "\tld.global.b32 %r4, [%q8];\n\tshl.b32 %r5, %r60, 2;\n\tadd.u32 %r6, %r2, %r5;\n\tst.shared.b32 [%r6], %r4;\n"
+    s += "\tmbarrier.arrive.shared.b64 %q12, [%r1];\nWAIT0:\n\tmbarrier.test_wait.shared.b64 %p2, [%r1], %q12;\n\t@!%p2 bra WAIT0;\n"
+    s += "\tadd.u32 %r7, %r60, 1;\n\trem.u32 %r7, %r7, 64;\n\tshl.b32 %r7, %r7, 2;\n\tadd.u32 %r7, %r2, %r7;\n\tld.shared.b32 %r8, [%r7];\n"
+    s += base(2, 2) + "\tst.global.b32 [%q10], %r8;\n"
+    s += base(1, 1) + "\tadd.u32 %r9, %r3, %r5;\n\tcp.async.ca.shared.global [%r9], [%q9], 4;\n"
+    s += "\tcp.async.mbarrier.arrive.noinc.shared.b64 [%r1];\nWAIT1:\n\tmbarrier.try_wait.parity.shared.b64 %p3, [%r1], 1;\n\t@!%p3 bra WAIT1;\n"
+    s += "\tadd.u32 %r11, %r60, 5;\n\trem.u32 %r11, %r11, 64;\n\tshl.b32 %r11, %r11, 2;\n\tadd.u32 %r11, %r3, %r11;\n\tld.shared.b32 %r12, [%r11];\n"
+    s += "\tst.global.b32 [%q10+4], %r12;\n\tret;\n}\n"
+    test = "kernel k\ngrid 1 1 1\nblock %d 1 1\nbuffer a u32 %d random %d\nbuffer b u32 %d random %d\nbuffer out u32 %d fill ee\n" % (
+        THREADS, THREADS, seed, THREADS, seed + 1, THREADS * 2) + "param buffer a\nparam buffer b\nparam buffer out\noutput out\n"
+    write(name, s, test, expected("out", "u32", out))
+
+
 def shfl_per_lane_test():
     """shfl.sync.idx and .up whose source lane / delta differs from lane to lane (the matrix lowerings' permutes)."""
     name = "warp_shfl_per_lane_source"
@@ -665,6 +697,9 @@ def main():
         wmma_test(shape, 'bf16', 'f32', 'row', 'row')
         wmma_test(shape, 's8', 's32', 'col', 'col')
         wmma_test(shape, 'u8', 's32', 'row', 'col', satfinite=True)
+        wmma_test(shape, 'f16', 'f32', 'col', 'col', cdlayout='col')
+    wmma_test('m16n16k16', 'f16', 'f16', 'row', 'col', cdlayout='col')
+    wmma_test('m16n16k16', 's8', 's32', 'row', 'row', cdlayout='col')
     for count in (1, 2, 4):
         for trans in (False, True):
             ldmatrix_test(count, trans)
@@ -675,6 +710,7 @@ def main():
     mma_pair_chain_test('f16')
     mma_pair_chain_test('bf16')
     mma_pair_chain_int_test()
+    mbarrier_test()
 
 
 if __name__ == "__main__":

@@ -488,3 +488,10 @@ void zluda_warp_gather(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t words) 
 void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_t input) {
     zluda_warp(ctx, W_WMMA, 0xffffffffu, (uint64_t)(uintptr_t)block, layout, input);
 }
+
+/* A thread that waits for something other threads of its block will do (an mbarrier phase) lets them run. */
+void zluda_fiber_yield(zluda_thread_ctx *ctx) {
+    block_t *b;
+    fiber_t *me = self_of(ctx, &b);
+    yield(b, me);
+}

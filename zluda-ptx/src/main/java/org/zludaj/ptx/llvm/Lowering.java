@@ -467,11 +467,13 @@ public final class Lowering {
     private final IntegerOps integers = new IntegerOps(this);
     final FloatOps floats = new FloatOps(this);
     private final MatrixOps matrices = new MatrixOps(this);
+    final AsyncBarriers barriers = new AsyncBarriers(this);
 
     private void instruction(Instruction i) {
         if (integers.lower(i)) return;
         if (floats.lower(i)) return;
         if (matrices.lower(i)) return;
+        if (barriers.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);

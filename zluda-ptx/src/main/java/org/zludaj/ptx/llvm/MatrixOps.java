@@ -37,6 +37,9 @@ final class MatrixOps {
             case "cp" -> {
                 if (!i.has(".async") || i.has(".bulk")) return false;
             }
+            case "mbarrier" -> {
+                if (!l.target.nativeMatrix()) return false;  // elsewhere: AsyncBarriers
+            }
             default -> {
                 return false;
             }
@@ -907,7 +910,10 @@ final class MatrixOps {
      */
     private void cpAsync(Instruction i) {
         if (i.has(".commit_group") || i.has(".wait_group") || i.has(".wait_all")) return;
-        if (i.has(".mbarrier")) throw unsupported(i, "(mbarrier completion) is not supported yet");
+        if (i.has(".mbarrier")) {  // the copies are complete already: the arrive-on happens now
+            l.barriers.cpAsyncArrive(i);
+            return;
+        }
         List<Operand> o = i.operands();
         if (o.size() < 3) throw unsupported(i, "has too few operands");
         LLVMValueRef dst = l.address(i, (Operand.Address) o.get(0), StateSpace.SHARED);
@@ -951,6 +957,7 @@ final class MatrixOps {
         boolean output = switch (i.opcode()) {
             case "mma", "ldmatrix", "movmatrix" -> true;
             case "wmma" -> !i.has(".store");
+            case "mbarrier" -> !i.has(".init") && !i.has(".inval") && !(i.operands().get(0) instanceof Operand.Address);
             default -> false;
         };
         List<Operand> o = i.operands();
@@ -960,13 +967,29 @@ final class MatrixOps {
         List<Operand> outRegs = new ArrayList<>();
         List<Type> outPtx = new ArrayList<>();
         int next = 0;
+        StringBuilder after = new StringBuilder();
+        List<String> outNames = new ArrayList<>();
         if (output) {
             for (Operand e : elements(o.get(0))) {
-                Type t = asmType(i, e);
+                if (e instanceof Operand.Sink) {  // "_": a local register of the right width takes it
+                    outNames.add("%zls");
+                    predicates.append(".reg .b64 %zls; ");
+                    continue;
+                }
+                boolean pred = l.isPredicate(e);
+                Type t = pred ? Type.B32 : asmType(i, e);
                 outRegs.add(e);
-                outPtx.add(t);
+                outPtx.add(pred ? Type.PRED : t);
                 outTypes.add(l.llvmType(t));
                 constraints.append(constraints.length() > 0 ? "," : "").append('=').append(constraint(t));
+                if (pred) {  // PTX predicates cannot be asm operands: a local .pred, copied out as 0/1
+                    String name = "%zlq" + next;
+                    predicates.append(".reg .pred ").append(name).append("; ");
+                    after.append(" selp.u32 $").append(next).append(", 1, 0, ").append(name).append(';');
+                    outNames.add(name);
+                } else {
+                    outNames.add("$" + next);
+                }
                 next++;
             }
         }
@@ -977,13 +1000,12 @@ final class MatrixOps {
             if (k > 0) text.append(", ");
             Operand op = o.get(k);
             if (k == 0 && output) {
-                StringBuilder v = new StringBuilder("{");
-                for (int e = 0; e < outRegs.size(); e++) v.append(e > 0 ? ", " : "").append('$').append(outIndex++);
-                text.append(o.get(0) instanceof Operand.Vector ? v.append('}').toString() : "$0");
+                text.append(o.get(0) instanceof Operand.Vector ? "{" + String.join(", ", outNames) + "}" : outNames.get(0));
                 continue;
             }
             if (op instanceof Operand.Address a) {
-                StateSpace space = i.opcode().equals("cp") ? (k == 0 ? StateSpace.SHARED : StateSpace.GLOBAL) : l.space(i);
+                StateSpace space = i.opcode().equals("cp") && !i.has(".mbarrier") ? (k == 0 ? StateSpace.SHARED : StateSpace.GLOBAL)
+                        : i.opcode().equals("mbarrier") && l.space(i) == StateSpace.GENERIC ? StateSpace.GENERIC : l.space(i);
                 LLVMValueRef p = l.address(i, a, space);
                 boolean narrow = space == StateSpace.SHARED;
                 args.add(LLVMBuildPtrToInt(b(), p, narrow ? i32t() : i64t(), ""));
@@ -1015,13 +1037,14 @@ final class MatrixOps {
                 text.append('$').append(next++);
             }
         }
-        text.append(';');
+        text.append(';').append(after);
         String body = predicates.length() > 0 ? "{ " + predicates + text + " }" : text.toString();
         LLVMTypeRef ret = outTypes.isEmpty() ? LLVMVoidTypeInContext(l.ctx) : outTypes.size() == 1 ? outTypes.get(0)
                 : LLVMStructTypeInContext(l.ctx, Ll.array(outTypes.toArray(new LLVMTypeRef[0])), outTypes.size(), 0);
         LLVMValueRef r = Ll.asm(b(), ret, body, constraints.toString(), args.toArray(new LLVMValueRef[0]));
         for (int e = 0; e < outRegs.size(); e++) {
             LLVMValueRef v = outRegs.size() == 1 ? r : LLVMBuildExtractValue(b(), r, e, "");
+            if (outPtx.get(e) == Type.PRED) v = LLVMBuildICmp(b(), LLVMIntNE, v, c32(0), "");
             l.write(i, outRegs.get(e), v, outPtx.get(e));
         }
     }

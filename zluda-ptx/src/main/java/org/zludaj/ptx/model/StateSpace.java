@@ -12,7 +12,7 @@ public enum StateSpace {
             case ".global" -> GLOBAL;
             case ".local" -> LOCAL;
             case ".param" -> PARAM;
-            case ".shared" -> SHARED;
+            case ".shared", ".shared::cta" -> SHARED;
             case ".tex" -> TEX;
             default -> null;
         };

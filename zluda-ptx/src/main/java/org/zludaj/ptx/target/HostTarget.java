@@ -271,6 +271,13 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
     }
 
     @Override
+    public void spinWait(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_fiber_yield", t), Ll.array(threadContext), 1, "");
+    }
+
+    @Override
     public boolean hasWarpGather() {
         return true;
     }

@@ -205,6 +205,12 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         throw new IllegalStateException(name() + " has no WMMA");
     }
 
+    /**
+     * Called where a thread finds what it waits for (an mbarrier phase) not there yet and will look again: the host
+     * lets its other fibers run; GPUs need nothing (their other threads run anyway).
+     */
+    default void spinWait(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {}
+
     /** isspacep: whether a generic address (as pointer in address space 0) lies in {@code space}; null if unknown. */
     default LLVMValueRef isSpace(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef generic, StateSpace space) {
         return null;
