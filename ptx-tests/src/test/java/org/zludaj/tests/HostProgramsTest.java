@@ -82,7 +82,7 @@ class HostProgramsTest {
         Programs.requireNvcc();
         for (String arch : new String[] {"compute_80", "compute_86"}) {
             Path p = Programs.nvcc(dir, program + ".cu", program + "_" + arch, "-arch=" + arch);
-            for (String wmma : arch.equals("compute_80") ? new String[] {"", "gfx1100", "gfx1201"} : new String[] {""}) {
+            for (String wmma : arch.equals("compute_80") ? new String[] {"", "gfx1100", "gfx1201", "gfx1030"} : new String[] {""}) {
                 Programs.Result r = Programs.withShim(p, wmma.isEmpty() ? Map.of() : Map.of("ZLUDA_HOST_WMMA", wmma));
                 assertEquals(0, r.exit(), arch + " " + wmma + ": " + r);
                 assertTrue(r.stdout().contains(pass), arch + " " + wmma + ": " + r);

@@ -213,12 +213,12 @@ class PtxInstructionTest {
     }
 
     /**
-     * The matrix tests with the AMD lowering of the matrix family (WMMA in the gfx11 or gfx12 operand layout, lane
-     * permutes) executed on the host, the WMMA emulated as the AMD ISA defines it (ZLUDA_HOST_WMMA): the code that
-     * runs on an RDNA GPU, checked here against the same exact references as NVIDIA's GPU.
+     * The matrix tests with the AMD lowering of the matrix family (WMMA in the gfx11 or gfx12 operand layout, dot
+     * products on gfx10.3, lane permutes) executed on the host, the WMMA emulated as the AMD ISA defines it
+     * (ZLUDA_HOST_WMMA): the code that runs on an RDNA GPU, checked against the same exact references as NVIDIA's GPU.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"gfx1100", "gfx1201"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"gfx1100", "gfx1201", "gfx1030"})
     void matrixTestsMatchWithTheAmdLoweringEmulated(String gfx, @TempDir Path work) throws Exception {
         Path exe = Programs.build(List.of("gcc", "-O1", "-o", work.resolve("ptxrun").toString(),
                 Programs.TESTS.resolve("c/ptxrun.c").toString(), "-ldl"), work.resolve("ptxrun"), work);

@@ -172,7 +172,7 @@ public final class HostJit {
     /** The cache key of a module for this host: its PTX text, the CPU, the compiler's build. */
     private String key(PtxModule ptx) {
         return org.zludaj.ptx.cache.CompileCache.key("host-object", Compiler.BUILD_ID, target.triple(), target.cpu(),
-                target.features() + (target.emulatedWmma() == null ? "" : ";wmma=" + target.emulatedWmma()),
+                target.features() + (target.emulatedGpu() == null ? "" : ";matrix-lowering=" + target.emulatedGpu()),
                 PtxPrinter.print(ptx));
     }
 

@@ -272,6 +272,7 @@ public final class Lowering {
             }
             if (target.hostSharedMemory()) sharedBase = target.sharedBase(module, b, threadContext);
             declare(f.body());
+            matrices.beginFunction(f.body());
             collectLabels(f.body());
             LLVMBasicBlockRef start = LLVMAppendBasicBlockInContext(ctx, kernel, "start");
             LLVMBuildBr(b, start);
@@ -1281,7 +1282,10 @@ public final class Lowering {
                 return convert(i, target.specialRegister(module, b, threadContext, n.name(), dim), Type.U32, t);
             }
             Reg r = regs.get(n.name());
-            if (r != null) return convert(i, LLVMBuildLoad2(b, r.llvmType, r.slot, ""), r.type, t);
+            if (r != null) {
+                matrices.beforeRead(n.name());
+                return convert(i, LLVMBuildLoad2(b, r.llvmType, r.slot, ""), r.type, t);
+            }
             Var v = variable(n.name());
             if (v != null) {  // the variable's address in its own state space
                 LLVMTypeRef it = llvmType(t.bytes() == 4 ? Type.U32 : Type.U64);

@@ -395,8 +395,100 @@ final class MatrixOps {
             }
             return;
         }
+        if (l.target.wmmaLayout() == null && !l.target.hasWarpGather() && wmmaForm) {  // GPUs without WMMA (gfx10.3)
+            dotMma(i, s, dt, at, bt, ct);
+            return;
+        }
         List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
         finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
+    }
+
+    /**
+     * mma.sync on a GPU without a matrix instruction (RDNA2 gfx10.3): each lane fetches the words of its two rows of A
+     * and its two columns of B by lane permutes (NVIDIA's layouts: A (i,k) at lane (i%8)*4 + (k%8)/2, register
+     * i/8 + 2(k/8), for 8-bit (k%16)/4 and 2(k/16); B (k,j) at lane (j%8)*4 + the same, register k/8 or k/16) and
+     * forms its four elements of D with two-element (16-bit floats, f32 sums) or four-element (8-bit, exact) dot
+     * products, the patterns of v_dot2/v_dot4. No scratch memory; 32 permutes per m16n8k16.
+     */
+    private void dotMma(Instruction i, int[] shape, Type dt, Type at, Type bt, Type ct) {
+        l.usesBlockOperations = true;
+        boolean integer = at == Type.S8 || at == Type.U8, m8 = shape[0] == 8;
+        int k = shape[2], blocks = integer ? k / 16 : k / 8;   // 8-bit: k-blocks of 16 (4 words); 16-bit: of 8
+        if (m8) blocks = 1;
+        List<Operand> o = i.operands();
+        List<LLVMValueRef> aw = readWords(i, o.get(1)), bw = readWords(i, o.get(2)), cw = readWords(i, o.get(3));
+        LLVMValueRef lane = l.laneId(i), g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
+        int rows = m8 ? 1 : 2, elements = m8 ? 2 : 4;
+        // A words of rows g (+8): [rowHalf][block][q]; B words of columns 2t, 2t+1: [col][block][q]
+        LLVMValueRef[][][] ar = new LLVMValueRef[rows][blocks][4], bc = new LLVMValueRef[2][blocks][4];
+        for (int q = 0; q < 4; q++) {
+            LLVMValueRef srcA = add(mul(g, 4), c32(q));
+            for (int rh = 0; rh < rows; rh++)
+                for (int kb = 0; kb < blocks; kb++) ar[rh][kb][q] = permute(aw.get(m8 ? 0 : rh + 2 * kb), srcA);
+            for (int c = 0; c < 2; c++) {
+                LLVMValueRef srcB = add(mul(add(mul(t, 2), c32(c)), 4), c32(q));
+                for (int kb = 0; kb < blocks; kb++) bc[c][kb][q] = permute(bw.get(kb), srcB);
+            }
+        }
+        List<LLVMValueRef> out = new ArrayList<>();
+        LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
+        for (int e = 0; e < elements; e++) {
+            int rh = e >> 1, c = e & 1;
+            LLVMValueRef acc;
+            if (integer) {
+                acc = null;
+                for (int kb = 0; kb < blocks; kb++)
+                    for (int q = 0; q < 4; q++) {
+                        LLVMValueRef d = dot4(ar[rh][kb][q], at, bc[c][kb][q], bt);
+                        acc = acc == null ? d : LLVMBuildAdd(b(), acc, d, "");
+                    }
+                LLVMValueRef cv = cw.get(e);
+                acc = i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), acc, i64t(), ""), LLVMBuildSExt(b(), cv, i64t(), ""), ""),
+                        Type.S32, true) : LLVMBuildAdd(b(), acc, cv, "");
+            } else {
+                acc = ct == Type.F32 ? LLVMBuildBitCast(b(), cw.get(e), f32, "")
+                        : LLVMBuildFPTrunc(b(), element(cw.get(e / 2), e % 2, Type.F16), f32, "");
+                for (int kb = 0; kb < blocks; kb++)
+                    for (int q = 0; q < 4; q++) acc = dot2(ar[rh][kb][q], bc[c][kb][q], at, acc);
+                acc = LLVMBuildBitCast(b(), acc, i32t(), "");
+            }
+            out.add(acc);
+        }
+        if (dt == Type.S32 || dt == Type.F32) {
+            List<Operand> regs = elements(o.get(0));
+            for (int e = 0; e < regs.size(); e++) l.write(i, regs.get(e), dt == Type.F32 ? LLVMBuildBitCast(b(), out.get(e), f32, "") : out.get(e),
+                    dt == Type.F32 ? Type.F32 : Type.B32);
+        } else {
+            writeD(i, o.get(0), dt, out);
+        }
+    }
+
+    /** acc + a.lo*b.lo + a.hi*b.hi for two f16/bf16 in each word, in f32 (the products are exact there). */
+    private LLVMValueRef dot2(LLVMValueRef a, LLVMValueRef b, Type t, LLVMValueRef acc) {
+        LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
+        for (int h = 0; h < 2; h++) {
+            LLVMValueRef x = LLVMBuildFPTrunc(b(), element(a, h, t), f32, ""), y = LLVMBuildFPTrunc(b(), element(b, h, t), f32, "");
+            acc = LLVMBuildFAdd(b(), acc, LLVMBuildFMul(b(), x, y, ""), "");
+        }
+        return acc;
+    }
+
+    /** The sum of the four byte products of two words (i32, exact). */
+    private LLVMValueRef dot4(LLVMValueRef a, Type at, LLVMValueRef b, Type bt) {
+        LLVMValueRef sum = null;
+        for (int k = 0; k < 4; k++) {
+            LLVMValueRef x = LLVMBuildTrunc(b(), element(a, k, at), i32t(), ""), y = LLVMBuildTrunc(b(), element(b, k, bt), i32t(), "");
+            LLVMValueRef p = LLVMBuildMul(b(), x, y, "");
+            sum = sum == null ? p : LLVMBuildAdd(b(), sum, p, "");
+        }
+        return sum;
+    }
+
+    /** Whether an mma.sync form goes to WMMA on a WMMA target (the same test as in mma()). */
+    private static boolean wmmaLowered(int[] s, Type at, Type bt) {
+        boolean bytes = (at == Type.S8 || at == Type.U8) && (bt == Type.S8 || bt == Type.U8);
+        return (at == Type.F16 || at == Type.BF16) && bt == at && s[0] == 16 && s[1] == 8 && (s[2] == 16 || s[2] == 8)
+                || bytes && (s[0] == 16 && s[1] == 8 && (s[2] == 32 || s[2] == 16) || s[0] == 8 && s[1] == 8 && s[2] == 16);
     }
 
     // ------------------------------------------------------------------------------------------- mma.sync on WMMA
@@ -489,6 +581,36 @@ final class MatrixOps {
         }
         boolean keep = dt == Type.F32 || dt == Type.S32;
         List<LLVMValueRef> c = keep && ct == dt ? forwarded(cs) : null;
+        Accumulator cGroup = ct == Type.F32 || ct == Type.S32 ? accumulators.get(registerNames(cs).get(0)) : null;
+        if (c == null && cGroup != null && cGroup.registers.equals(registerNames(cs))) {
+            // the shadow while the registers are stale, else the registers converted
+            var fn = l.kernel;
+            var fromShadow = LLVMAppendBasicBlockInContext(l.ctx, fn, "wmma.c.shadow");
+            var fromRegs = LLVMAppendBasicBlockInContext(l.ctx, fn, "wmma.c.registers");
+            var join = LLVMAppendBasicBlockInContext(l.ctx, fn, "wmma.c");
+            LLVMBuildCondBr(b(), LLVMBuildLoad2(b(), LLVMInt1TypeInContext(l.ctx), cGroup.stale, ""), fromShadow, fromRegs);
+            LLVMPositionBuilderAtEnd(b(), fromShadow);
+            List<LLVMValueRef> sv = new ArrayList<>();
+            for (int v = 0; v < 8; v++) sv.add(loadAt(cGroup.element(), cGroup.shadow, c32(v)));
+            LLVMBuildBr(b(), join);
+            LLVMPositionBuilderAtEnd(b(), fromRegs);
+            List<LLVMValueRef> rv;
+            writing = true;  // reading the registers here needs no write-back: they are current on this path
+            try {
+                rv = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd, m8);
+            } finally {
+                writing = false;
+            }
+            var regsEnd = LLVMGetInsertBlock(b());
+            LLVMBuildBr(b(), join);
+            LLVMPositionBuilderAtEnd(b(), join);
+            c = new ArrayList<>();
+            for (int v = 0; v < 8; v++) {
+                LLVMValueRef phi = LLVMBuildPhi(b(), cGroup.element(), "");
+                LLVMAddIncoming(phi, Ll.array(sv.get(v), rv.get(v)), Ll.array(fromShadow, regsEnd), 2);
+                c.add(phi);
+            }
+        }
         if (c == null) c = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd, m8);
         List<LLVMValueRef> dv;
         if (!integer) {
@@ -501,33 +623,45 @@ final class MatrixOps {
             for (int v = 0; v < 8; v++) dv.add(i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), p.get(v), i64t(), ""),
                     LLVMBuildSExt(b(), c.get(v), i64t(), ""), ""), Type.S32, true) : LLVMBuildAdd(b(), p.get(v), c.get(v), ""));
         }
-        // back to NVIDIA's C layout: element e of lane (g, t) is (g + 8(e/2), 2t + e%2); the second operation's
-        // columns are 8 further on
-        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
+        Accumulator group = keep ? accumulators.get(registerNames(ds).get(0)) : null;
+        if (group != null && group.registers.equals(registerNames(ds))) {  // stays in the WMMA layout: registers stale
+            for (int v = 0; v < 8; v++) storeAt(group.element(), group.shadow, c32(v), dv.get(v));
+            LLVMBuildStore(b(), LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 1, 0), group.stale);
+            return;
+        }
         writing = true;
         try {
-            for (int half = 0; half < ds.size(); half++) {
-                List<LLVMValueRef> out = new ArrayList<>();
-                for (int e = 0; e < (m8 ? 2 : 4); e++) {
-                    LLVMValueRef j = add(add(mul(t, 2), c32(e & 1)), c32(8L * half));
-                    List<LLVMValueRef> p = new ArrayList<>();
-                    if (rdna3) {  // held by lane j + 16(i%2) = j + 16(g%2), element i/2 = g/2 + 4(e/2)
-                        LLVMValueRef src = add(j, mul(and(g, 1), 16));
-                        for (int q = 0; q < 4; q++) p.add(permute(bits(dv.get(4 * (e >> 1) + q)), src));
-                        out.add(pick(LLVMBuildLShr(b(), g, c32(1), ""), p));
-                    } else {      // held by lane j + 16(i/8) = j + 16(e/2), element i%8 = g
-                        LLVMValueRef src = add(j, c32(16L * (e >> 1)));
-                        for (int q = 0; q < 8; q++) p.add(permute(bits(dv.get(q)), src));
-                        out.add(pick(g, p));
-                    }
-                }
-                writeD(i, ds.get(half), dt, out);
-            }
+            toNvidia(i, dv, dt, ds, m8);
         } finally {
             writing = false;
         }
         // an f32/s32 accumulator stays available in the WMMA layout for the next operation on the same registers
         if (keep) remember(ds, dv);
+    }
+
+    /** D (WMMA layout) back to NVIDIA's C layout into the registers of {@code ds} (one per m16n8 half). */
+    private void toNvidia(Instruction i, List<LLVMValueRef> dv, Type dt, List<Operand> ds, boolean m8) {
+        boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3;
+        LLVMValueRef lane = l.laneId(i);
+        // element e of lane (g, t) is (g + 8(e/2), 2t + e%2); the second operation's columns are 8 further on
+        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
+        for (int half = 0; half < ds.size(); half++) {
+            List<LLVMValueRef> out = new ArrayList<>();
+            for (int e = 0; e < (m8 ? 2 : 4); e++) {
+                LLVMValueRef j = add(add(mul(t, 2), c32(e & 1)), c32(8L * half));
+                List<LLVMValueRef> p = new ArrayList<>();
+                if (rdna3) {  // held by lane j + 16(i%2) = j + 16(g%2), element i/2 = g/2 + 4(e/2)
+                    LLVMValueRef src = add(j, mul(and(g, 1), 16));
+                    for (int q = 0; q < 4; q++) p.add(permute(bits(dv.get(4 * (e >> 1) + q)), src));
+                    out.add(pick(LLVMBuildLShr(b(), g, c32(1), ""), p));
+                } else {      // held by lane j + 16(i/8) = j + 16(e/2), element i%8 = g
+                    LLVMValueRef src = add(j, c32(16L * (e >> 1)));
+                    for (int q = 0; q < 8; q++) p.add(permute(bits(dv.get(q)), src));
+                    out.add(pick(g, p));
+                }
+            }
+            writeD(i, ds.get(half), dt, out);
+        }
     }
 
     private LLVMValueRef bits(LLVMValueRef x) {
@@ -629,9 +763,177 @@ final class MatrixOps {
 
     /** Lowering calls this for every register it writes: a kept accumulator is no longer what the register holds. */
     void written(String register) {
-        if (writing || kept.isEmpty()) return;
+        if (writing) return;
+        Accumulator acc = accumulators.get(register);
+        if (acc != null) acc.materialize();  // the others of the group must be current before this one changes
+        if (kept.isEmpty()) return;
         Kept k = kept.get(register);
         if (k != null) for (String n : k.registers()) kept.remove(n, k);
+    }
+
+    /** Lowering calls this before it reads a register: an accumulator held in the WMMA layout is written back first. */
+    void beforeRead(String register) {
+        if (writing || accumulators.isEmpty()) return;
+        Accumulator acc = accumulators.get(register);
+        if (acc != null) acc.materialize();
+    }
+
+    // ---- accumulators carried in the WMMA layout across loops. Registers that are only ever the D of one WMMA-
+    // lowered mma form (f32/s32) get a shadow in the WMMA layout and a runtime flag "the registers are stale": the
+    // WMMA writes the shadow and sets the flag; an mma whose C is the group takes the shadow while the flag is set;
+    // any other read or write of a group register first writes the shadow back (the permutes run then, once). In a
+    // k-loop the conversions therefore happen before the loop and after it, not in every iteration.
+
+    private final class Accumulator {
+        final List<String> registers;
+        final boolean integer;
+        final int halves;  // 1 or 2 (paired): m16n8 tiles in the 16 columns
+        LLVMValueRef shadow, stale;
+        boolean busy;
+
+        Accumulator(List<String> registers, boolean integer, int halves) {
+            this.registers = registers;
+            this.integer = integer;
+            this.halves = halves;
+        }
+
+        LLVMTypeRef element() {
+            return integer ? i32t() : LLVMFloatTypeInContext(l.ctx);
+        }
+
+        void allocate() {
+            shadow = l.entryAlloca(LLVMArrayType2(element(), 8), "wmma.acc");
+            stale = l.entryAlloca(LLVMInt1TypeInContext(l.ctx), "wmma.stale");
+            // the builder is still in the entry block here (Lowering calls beginFunction before the body)
+            LLVMBuildStore(b(), LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 0, 0), stale);
+        }
+
+        /** If the registers are stale, permute the shadow back into NVIDIA's layout and write them. */
+        void materialize() {
+            if (busy) return;
+            busy = true;
+            try {
+                var fn = l.kernel;
+                var back = LLVMAppendBasicBlockInContext(l.ctx, fn, "wmma.writeback");
+                var done = LLVMAppendBasicBlockInContext(l.ctx, fn, "wmma.current");
+                LLVMBuildCondBr(b(), LLVMBuildLoad2(b(), LLVMInt1TypeInContext(l.ctx), stale, ""), back, done);
+                LLVMPositionBuilderAtEnd(b(), back);
+                List<LLVMValueRef> dv = new ArrayList<>();
+                for (int v = 0; v < 8; v++) dv.add(loadAt(element(), shadow, c32(v)));
+                writing = true;
+                try {
+                    toNvidia(null, dv, integer ? Type.S32 : Type.F32, groupOperands(), false);
+                } finally {
+                    writing = false;
+                }
+                LLVMBuildStore(b(), LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 0, 0), stale);
+                LLVMBuildBr(b(), done);
+                LLVMPositionBuilderAtEnd(b(), done);
+            } finally {
+                busy = false;
+            }
+        }
+
+        List<Operand> groupOperands() {
+            List<Operand> ds = new ArrayList<>();
+            int per = registers.size() / halves;
+            for (int h = 0; h < halves; h++) {
+                List<Operand> regs = new ArrayList<>();
+                for (String r : registers.subList(h * per, (h + 1) * per)) regs.add(new Operand.Name(r, null));
+                ds.add(new Operand.Vector(regs));
+            }
+            return ds;
+        }
+    }
+
+    private final java.util.Map<String, Accumulator> accumulators = new java.util.HashMap<>();
+
+    /**
+     * Before a function is lowered: the register groups worth carrying in the WMMA layout. A group is the D of
+     * WMMA-lowered mma operations (f32/s32, the same registers every time, no register in two groups); it qualifies
+     * when those operations sit in a loop (a backward branch's range) in which nothing else touches the group, as in
+     * a GEMM's k-loop. Where other code rescales the accumulators every iteration (flash attention) or there is no
+     * loop, the registers are kept current (within a block the last D is reused anyway, see {@link #forwarded}).
+     */
+    void beginFunction(List<org.zludaj.ptx.model.Statement> body) {
+        accumulators.clear();
+        kept.clear();
+        if (l.target.wmmaLayout() == null) return;
+        List<org.zludaj.ptx.model.Statement> flat = new ArrayList<>();
+        flatten(body, flat);
+        java.util.Map<String, Integer> labels = new java.util.HashMap<>();
+        for (int k = 0; k < flat.size(); k++) if (flat.get(k) instanceof org.zludaj.ptx.model.Statement.Label lb) labels.put(lb.name(), k);
+        List<int[]> loops = new ArrayList<>();
+        for (int k = 0; k < flat.size(); k++) {
+            if (flat.get(k) instanceof Instruction i && (i.opcode().equals("bra") || i.opcode().equals("brx")) && !i.operands().isEmpty()
+                    && i.operands().get(0) instanceof Operand.Name n && labels.containsKey(n.name()) && labels.get(n.name()) < k) {
+                loops.add(new int[] {labels.get(n.name()), k});
+            }
+        }
+        java.util.Map<List<String>, List<Integer>> groups = new java.util.LinkedHashMap<>();
+        java.util.Map<List<String>, Integer> halves = new java.util.HashMap<>();
+        java.util.Map<String, List<String>> owner = new java.util.HashMap<>();
+        java.util.Set<String> excluded = new java.util.HashSet<>();
+        for (int k = 0; k < flat.size(); k++) {
+            if (!(flat.get(k) instanceof Instruction i) || !i.opcode().equals("mma") || i.operands().size() != 4) continue;
+            List<Type> ts = types(i);
+            int[] sh = shape(i);
+            if (sh == null || ts.size() != 4 || !wmmaLowered(sh, ts.get(1), ts.get(2))) continue;
+            Type dt = ts.get(0);
+            List<String> regs = registerNames(List.of(i.operands().get(0)));
+            if (dt != Type.F32 && dt != Type.S32 || ts.get(3) != dt || regs.stream().anyMatch(r -> r.startsWith("?"))) {
+                excluded.addAll(regs);
+                continue;
+            }
+            for (String r : regs) {
+                List<String> prev = owner.putIfAbsent(r, regs);
+                if (prev != null && !prev.equals(regs)) {  // one register in two different groups: leave both current
+                    excluded.addAll(prev);
+                    excluded.addAll(regs);
+                }
+            }
+            groups.computeIfAbsent(regs, x -> new ArrayList<>()).add(k);
+            halves.put(regs, (i.has(org.zludaj.ptx.pass.PairMma.PAIR) ? 2 : 1) * (dt == Type.S32 ? -1 : 1));
+        }
+        for (var e : groups.entrySet()) {
+            List<String> regs = e.getKey();
+            if (regs.stream().anyMatch(excluded::contains) || !worthCarrying(flat, loops, regs, e.getValue())) continue;
+            int h = halves.get(regs);
+            Accumulator a = new Accumulator(regs, h < 0, Math.abs(h));
+            a.allocate();
+            for (String r : regs) accumulators.put(r, a);
+        }
+    }
+
+    private static void flatten(List<org.zludaj.ptx.model.Statement> body, List<org.zludaj.ptx.model.Statement> out) {
+        for (var st : body) {
+            if (st instanceof org.zludaj.ptx.model.Statement.Block blk) flatten(blk.statements(), out);
+            else out.add(st);
+        }
+    }
+
+    /** Every mma of the group lies in a loop, and in such a loop no other instruction (or operand) touches the group. */
+    private static boolean worthCarrying(List<org.zludaj.ptx.model.Statement> flat, List<int[]> loops, List<String> regs,
+                                         List<Integer> mmas) {
+        java.util.Set<String> group = new java.util.HashSet<>(regs);
+        for (int at : mmas) {
+            boolean inLoop = false;
+            for (int[] loop : loops) {
+                if (at < loop[0] || at > loop[1]) continue;
+                inLoop = true;
+                for (int k = loop[0]; k <= loop[1]; k++) {
+                    if (!(flat.get(k) instanceof Instruction i)) continue;
+                    List<Operand> ops = i.operands();
+                    boolean groupMma = mmas.contains(k);
+                    for (int n = 0; n < ops.size(); n++) {
+                        if (groupMma && (n == 0 || n == 3)) continue;  // its own D and C
+                        for (String name : org.zludaj.ptx.pass.PairMma.names(ops.get(n))) if (group.contains(name)) return false;
+                    }
+                }
+            }
+            if (!inLoop) return false;
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------- wmma

@@ -104,7 +104,7 @@ public final class PairMma implements ModulePass {
     }
 
     /** Every name an operand mentions (registers, address bases), recursively. */
-    static Set<String> names(Operand o) {
+    public static Set<String> names(Operand o) {
         Set<String> out = new HashSet<>();
         collect(o, out);
         return out;

@@ -19,7 +19,7 @@ import org.zludaj.ptx.model.StateSpace;
  * {@code params} is CUDA's kernelParams array and {@code ctx} the thread's context, whose layout is shared with
  * zluda-native's hostrt.h: twelve u32 (tid, ntid, ctaid, nctaid, x/y/z each) then the block's shared memory.
  */
-public record HostTarget(String triple, String cpu, String features, WmmaLayout emulatedWmma) implements Target {
+public record HostTarget(String triple, String cpu, String features, String emulatedGpu) implements Target {
     /** Index of the first u32 of each special register in zluda_thread_ctx. */
     static int ctxField(String register) {
         return switch (register) {
@@ -32,9 +32,10 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
     }
 
     /**
-     * The CPU this process runs on. {@code ZLUDA_HOST_WMMA=gfx1100|gfx1201} lowers the matrix family as for that AMD GPU
-     * (WMMA in its operand layout, lane permutes) with the WMMA emulated by the host runtime: how CI runs the AMD
-     * lowering itself. Unset: NVIDIA's semantics directly (the reference).
+     * The CPU this process runs on. {@code ZLUDA_HOST_WMMA=gfx1100|gfx1201|gfx1030} lowers the matrix family as for that
+     * AMD GPU (WMMA in its operand layout on gfx11/gfx12, dot products on gfx10.3; lane permutes instead of the host's
+     * one-step gather) with the WMMA emulated by the host runtime: how CI runs the AMD lowering itself. Unset: NVIDIA's
+     * semantics directly (the reference).
      */
     public static HostTarget native_() {
         Ll.initialize();
@@ -42,15 +43,15 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
         return new HostTarget(Ll.message(t), Ll.message(c), Ll.message(f), emulation(System.getenv("ZLUDA_HOST_WMMA")));
     }
 
-    /** The WMMA layout named by a gfx target (gfx11xx: RDNA3, gfx12xx: RDNA4), null for none or unset. */
-    public static WmmaLayout emulation(String gfx) {
+    /** The AMD target whose matrix lowering the host runs (checked: a supported gfx name), null for none or unset. */
+    public static String emulation(String gfx) {
         if (gfx == null || gfx.isBlank()) return null;
-        return new AmdgpuTarget(gfx.trim()).wmmaLayout();
+        return new AmdgpuTarget(gfx.trim()).gfx();
     }
 
     @Override
     public WmmaLayout wmmaLayout() {
-        return emulatedWmma;
+        return emulatedGpu == null ? null : new AmdgpuTarget(emulatedGpu).wmmaLayout();
     }
 
     /**
@@ -74,7 +75,7 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
         for (int k = 0; k < 8; k++) LLVMBuildStore(b, input.integer() ? c.get(k) : LLVMBuildBitCast(b, c.get(k), i32, ""), word(b, i32, block, 16 + k));
         LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32, i32), 4, 0);
         LLVMBuildCall2(b, t, runtime(m, "zluda_wmma", t), Ll.array(threadContext, block,
-                LLVMConstInt(i32, emulatedWmma == WmmaLayout.RDNA3 ? 3 : 4, 0), LLVMConstInt(i32, input.ordinal(), 0)), 4, "");
+                LLVMConstInt(i32, wmmaLayout() == WmmaLayout.RDNA3 ? 3 : 4, 0), LLVMConstInt(i32, input.ordinal(), 0)), 4, "");
         List<LLVMValueRef> d = new ArrayList<>();
         for (int k = 0; k < 8; k++) {
             LLVMValueRef x = LLVMBuildLoad2(b, i32, word(b, i32, block, 24 + k), "");
@@ -277,13 +278,15 @@ public record HostTarget(String triple, String cpu, String features, WmmaLayout 
         LLVMBuildCall2(b, t, runtime(m, "zluda_fiber_yield", t), Ll.array(threadContext), 1, "");
     }
 
+    /** The one-step gather, except when running an AMD GPU's lowering (which permutes lane by lane). */
     @Override
     public boolean hasWarpGather() {
-        return true;
+        return emulatedGpu == null;
     }
 
     @Override
     public boolean warpGather(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef buffer, int words) {
+        if (!hasWarpGather()) return false;
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
         LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32), 3, 0);

@@ -95,11 +95,26 @@ class MatrixOpsTest {
     }
 
     @Test
-    void otherTargetsLowerThroughOneHelperPerForm() throws Exception {
+    void gpusWithoutWmmaUseLanePermutesAndDotProducts() throws Exception {
+        var ctx = org.bytedeco.llvm.global.LLVM.LLVMContextCreate();
+        try {
+            var m = Lowering.lower(Ptx.parse("mma.ptx", MMA), new org.zludaj.ptx.target.AmdgpuTarget("gfx1030"), ctx, null, "");
+            String ir = Ll.print(m);
+            assertFalse(ir.contains("zluda.matrix.mma"), "no reference helper on gfx1030");
+            assertFalse(ir.contains("wmma"), ir);
+            assertEquals(32 + 4, ir.split("call i32 @llvm.amdgcn.ds.bpermute\\(", -1).length - 1,
+                    "an m16n8k16 fetches 16 A and 16 B words; ldmatrix.x4 one 32-bit LDS row address per matrix");
+            org.bytedeco.llvm.global.LLVM.LLVMDisposeModule(m);
+        } finally {
+            org.bytedeco.llvm.global.LLVM.LLVMContextDispose(ctx);
+        }
+    }
+
+    @Test
+    void theHostReferenceLowersThroughOneHelperPerForm() throws Exception {
         String twice = MMA.replace("st.global.f32", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3}, "
                 + "{%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f0, %f1, %f2, %f3};\nst.global.f32");
-        for (var t : List.<org.zludaj.ptx.target.Target>of(new org.zludaj.ptx.target.HostTarget("x86_64-unknown-linux-gnu", "x86-64", "", null),
-                new org.zludaj.ptx.target.AmdgpuTarget("gfx1030"))) {
+        for (var t : List.<org.zludaj.ptx.target.Target>of(new org.zludaj.ptx.target.HostTarget("x86_64-unknown-linux-gnu", "x86-64", "", null))) {
             var ctx = org.bytedeco.llvm.global.LLVM.LLVMContextCreate();
             try {
                 var m = Lowering.lower(Ptx.parse("mma.ptx", twice), t, ctx, null, "");
@@ -111,8 +126,7 @@ class MatrixOpsTest {
                 org.bytedeco.llvm.global.LLVM.LLVMContextDispose(ctx);
             }
         }
-        byte[] co = Compiler.amdgpu(Ptx.parse("mma.ptx", twice), "gfx1030");
-        assertTrue(co.length > 0);
+        for (String gfx : List.of("gfx1030", "gfx1100", "gfx1201")) assertTrue(Compiler.amdgpu(Ptx.parse("mma.ptx", twice), gfx).length > 0);
     }
 
     @Test
