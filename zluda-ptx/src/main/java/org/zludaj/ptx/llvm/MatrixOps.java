@@ -408,7 +408,8 @@ final class MatrixOps {
      * and its two columns of B by lane permutes (NVIDIA's layouts: A (i,k) at lane (i%8)*4 + (k%8)/2, register
      * i/8 + 2(k/8), for 8-bit (k%16)/4 and 2(k/16); B (k,j) at lane (j%8)*4 + the same, register k/8 or k/16) and
      * forms its four elements of D with two-element (16-bit floats, f32 sums) or four-element (8-bit, exact) dot
-     * products, the patterns of v_dot2/v_dot4. No scratch memory; 32 permutes per m16n8k16.
+     * products: the target's (gfx10.3: v_dot2c_f32_f16, v_dot4_i32_i8, v_dot4_u32_u8) where it has them, plain
+     * arithmetic otherwise (bf16, mixed signedness, the host). 32 permutes per m16n8k16.
      */
     private void dotMma(Instruction i, int[] shape, Type dt, Type at, Type bt, Type ct) {
         l.usesBlockOperations = true;
@@ -436,11 +437,11 @@ final class MatrixOps {
             int rh = e >> 1, c = e & 1;
             LLVMValueRef acc;
             if (integer) {
-                acc = null;
+                acc = c32(0);
                 for (int kb = 0; kb < blocks; kb++)
                     for (int q = 0; q < 4; q++) {
-                        LLVMValueRef d = dot4(ar[rh][kb][q], at, bc[c][kb][q], bt);
-                        acc = acc == null ? d : LLVMBuildAdd(b(), acc, d, "");
+                        LLVMValueRef d = at == bt ? l.target.dot4(l.module, b(), ar[rh][kb][q], bc[c][kb][q], acc, at == Type.S8) : null;
+                        acc = d != null ? d : LLVMBuildAdd(b(), acc, dot4(ar[rh][kb][q], at, bc[c][kb][q], bt), "");
                     }
                 LLVMValueRef cv = cw.get(e);
                 acc = i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), acc, i64t(), ""), LLVMBuildSExt(b(), cv, i64t(), ""), ""),
@@ -465,6 +466,8 @@ final class MatrixOps {
 
     /** acc + a.lo*b.lo + a.hi*b.hi for two f16/bf16 in each word, in f32 (the products are exact there). */
     private LLVMValueRef dot2(LLVMValueRef a, LLVMValueRef b, Type t, LLVMValueRef acc) {
+        LLVMValueRef d = t == Type.F16 ? l.target.dot2F16(l.module, b(), a, b, acc) : null;
+        if (d != null) return d;
         LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
         for (int h = 0; h < 2; h++) {
             LLVMValueRef x = LLVMBuildFPTrunc(b(), element(a, h, t), f32, ""), y = LLVMBuildFPTrunc(b(), element(b, h, t), f32, "");
@@ -713,7 +716,7 @@ final class MatrixOps {
     private void writeD(Instruction i, Operand d, Type dt, List<LLVMValueRef> out) {
         List<Operand> regs = elements(d);
         if (dt == Type.F32) {
-            for (int e = 0; e < 4; e++) l.write(i, regs.get(e), LLVMBuildBitCast(b(), out.get(e), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
+            for (int e = 0; e < regs.size(); e++) l.write(i, regs.get(e), LLVMBuildBitCast(b(), out.get(e), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
             return;
         }
         if (dt == Type.S32) {
@@ -960,6 +963,10 @@ final class MatrixOps {
                 nativeWmmaMma(i, dt, at, bt, ct);
                 return;
             }
+            if (l.target.wmmaLayout() != null && (at == Type.F16 || at == Type.BF16) && at == bt && (s[0] != s[1])) {
+                tiledWmmaMma(i, s, dt, at, ct);
+                return;
+            }
             List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
             finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
             return;
@@ -1070,6 +1077,42 @@ final class MatrixOps {
             for (int r = 0; r < regs.size(); r++) l.write(i, regs.get(r), w.get(r % w.size()), Type.B32);
         } else {
             for (int r = 0; r < regs.size(); r++) l.write(i, regs.get(r), d.get(r % 8), dt == Type.F32 ? Type.F32 : Type.B32);
+        }
+    }
+
+    /**
+     * wmma.mma m32n8k16 / m8n32k16 (f16, bf16) on a WMMA GPU: their fragments (see {@link #wmmaFragments}) are
+     * mma.m16n8k16 fragments tiled, so the operation is m16n8k16 operations on the tiles: m32n8k16 two (rows 0-15 and
+     * 16-31), m8n32k16 four 8-row ones (A's rows 8-15 zero) paired two by two, each lowered as mma.sync is.
+     */
+    private void tiledWmmaMma(Instruction i, int[] s, Type dt, Type at, Type ct) {
+        List<Operand> o = i.operands();
+        List<LLVMValueRef> aw = readWords(i, o.get(1)), bw = readWords(i, o.get(2));
+        List<Operand> c = elements(o.get(3)), d = elements(o.get(0));
+        int perC = ct == Type.F16 ? 2 : 1, perD = dt == Type.F16 ? 2 : 1;
+        int[] shape16 = {16, 8, 16};
+        if (s[0] == 32) {  // A: 8 words (tile t: words 4t..), B: 2 words, C/D: 4 elements per tile
+            for (int t = 0; t < 2; t++) {
+                mmaWmma(i, shape16, dt, at, at, ct, aw.subList(4 * t, 4 * t + 4), List.of(bw.subList(0, 2)),
+                        List.of(new Operand.Vector(c.subList(4 * t / perC, 4 * (t + 1) / perC))),
+                        List.of(new Operand.Vector(d.subList(4 * t / perD, 4 * (t + 1) / perD))));
+            }
+            return;
+        }
+        // m8n32k16: A's 4 elements are rows 0-7 of an m16n8k16 A (registers 0 and 2); B tile j: words 2j, 2j+1;
+        // C/D tile j: elements 2j, 2j+1 (rows 8-15 absent)
+        LLVMValueRef zero = c32(0);
+        List<LLVMValueRef> a = List.of(aw.get(0), zero, aw.get(1), zero);
+        int[] shape8 = {8, 8, 16};
+        for (int pair = 0; pair < 2; pair++) {
+            List<List<LLVMValueRef>> bs = new ArrayList<>();
+            List<Operand> cs = new ArrayList<>(), ds = new ArrayList<>();
+            for (int j = 2 * pair; j < 2 * pair + 2; j++) {
+                bs.add(bw.subList(2 * j, 2 * j + 2));
+                cs.add(new Operand.Vector(c.subList(2 * j / perC, (2 * j + 2) / perC)));
+                ds.add(new Operand.Vector(d.subList(2 * j / perD, (2 * j + 2) / perD)));
+            }
+            mmaWmma(i, shape8, dt, at, at, ct, a, bs, cs, ds);
         }
     }
 

@@ -296,4 +296,23 @@ public record AmdgpuTarget(String gfx) implements Target {
         for (int k = 0; k < items.size(); k++) v = LLVMBuildInsertElement(b, v, items.get(k), LLVMConstInt(i32, k, 0), "");
         return v;
     }
+
+    /** v_dot2c_f32_f16 on GPUs without WMMA (gfx10.3), where the matrix family is lowered to dot products. */
+    @Override
+    public LLVMValueRef dot2F16(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bw, LLVMValueRef acc) {
+        if (wmmaLayout() != null) return null;
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef h2 = LLVMVectorType(LLVMHalfTypeInContext(ctx), 2);
+        return Ll.intrinsic(m, b, "llvm.amdgcn.fdot2", new LLVMTypeRef[0], LLVMBuildBitCast(b, a, h2, ""), LLVMBuildBitCast(b, bw, h2, ""),
+                acc, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
+    }
+
+    /** v_dot4_i32_i8 / v_dot4_u32_u8 on GPUs without WMMA (gfx10.3). */
+    @Override
+    public LLVMValueRef dot4(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bw, LLVMValueRef acc, boolean signed) {
+        if (wmmaLayout() != null) return null;
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        return Ll.intrinsic(m, b, signed ? "llvm.amdgcn.sdot4" : "llvm.amdgcn.udot4", new LLVMTypeRef[0], a, bw, acc,
+                LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
+    }
 }

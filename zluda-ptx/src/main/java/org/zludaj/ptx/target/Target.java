@@ -206,6 +206,19 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * The target's two-element dot product, {@code a.lo*b.lo + a.hi*b.hi + acc} of two f16 packed in each i32 word
+     * into an f32 accumulator, or null to use plain arithmetic.
+     */
+    default LLVMValueRef dot2F16(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bw, LLVMValueRef acc) {
+        return null;
+    }
+
+    /** The target's four-element byte dot product into an i32 accumulator (both operands signed or both unsigned), or null. */
+    default LLVMValueRef dot4(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef bw, LLVMValueRef acc, boolean signed) {
+        return null;
+    }
+
+    /**
      * Called where a thread finds what it waits for (an mbarrier phase) not there yet and will look again: the host
      * lets its other fibers run; GPUs need nothing (their other threads run anyway).
      */
