@@ -61,7 +61,8 @@ class AmdCodeObjectTest {
             Map.entry("wmma_m16n16k16_f16_f32_row_col", List.of("v_wmma_f32_16x16x16_f16")),
             Map.entry("wmma_m16n16k16_s8_s32_col_col", List.of("v_wmma_i32_16x16x16_iu8")),
             Map.entry("wmma_m32n8k16_f16_f32_row_col", List.of("v_wmma_f32_16x16x16_f16")),
-            Map.entry("wmma_m8n32k16_bf16_f32_row_row", List.of("v_wmma_f32_16x16x16_bf16")));
+            Map.entry("wmma_m8n32k16_bf16_f32_row_row", List.of("v_wmma_f32_16x16x16_bf16")),
+            Map.entry("wmma_m32n8k16_s8_s32_col_col", List.of("v_wmma_i32_16x16x16_iu8")));
 
     /**
      * Every test's gfx1100 code object disassembled by LLVM's llvm-objdump: each kernel decodes completely (no unknown

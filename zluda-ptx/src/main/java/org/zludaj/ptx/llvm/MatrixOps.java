@@ -137,9 +137,25 @@ final class MatrixOps {
         };
     }
 
-    /** wmma fragments {A, B, C} of a shape: the mma.m16n8k16 layouts tiled (opaque in CUDA, so any layout is right). */
-    static Frag[] wmmaFragments(int m, int n, int k) {
+    /**
+     * wmma fragments {A, B, C} of a shape: the mma.m16n8k16 layouts (16-bit, or 8-bit when {@code bytes}) tiled; opaque
+     * in CUDA, so any layout is right, and these let WMMA targets run wmma as m16n8k16 operations on the tiles.
+     */
+    static Frag[] wmmaFragments(int m, int n, int k, boolean bytes) {
         if (k != 16) return null;
+        if (bytes) {
+            Frag c = wmmaFragments(m, n, k, false)[2];
+            if (m == 16 && n == 16) return new Frag[] {
+                    new Frag(8, (g, t, v) -> g + 8 * ((v >> 2) & 1), (g, t, v) -> 4 * t + (v & 3)),
+                    new Frag(8, (g, t, v) -> 4 * t + (v & 3), (g, t, v) -> g + 8 * (v >> 2)), c};
+            if (m == 32 && n == 8) return new Frag[] {
+                    new Frag(16, (g, t, v) -> g + 8 * ((v >> 2) & 1) + 16 * (v >> 3), (g, t, v) -> 4 * t + (v & 3)),
+                    new Frag(4, (g, t, v) -> 4 * t + v, (g, t, v) -> g), c};
+            if (m == 8 && n == 32) return new Frag[] {
+                    new Frag(4, (g, t, v) -> g, (g, t, v) -> 4 * t + v),
+                    new Frag(16, (g, t, v) -> 4 * t + (v & 3), (g, t, v) -> g + 8 * (v >> 2)), c};
+            return null;
+        }
         if (m == 16 && n == 16) return new Frag[] {A_M16K16_16BIT,
                 new Frag(8, (g, t, v) -> 2 * t + (v & 1) + 8 * ((v >> 1) & 1), (g, t, v) -> g + 8 * (v >> 2)),
                 new Frag(8, (g, t, v) -> g + 8 * ((v >> 1) & 1), (g, t, v) -> 2 * t + (v & 1) + 8 * (v >> 2))};
@@ -943,11 +959,11 @@ final class MatrixOps {
 
     private void wmma(Instruction i) {
         int[] s = shape(i);
-        Frag[] f = s == null ? null : wmmaFragments(s[0], s[1], s[2]);
-        if (f == null) throw unsupported(i, "(this shape) is not supported yet");
         List<Type> ts = types(i);
         List<Operand> o = i.operands();
         Type elementType = ts.size() == 2 ? Type.F16 : ts.size() == 4 ? ts.get(1) : ts.isEmpty() ? null : ts.get(0);
+        Frag[] f = s == null ? null : wmmaFragments(s[0], s[1], s[2], elementType == Type.S8 || elementType == Type.U8);
+        if (f == null) throw unsupported(i, "(this shape) is not supported yet");
         // AMD GPUs: m16n16k16 fragments in the WMMA's own layout (fragments are opaque in CUDA), no re-layout
         boolean amdLayout = l.target.wmmaLayout() != null && s[0] == 16 && s[1] == 16 && s[2] == 16
                 && (i.has(".mma") ? elementType != Type.TF32 && elementType != Type.F64 : true)
@@ -963,7 +979,8 @@ final class MatrixOps {
                 nativeWmmaMma(i, dt, at, bt, ct);
                 return;
             }
-            if (l.target.wmmaLayout() != null && (at == Type.F16 || at == Type.BF16) && at == bt && (s[0] != s[1])) {
+            if (l.target.wmmaLayout() != null && (at == Type.F16 || at == Type.BF16 || at == Type.S8 || at == Type.U8)
+                    && at == bt && s[0] != s[1]) {
                 tiledWmmaMma(i, s, dt, at, ct);
                 return;
             }
@@ -1089,26 +1106,28 @@ final class MatrixOps {
         List<Operand> o = i.operands();
         List<LLVMValueRef> aw = readWords(i, o.get(1)), bw = readWords(i, o.get(2));
         List<Operand> c = elements(o.get(3)), d = elements(o.get(0));
+        boolean bytes = at == Type.S8 || at == Type.U8;
         int perC = ct == Type.F16 ? 2 : 1, perD = dt == Type.F16 ? 2 : 1;
+        int aTile = bytes ? 2 : 4, bTile = bytes ? 1 : 2;  // words of an m16n8k16 A and B
         int[] shape16 = {16, 8, 16};
-        if (s[0] == 32) {  // A: 8 words (tile t: words 4t..), B: 2 words, C/D: 4 elements per tile
+        if (s[0] == 32) {  // two 16-row tiles; C/D: 4 elements per tile
             for (int t = 0; t < 2; t++) {
-                mmaWmma(i, shape16, dt, at, at, ct, aw.subList(4 * t, 4 * t + 4), List.of(bw.subList(0, 2)),
+                mmaWmma(i, shape16, dt, at, at, ct, aw.subList(aTile * t, aTile * (t + 1)), List.of(bw.subList(0, bTile)),
                         List.of(new Operand.Vector(c.subList(4 * t / perC, 4 * (t + 1) / perC))),
                         List.of(new Operand.Vector(d.subList(4 * t / perD, 4 * (t + 1) / perD))));
             }
             return;
         }
-        // m8n32k16: A's 4 elements are rows 0-7 of an m16n8k16 A (registers 0 and 2); B tile j: words 2j, 2j+1;
-        // C/D tile j: elements 2j, 2j+1 (rows 8-15 absent)
+        // m8n32k16: A's elements are rows 0-7 of an m16n8k16 A (the rows-8-15 words zero); B tile j: its words;
+        // C/D tile j: elements 2j, 2j+1
         LLVMValueRef zero = c32(0);
-        List<LLVMValueRef> a = List.of(aw.get(0), zero, aw.get(1), zero);
+        List<LLVMValueRef> a = bytes ? List.of(aw.get(0), zero) : List.of(aw.get(0), zero, aw.get(1), zero);
         int[] shape8 = {8, 8, 16};
         for (int pair = 0; pair < 2; pair++) {
             List<List<LLVMValueRef>> bs = new ArrayList<>();
             List<Operand> cs = new ArrayList<>(), ds = new ArrayList<>();
             for (int j = 2 * pair; j < 2 * pair + 2; j++) {
-                bs.add(bw.subList(2 * j, 2 * j + 2));
+                bs.add(bw.subList(bTile * j, bTile * (j + 1)));
                 cs.add(new Operand.Vector(c.subList(2 * j / perC, (2 * j + 2) / perC)));
                 ds.add(new Operand.Vector(d.subList(2 * j / perD, (2 * j + 2) / perD)));
             }

@@ -45,8 +45,8 @@ class MatrixOpsTest {
 
     @Test
     void wmmaFragmentsCoverTheirMatricesOnce() {
-        for (int[] s : new int[][] {{16, 16, 16}, {32, 8, 16}, {8, 32, 16}}) {
-            MatrixOps.Frag[] fr = MatrixOps.wmmaFragments(s[0], s[1], s[2]);
+        for (int[] s : new int[][] {{16, 16, 16}, {32, 8, 16}, {8, 32, 16}}) for (boolean bytes : new boolean[] {false, true}) {
+            MatrixOps.Frag[] fr = MatrixOps.wmmaFragments(s[0], s[1], s[2], bytes);
             assertCovers(fr[0], s[0], s[2], "wmma A " + s[0] + "x" + s[1]);
             assertCovers(fr[1], s[2], s[1], "wmma B " + s[0] + "x" + s[1]);
             assertCovers(fr[2], s[0], s[1], "wmma C " + s[0] + "x" + s[1]);
