@@ -151,6 +151,16 @@ def base(q, words):
 
 # ------------------------------------------------------------------------------------------ mma.sync
 
+def warp_matrix(values, frag, rows, cols, warp):
+    """The matrix a warp's fragments hold: values[(32 * warp + lane) * elements + v] at frag's (row, col)."""
+    M = [[0] * cols for _ in range(rows)]
+    for lane in range(32):
+        g, t = lane >> 2, lane & 3
+        for v in range(frag[0]):
+            M[frag[1](g, t, v)][frag[2](g, t, v)] = values[(32 * warp + lane) * frag[0] + v]
+    return M
+
+
 def mma_test(shape, dt, at, bt, ct, satfinite=False):
     m, n, k = [int(x) for x in shape[1:].replace('n', ' ').replace('k', ' ').split()]
     fa, fb, fc = MMA[(shape, cls(at))]
@@ -191,18 +201,7 @@ def mma_test(shape, dt, at, bt, ct, satfinite=False):
     # reference
     out = []
     for w in range(WARPS):
-        A = [[0] * k for _ in range(m)]
-        B = [[0] * n for _ in range(k)]
-        C = [[0] * n for _ in range(m)]
-        for lane in range(32):
-            tid = 32 * w + lane
-            g, t = lane >> 2, lane & 3
-            for v in range(fa[0]):
-                A[fa[1](g, t, v)][fa[2](g, t, v)] = va[tid * fa[0] + v]
-            for v in range(fb[0]):
-                B[fb[1](g, t, v)][fb[2](g, t, v)] = vb[tid * fb[0] + v]
-            for v in range(ec):
-                C[fc[1](g, t, v)][fc[2](g, t, v)] = vc[tid * ec + v]
+        A, B, C = warp_matrix(va, fa, m, k, w), warp_matrix(vb, fb, k, n, w), warp_matrix(vc, fc, m, n, w)
         for lane in range(32):
             g, t = lane >> 2, lane & 3
             for v in range(ec):
@@ -503,130 +502,81 @@ def cp_async_test():
     write(name, s, test, expected("out", "u32", out))
 
 
-def mma_pair_chain_int_test():
-    """m16n8k32 s8 x u8: two sharing A (one WMMA pair on AMD), chained into two more, .satfinite on the last."""
-    name = "mma_pair_chain_m16n8k32_s8_u8"
+def mma_pair_chain_test(t):
+    """Four mma: D1 = A1 B1 + C1, D2 = A1 B2 + C2 (sharing A: one WMMA pair on AMD), then E1 = A2 B3 + D1 and
+    E2 = A2 B4 + D2 in the same registers (the accumulators stay in the WMMA layout there). t: f16, bf16 (m16n8k16,
+    f32 accumulators) or 's8_u8' (m16n8k32 s8 x u8, s32 accumulators, .satfinite on the second pair)."""
+    integer = t == 's8_u8'
+    shape, k = ('m16n8k32', 32) if integer else ('m16n8k16', 16)
+    name = "mma_pair_chain_%s_%s" % (shape, t)
     seed = sum(map(ord, name))
-    fa, fb, fc = MMA[('m16n8k32', '8')]
+    fa, fb, fc = MMA[(shape, '8' if integer else '16')]
     words = {'a1': 4, 'a2': 4, 'b1': 2, 'b2': 2, 'b3': 2, 'b4': 2}
     vals, test = {}, "kernel k\ngrid 1 1 1\nblock %d 1 1\n" % THREADS
     for j, (n, w) in enumerate(words.items()):
-        raw = randoms(seed + j, THREADS * w, 32)
-        signed = n.startswith('a')
-        vals[n] = [(s8(x >> (8 * b) & 0xff) if signed else x >> (8 * b) & 0xff) for x in raw for b in range(4)]
-        test += "buffer %s u32 %d random %d\n" % (n, THREADS * w, seed + j)
+        if integer:
+            raw = randoms(seed + j, THREADS * w, 32)
+            signed = n.startswith('a')
+            vals[n] = [(s8(x >> (8 * b) & 0xff) if signed else x >> (8 * b) & 0xff) for x in raw for b in range(4)]
+            test += "buffer %s u32 %d random %d\n" % (n, THREADS * w, seed + j)
+        else:
+            value, conv = (half_value, half_bits) if t == 'f16' else (bhalf_value, bhalf_bits)
+            vals[n] = [value(conv(x)) for x in floats(seed + j, THREADS * w * 2)]
+            test += "buffer %s u16 %d %s %d -1 1\n" % (n, THREADS * w * 2, 'half' if t == 'f16' else 'bhalf', seed + j)
     for j, n in enumerate(('c1', 'c2')):
-        vals[n] = [s32(x) for x in randoms(seed + 10 + j, THREADS * 4, 32)]
-        test += "buffer %s u32 %d random %d\n" % (n, THREADS * 4, seed + 10 + j)
-    test += "buffer out u32 %d fill ee\n" % (THREADS * 8)
+        if integer:
+            vals[n] = [s32(x) for x in randoms(seed + 10 + j, THREADS * 4, 32)]
+            test += "buffer %s u32 %d random %d\n" % (n, THREADS * 4, seed + 10 + j)
+        else:
+            vals[n] = floats(seed + 10 + j, THREADS * 4, -4, 4)
+            test += "buffer %s f32 %d float %d -4 4\n" % (n, THREADS * 4, seed + 10 + j)
+    otype = 'u32' if integer else 'f32'
+    test += "buffer out %s %d fill ee\n" % (otype, THREADS * 8)
     names = ['out'] + list(words) + ['c1', 'c2']
-    test += "".join("param buffer %s\n" % n for n in names) + "output out\n"
+    test += "".join("param buffer %s\n" % n for n in names) + "output out%s\n" % ("" if integer else " abs 0.0001")
     out = []
     for w in range(WARPS):
-        def matrix(n, frag, rows, cols):
-            M = [[0] * cols for _ in range(rows)]
-            for lane in range(32):
-                g, tt = lane >> 2, lane & 3
-                for v in range(frag[0]):
-                    M[frag[1](g, tt, v)][frag[2](g, tt, v)] = vals[n][(32 * w + lane) * frag[0] + v]
-            return M
-        A1, A2 = matrix('a1', fa, 16, 32), matrix('a2', fa, 16, 32)
-        B = [matrix(n, fb, 32, 8) for n in ('b1', 'b2', 'b3', 'b4')]
-        C1, C2 = matrix('c1', fc, 16, 8), matrix('c2', fc, 16, 8)
-        def mm(A, Bm, C, sat):
-            r = [[sum(A[i][k] * Bm[k][c] for k in range(32)) + C[i][c] for c in range(8)] for i in range(16)]
+        A1, A2 = warp_matrix(vals['a1'], fa, 16, k, w), warp_matrix(vals['a2'], fa, 16, k, w)
+        B = [warp_matrix(vals[n], fb, k, 8, w) for n in ('b1', 'b2', 'b3', 'b4')]
+        C1, C2 = warp_matrix(vals['c1'], fc, 16, 8, w), warp_matrix(vals['c2'], fc, 16, 8, w)
+
+        def mm(A, Bm, C, sat=False):
+            r = [[sum(A[i][x] * Bm[x][c] for x in range(k)) + C[i][c] for c in range(8)] for i in range(16)]
+            if not integer:
+                return [[f32(x) for x in row] for row in r]
             return [[max(-(1 << 31), min((1 << 31) - 1, x)) if sat else s32(x) for x in row] for row in r]
-        E1 = mm(A2, B[2], mm(A1, B[0], C1, False), True)
-        E2 = mm(A2, B[3], mm(A1, B[1], C2, False), True)
+        E1 = mm(A2, B[2], mm(A1, B[0], C1), True)
+        E2 = mm(A2, B[3], mm(A1, B[1], C2), True)
         for lane in range(32):
             g, tt = lane >> 2, lane & 3
             for E in (E1, E2):
                 for v in range(4):
-                    out.append(E[fc[1](g, tt, v)][fc[2](g, tt, v)] & 0xffffffff)
+                    x = E[fc[1](g, tt, v)][fc[2](g, tt, v)]
+                    out.append(x & 0xffffffff if integer else f32bits(x))
     s = header(80) + params(names)
-    regs = {'a1': ["%%ra%d" % k for k in range(4)], 'a2': ["%%ra%d" % k for k in range(4, 8)]}
+    regs = {'a1': ["%%ra%d" % x for x in range(4)], 'a2': ["%%ra%d" % x for x in range(4, 8)]}
     for j, n in enumerate(('b1', 'b2', 'b3', 'b4')):
         regs[n] = ["%%rb%d" % (2 * j), "%%rb%d" % (2 * j + 1)]
-    for j, (n, wd) in enumerate(words.items()):
-        s += base(j + 1, wd)
-    for j, (n, wd) in enumerate(words.items()):
-        s += "".join("\tld.global.b32 %s, [%%q%d+%d];\n" % (r, j + 9, 4 * k) for k, r in enumerate(regs[n]))
-    s += "\tmul.wide.u32 %q15, %r60, 16;\n\tadd.s64 %q14, %q7, %q15;\n\tadd.s64 %q13, %q8, %q15;\n"
-    s += "".join("\tld.global.b32 %%rc%d, [%%q14+%d];\n" % (k, 4 * k) for k in range(4))
-    s += "".join("\tld.global.b32 %%rc%d, [%%q13+%d];\n" % (k + 4, 4 * k) for k in range(4))
-    mma = "\tmma.sync.aligned.m16n8k32.row.col%s.s32.s8.u8.s32 {%s}, {%s}, {%s}, {%s};\n"
-    d1, d2 = ", ".join("%%rc%d" % k for k in range(4)), ", ".join("%%rc%d" % k for k in range(4, 8))
-    s += mma % ("", d1, ", ".join(regs['a1']), ", ".join(regs['b1']), d1)
-    s += mma % ("", d2, ", ".join(regs['a1']), ", ".join(regs['b2']), d2)
-    s += mma % (".satfinite", d1, ", ".join(regs['a2']), ", ".join(regs['b3']), d1)
-    s += mma % (".satfinite", d2, ", ".join(regs['a2']), ", ".join(regs['b4']), d2)
-    s += "\tmul.wide.u32 %q15, %r60, 32;\n\tadd.s64 %q12, %q0, %q15;\n"
-    s += "".join("\tst.global.b32 [%%q12+%d], %%rc%d;\n" % (4 * k, k) for k in range(8)) + "\tret;\n}\n"
-    write(name, s, test, expected("out", "u32", out))
-
-
-def mma_pair_chain_test(t):
-    """Four m16n8k16: D1 = A1 B1 + C1, D2 = A1 B2 + C2 (sharing A: one WMMA on AMD), then E1 = A2 B3 + D1 and
-    E2 = A2 B4 + D2 in the same registers (the accumulators stay in the WMMA layout there)."""
-    name = "mma_pair_chain_m16n8k16_%s" % t
-    seed = sum(map(ord, name))
-    fa, fb, fc = MMA[('m16n8k16', '16')]
-    value = half_value if t == 'f16' else (lambda bits: bhalf_value(bits))
-    conv = half_bits if t == 'f16' else bhalf_bits
-    init = 'half' if t == 'f16' else 'bhalf'
-    words = {'a1': 4, 'a2': 4, 'b1': 2, 'b2': 2, 'b3': 2, 'b4': 2}
-    vals, test = {}, "kernel k\ngrid 1 1 1\nblock %d 1 1\n" % THREADS
-    for j, (n, w) in enumerate(words.items()):
-        vals[n] = [value(conv(x)) for x in floats(seed + j, THREADS * w * 2)]
-        test += "buffer %s u16 %d %s %d -1 1\n" % (n, THREADS * w * 2, init, seed + j)
-    for j, n in enumerate(('c1', 'c2')):
-        vals[n] = floats(seed + 10 + j, THREADS * 4, -4, 4)
-        test += "buffer %s f32 %d float %d -4 4\n" % (n, THREADS * 4, seed + 10 + j)
-    test += "buffer out f32 %d fill ee\n" % (THREADS * 8)
-    names = ['out'] + list(words) + ['c1', 'c2']
-    test += "".join("param buffer %s\n" % n for n in names) + "output out abs 0.0001\n"
-    out = []
-    for w in range(WARPS):
-        def matrix(n, frag, rows, cols):
-            M = [[0] * cols for _ in range(rows)]
-            for lane in range(32):
-                g, tt = lane >> 2, lane & 3
-                for v in range(frag[0]):
-                    M[frag[1](g, tt, v)][frag[2](g, tt, v)] = vals[n][(32 * w + lane) * frag[0] + v]
-            return M
-        A1, A2 = matrix('a1', fa, 16, 16), matrix('a2', fa, 16, 16)
-        B = [matrix(n, fb, 16, 8) for n in ('b1', 'b2', 'b3', 'b4')]
-        C1, C2 = matrix('c1', fc, 16, 8), matrix('c2', fc, 16, 8)
-        def mm(A, Bm, C):
-            return [[f32(sum(A[r][k] * Bm[k][c] for k in range(16)) + C[r][c]) for c in range(8)] for r in range(16)]
-        E1 = mm(A2, B[2], mm(A1, B[0], C1))
-        E2 = mm(A2, B[3], mm(A1, B[1], C2))
-        for lane in range(32):
-            g, tt = lane >> 2, lane & 3
-            for E in (E1, E2):
-                for v in range(4):
-                    out.append(f32bits(E[fc[1](g, tt, v)][fc[2](g, tt, v)]))
-    s = header(80) + params(names)
     for j, (n, wd) in enumerate(words.items()):
         s += base(j + 1, wd)      # %q(j+9): this thread's words of operand j
-    # registers: a1 %ra0-3, a2 %ra4-7, b1..b4 %rb0-7, c1 %fc0-3 -> d1, c2 %fc4-7 -> d2 (in place)
-    regs = {'a1': ["%%ra%d" % k for k in range(4)], 'a2': ["%%ra%d" % k for k in range(4, 8)]}
-    for j, n in enumerate(('b1', 'b2', 'b3', 'b4')):
-        regs[n] = ["%%rb%d" % (2 * j), "%%rb%d" % (2 * j + 1)]
     for j, (n, wd) in enumerate(words.items()):
-        s += "".join("\tld.global.b32 %s, [%%q%d+%d];\n" % (r, j + 9, 4 * k) for k, r in enumerate(regs[n]))
+        s += "".join("\tld.global.b32 %s, [%%q%d+%d];\n" % (r, j + 9, 4 * x) for x, r in enumerate(regs[n]))
+    acc = "%rc" if integer else "%fc"
     s += "\tmul.wide.u32 %q15, %r60, 16;\n\tadd.s64 %q14, %q7, %q15;\n\tadd.s64 %q13, %q8, %q15;\n"
-    s += "".join("\tld.global.f32 %%fc%d, [%%q14+%d];\n" % (k, 4 * k) for k in range(4))
-    s += "".join("\tld.global.f32 %%fc%d, [%%q13+%d];\n" % (k + 4, 4 * k) for k in range(4))
-    mma = "\tmma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 {%%s}, {%%s}, {%%s}, {%%s};\n" % (t, t)
-    d1, d2 = ", ".join("%%fc%d" % k for k in range(4)), ", ".join("%%fc%d" % k for k in range(4, 8))
-    s += mma % (d1, ", ".join(regs['a1']), ", ".join(regs['b1']), d1)
-    s += mma % (d2, ", ".join(regs['a1']), ", ".join(regs['b2']), d2)
-    s += mma % (d1, ", ".join(regs['a2']), ", ".join(regs['b3']), d1)
-    s += mma % (d2, ", ".join(regs['a2']), ", ".join(regs['b4']), d2)
+    ld = "b32" if integer else "f32"
+    s += "".join("\tld.global.%s %s%d, [%%q14+%d];\n" % (ld, acc, x, 4 * x) for x in range(4))
+    s += "".join("\tld.global.%s %s%d, [%%q13+%d];\n" % (ld, acc, x + 4, 4 * x) for x in range(4))
+    types = "s32.s8.u8.s32" if integer else "f32.%s.%s.f32" % (t, t)
+    mma = "\tmma.sync.aligned.%s.row.col%%s.%s {%%s}, {%%s}, {%%s}, {%%s};\n" % (shape, types)
+    d1, d2 = ", ".join("%s%d" % (acc, x) for x in range(4)), ", ".join("%s%d" % (acc, x) for x in range(4, 8))
+    sat = ".satfinite" if integer else ""
+    s += mma % ("", d1, ", ".join(regs['a1']), ", ".join(regs['b1']), d1)
+    s += mma % ("", d2, ", ".join(regs['a1']), ", ".join(regs['b2']), d2)
+    s += mma % (sat, d1, ", ".join(regs['a2']), ", ".join(regs['b3']), d1)
+    s += mma % (sat, d2, ", ".join(regs['a2']), ", ".join(regs['b4']), d2)
     s += "\tmul.wide.u32 %q15, %r60, 32;\n\tadd.s64 %q12, %q0, %q15;\n"
-    s += "".join("\tst.global.f32 [%%q12+%d], %%fc%d;\n" % (4 * k, k) for k in range(8)) + "\tret;\n}\n"
-    write(name, s, test, expected("out", "f32", out))
+    s += "".join("\tst.global.%s [%%q12+%d], %s%d;\n" % (ld, 4 * x, acc, x) for x in range(8)) + "\tret;\n}\n"
+    write(name, s, test, expected("out", otype, out))
 
 
 def mbarrier_test():
@@ -709,7 +659,7 @@ def main():
     shfl_per_lane_test()
     mma_pair_chain_test('f16')
     mma_pair_chain_test('bf16')
-    mma_pair_chain_int_test()
+    mma_pair_chain_test('s8_u8')
     mbarrier_test()
 
 
