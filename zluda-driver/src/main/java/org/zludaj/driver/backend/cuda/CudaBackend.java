@@ -83,18 +83,21 @@ public final class CudaBackend implements Backend {
         return List.of(device);
     }
 
-    @Override
-    public long allocate(int dev, long bytes) throws CudaException {
+    /** NVIDIA's allocation of {@code kind} (0 device, 1 pinned host, 2 managed) through the private driver. */
+    private static long alloc(int kind, long bytes, String call) throws CudaException {
         long[] out = new long[1];
-        check(NvidiaDriver.alloc(0, bytes, out), "cuMemAlloc");
+        check(NvidiaDriver.alloc(kind, bytes, out), call);
         return out[0];
     }
 
     @Override
+    public long allocate(int dev, long bytes) throws CudaException {
+        return alloc(0, bytes, "cuMemAlloc");
+    }
+
+    @Override
     public long allocateHost(int dev, long bytes) throws CudaException {
-        long[] out = new long[1];
-        check(NvidiaDriver.alloc(1, bytes, out), "cuMemHostAlloc");
-        return out[0];
+        return alloc(1, bytes, "cuMemHostAlloc");
     }
 
     @Override
@@ -104,9 +107,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public long allocateManaged(int dev, long bytes) throws CudaException {
-        long[] out = new long[1];
-        check(NvidiaDriver.alloc(2, bytes, out), "cuMemAllocManaged");
-        return out[0];
+        return alloc(2, bytes, "cuMemAllocManaged");
     }
 
     @Override
