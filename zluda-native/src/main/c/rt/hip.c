@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hostrt.h"
 
 #define JN(name) Java_org_zludaj_nativ_HipRuntime_##name
 #define PTR(x) ((void *)(uintptr_t)(x))
@@ -197,3 +198,32 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy
 }
 
 JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) { (void)e; (void)c; return hip_hipDeviceSynchronize(); }
+
+/* Device printf (printf.c's buffered records): the module's __zluda_printf holds the buffer's address; the buffer is
+ * device memory whose header carries the capacity. */
+JNIEXPORT jint JNICALL JN(printfInit)(JNIEnv *e, jclass c, jlong global, jlong buffer, jlong capacity) {
+    (void)e; (void)c;
+    uint32_t header[4] = {0, (uint32_t)capacity, 0, 0};
+    hipError_t r = hip_hipMemsetD8(PTR(buffer), 0, (size_t)capacity);
+    if (!r) r = hip_hipMemcpy(PTR(buffer), header, sizeof header, 1 /* hipMemcpyHostToDevice */);
+    uint64_t pointer = (uint64_t)buffer;
+    if (!r) r = hip_hipMemcpy(PTR(global), &pointer, sizeof pointer, 1);
+    return r;
+}
+
+static int hip_copy(void *ctx, void *dst, uint64_t src, size_t n) {
+    (void)ctx;
+    return n ? hip_hipMemcpy(dst, PTR(src), n, 2 /* hipMemcpyDeviceToHost */) : 0;
+}
+
+static int hip_zero(void *ctx, uint64_t dst, size_t n) {
+    (void)ctx;
+    return n ? hip_hipMemsetD8(PTR(dst), 0, n) : 0;
+}
+
+/* Prints and empties the buffer after a kernel: asserts << 32 | lines, or -1 when it cannot be read. */
+JNIEXPORT jlong JNICALL JN(printfDrain)(JNIEnv *e, jclass c, jlong buffer) {
+    (void)e; (void)c;
+    int asserts = 0, printed = zluda_printf_drain((uint64_t)buffer, hip_copy, hip_zero, NULL, &asserts);
+    return printed < 0 ? -1 : ((jlong)asserts << 32) | (uint32_t)printed;
+}

@@ -3,6 +3,14 @@
  * ctx describes the calling thread. Field order is ABI: org.zludaj.ptx.target.HostTarget reads it by index. */
 #pragma once
 #include <stdint.h>
+#include <stddef.h>
+
+/* Buffered device printf (printf.c): a device-to-host copy and a zeroing of device memory, 0 on success. */
+typedef int (*zluda_copy_fn)(void *ctx, void *dst, uint64_t src, size_t n);
+typedef int (*zluda_zero_fn)(void *ctx, uint64_t dst, size_t n);
+/* Prints the buffer's records (printf lines to stdout, assert messages to stderr) and empties it; returns the
+ * lines printed or -1, and the number of failed asserts in *asserts. */
+int zluda_printf_drain(uint64_t buffer, zluda_copy_fn copy, zluda_zero_fn zero, void *ctx, int *asserts);
 
 typedef struct {
     uint32_t tid[3];     /* field 0..2  %tid.x/y/z */

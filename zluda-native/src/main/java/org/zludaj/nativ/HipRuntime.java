@@ -45,4 +45,10 @@ public final class HipRuntime {
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
 
     public static native int synchronize();
+
+    /** Device printf: zeroes {@code capacity} bytes at {@code buffer}, writes its header and stores its address in the module's global. */
+    public static native int printfInit(long global, long buffer, long capacity);
+
+    /** Prints and empties a device printf buffer: failed asserts << 32 | lines printed, or -1. */
+    public static native long printfDrain(long buffer);
 }

@@ -108,4 +108,7 @@ public final class HostRuntime {
         read(address, b, 0, length);
         return b;
     }
+
+    /** The AMD lowering's buffered device printf run on the host: prints and empties a buffer; failed asserts << 32 | lines. */
+    public static native long printfDrain(long buffer);
 }

@@ -267,6 +267,15 @@ public final class HostJit {
             check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(v.name(), prefix)), "looking up " + v.name());
             globals.put(v.name(), new Global(addr.get(), v.size()));
         }
+        if (target.bufferedPrintf() && ptx.functions().stream().anyMatch(f -> !f.isDefined()
+                && (f.name().equals("vprintf") || f.name().equals("__assertfail")))) {
+            LongPointer addr = new LongPointer(1);  // the AMD emulation's printf buffer pointer (llvm.DevicePrintf)
+            check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(PRINTF_BUFFER, prefix)), "looking up " + PRINTF_BUFFER);
+            globals.put(PRINTF_BUFFER, new Global(addr.get(), 8));
+        }
         return new Loaded(out, globals);
     }
+
+    /** The module variable that holds a buffered-printf target's buffer address (see llvm.DevicePrintf). */
+    public static final String PRINTF_BUFFER = "__zluda_printf";
 }

@@ -107,7 +107,10 @@ class TargetsTest {
         assertThrows(IllegalArgumentException.class, () -> HostJit.relabel(obj, "short_"));
     }
 
-    /** NVPTX calls NVIDIA's own vprintf and __assertfail with their C signatures (NVIDIA's JIT links them). */
+    /**
+     * NVPTX calls NVIDIA's own vprintf and __assertfail with their C signatures (NVIDIA's JIT links them); AMD code
+     * writes buffered records (llvm.DevicePrintf) and traps on a failed assert.
+     */
     @Test
     void nvptxCallsNvidiasDeviceRuntime(@TempDir Path dir) throws Exception {
         String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -120,6 +123,16 @@ class TargetsTest {
                 + "\t{\n\t.param .b64 a0;\n\tst.param.b64 [a0], %rd2;\n\t.param .b64 a1;\n\tst.param.b64 [a1], %rd2;\n\t.param .b32 a2;\n"
                 + "\tst.param.b32 [a2], 7;\n\t.param .b64 a3;\n\tst.param.b64 [a3], %rd2;\n\t.param .b64 a4;\n\tst.param.b64 [a4], 1;\n"
                 + "\tcall.uni __assertfail, (a0, a1, a2, a3, a4);\n\t}\n\tret;\n}\n";
+        // AMD GPUs (every RDNA generation): buffered records in the module's __zluda_printf buffer, assert traps
+        for (String gfx : List.of("gfx1030", "gfx1100", "gfx1201")) {
+            Path co = dir.resolve(gfx + ".hsaco");
+            Files.write(co, Compiler.amdgpu(Ptx.parse("printf.ptx", ptx), gfx));
+            String symbols = org.zludaj.ptx.llvm.Tools.run("llvm-readobj", List.of("--dyn-symbols", co.toString()));
+            String asm = org.zludaj.ptx.llvm.Tools.run("llvm-objdump", List.of("-d", co.toString()));
+            assertTrue(symbols.contains("__zluda_printf"), gfx + ": " + symbols);
+            assertTrue(asm.contains("s_trap"), gfx + ": the failed assert traps");
+            assertTrue(asm.contains("atomic_add"), gfx + ": records reserved by an atomic add");
+        }
         String out = Compiler.nvptx(Ptx.parse("printf.ptx", ptx), 90);
         assertTrue(out.contains(".extern .func  (.param .b32 func_retval0) vprintf"), out);
         assertTrue(out.contains(".extern .func __assertfail"), out);

@@ -469,6 +469,11 @@ public final class Lowering {
     final FloatOps floats = new FloatOps(this);
     private final MatrixOps matrices = new MatrixOps(this);
     final AsyncBarriers barriers = new AsyncBarriers(this);
+    private final DevicePrintf printf = new DevicePrintf(this);
+
+    String symbolPrefix() {
+        return symbolPrefix;
+    }
 
     private void instruction(Instruction i) {
         if (integers.lower(i)) return;
@@ -773,6 +778,14 @@ public final class Lowering {
         }
         Operand callee = ops.get(k++);
         List<Operand> args = k < ops.size() && ops.get(k) instanceof Operand.Tuple t ? t.elements() : List.of();
+        if (callee instanceof Operand.Name rn && ptx.function(rn.name()) != null && !ptx.function(rn.name()).isDefined()
+                && target.bufferedPrintf() && DevicePrintf.handles(rn.name())) {
+            List<LLVMValueRef> retPointers = new ArrayList<>(), argPointers = new ArrayList<>();
+            for (Operand r : rets) retPointers.add(paramPointer(i, r));
+            for (Operand a : args) argPointers.add(paramPointer(i, a));
+            printf.call(i, rn.name(), retPointers, argPointers);
+            return;
+        }
         if (callee instanceof Operand.Name rn && ptx.function(rn.name()) != null && !ptx.function(rn.name()).isDefined()
                 && target.hasRuntimeCall(rn.name())) {
             List<LLVMValueRef> retPointers = new ArrayList<>(), argPointers = new ArrayList<>();

@@ -315,4 +315,10 @@ public record AmdgpuTarget(String gfx) implements Target {
         return Ll.intrinsic(m, b, signed ? "llvm.amdgcn.sdot4" : "llvm.amdgcn.udot4", new LLVMTypeRef[0], a, bw, acc,
                 LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
     }
+
+    /** Kernels cannot call the host: printf and assert write records the driver prints after the kernel. */
+    @Override
+    public boolean bufferedPrintf() {
+        return true;
+    }
 }

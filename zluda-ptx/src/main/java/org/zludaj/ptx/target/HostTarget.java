@@ -302,6 +302,19 @@ public record HostTarget(String triple, String cpu, String features, String emul
     }
 
     @Override
+    public void assertTrap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_assert_stop", t), Ll.array(threadContext), 1, "");
+    }
+
+    /** The AMD emulation prints as AMD GPUs do (buffered records), so that path runs here too. */
+    @Override
+    public boolean bufferedPrintf() {
+        return emulatedGpu != null;
+    }
+
+    @Override
     public String runtimeFunction(String name) {
         return switch (name) {
             case "vprintf" -> "zluda_vprintf";

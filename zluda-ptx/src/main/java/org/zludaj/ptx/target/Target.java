@@ -106,6 +106,19 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * Whether kernels print through a buffer the driver reads after the kernel ({@code llvm.DevicePrintf}) instead of
+     * calling {@link #runtimeFunction}s: targets whose kernels cannot call the host.
+     */
+    default boolean bufferedPrintf() {
+        return false;
+    }
+
+    /** Ends a thread whose assert failed (buffered printf): a trap on GPUs, the host ends that thread only. */
+    default void assertTrap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        trap(m, b, threadContext);
+    }
+
+    /**
      * Whether the target calls the device runtime's {@code name} itself, with its C signature (NVPTX: NVIDIA's own
      * {@code vprintf} and {@code __assertfail}, which NVIDIA's JIT links), instead of {@link #runtimeFunction}.
      */

@@ -37,4 +37,10 @@ public interface Hip {
     int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
 
     int synchronize();
+
+    /** Device printf: zeroes the device buffer, writes its header (capacity) and stores its address at {@code global}. */
+    int printfInit(long global, long buffer, long capacity);
+
+    /** Prints and empties a device printf buffer: failed asserts << 32 | lines printed, or -1 when unreadable. */
+    long printfDrain(long buffer);
 }

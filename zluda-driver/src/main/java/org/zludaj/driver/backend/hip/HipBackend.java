@@ -126,6 +126,13 @@ public final class HipBackend implements Backend {
         long[] out = new long[1];
         check(hip.moduleLoad(code, out), "hipModuleLoadData");
         long module = out[0];
+        if (ptx.functions().stream().anyMatch(f -> !f.isDefined() && (f.name().equals("vprintf") || f.name().equals("__assertfail")))) {
+            long[] g = new long[2];
+            check(hip.global(module, PRINTF_VARIABLE, g), "hipModuleGetGlobal " + PRINTF_VARIABLE);
+            long buffer = alloc(0, PRINTF_BUFFER_BYTES, "hipMalloc (device printf buffer)");
+            check(hip.printfInit(g[0], buffer, PRINTF_BUFFER_BYTES), "device printf buffer");
+            printfBuffers.add(buffer);
+        }
         return new Program() {
             @Override
             public Kernel kernel(String name) {
@@ -148,8 +155,21 @@ public final class HipBackend implements Backend {
             throws CudaException {
         check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams),
                 "hipModuleLaunchKernel " + kernel.name());
-        check(hip.synchronize(), "kernel " + kernel.name());
+        int r = hip.synchronize();
+        boolean asserted = false;
+        for (long buffer : printfBuffers) asserted |= hip.printfDrain(buffer) > 0xffffffffL;
+        if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
+        check(r, "kernel " + kernel.name());
     }
+
+    /**
+     * Device printf and assert: a module that declares vprintf or __assertfail gets a device buffer whose address its
+     * {@value #PRINTF_VARIABLE} holds (see the compiler's llvm.DevicePrintf); launches print its records when the kernel
+     * is done, and a recorded assert makes the launch fail with CUDA_ERROR_ASSERT.
+     */
+    static final String PRINTF_VARIABLE = "__zluda_printf";
+    static final int PRINTF_BUFFER_BYTES = 1 << 20;
+    private final List<Long> printfBuffers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @Override
     public void synchronize() throws CudaException {

@@ -39,4 +39,6 @@ public final class NativeHip implements Hip {
         return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params);
     }
     @Override public int synchronize() { return HipRuntime.synchronize(); }
+    @Override public int printfInit(long global, long buffer, long capacity) { return HipRuntime.printfInit(global, buffer, capacity); }
+    @Override public long printfDrain(long buffer) { return HipRuntime.printfDrain(buffer); }
 }

@@ -212,11 +212,36 @@ public final class HostBackend implements Backend {
     }
 
     private HostProgram load(PtxModule ptx, String prefix) throws CudaException {
+        HostProgram p;
         try {
-            return new HostProgram(ptx, jit().load(ptx, prefix), prefix);
+            p = new HostProgram(ptx, jit().load(ptx, prefix), prefix);
         } catch (PtxException e) {
             throw failed(ptx, e);
         }
+        HostJit.Global g = p.loaded().globals().get(HostJit.PRINTF_BUFFER);
+        if (g != null) printfBuffer(g.address());
+        return p;
+    }
+
+    /** Buffered device printf (the AMD emulation): the buffer of each module's pointer variable, by that variable. */
+    private final Map<Long, Long> printfBuffers = new java.util.concurrent.ConcurrentHashMap<>();
+    static final int PRINTF_BUFFER_BYTES = 1 << 20;
+
+    private void printfBuffer(long variable) throws CudaException {
+        if (printfBuffers.containsKey(variable)) return;  // units of one module share the variable
+        long buffer = HostRuntime.allocate(PRINTF_BUFFER_BYTES, 64);
+        if (buffer == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "device printf buffer");
+        HostRuntime.fill8(buffer, 0, PRINTF_BUFFER_BYTES);
+        HostRuntime.putInt(buffer + 4, PRINTF_BUFFER_BYTES);
+        HostRuntime.putLong(variable, buffer);
+        printfBuffers.put(variable, buffer);
+    }
+
+    /** Prints what kernels wrote to printf buffers; true when one of them recorded a failed assert. */
+    private boolean drainPrintf() {
+        boolean asserted = false;
+        for (long buffer : printfBuffers.values()) asserted |= HostRuntime.printfDrain(buffer) >>> 32 != 0;
+        return asserted;
     }
 
     /** A module (or a unit of one) linked into the JIT with its symbol prefix. */
@@ -240,8 +265,10 @@ public final class HostBackend implements Backend {
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
         long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
-        check(kernel, HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes)));
+        int rc = HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
+                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes));
+        if (!printfBuffers.isEmpty() && drainPrintf() && rc != 0) rc = -3;  // a buffered assert trapped: CUDA_ERROR_ASSERT
+        check(kernel, rc);
     }
 
     /** Every block on a thread of its own (all resident), the grid workspace zeroed for each launch. */

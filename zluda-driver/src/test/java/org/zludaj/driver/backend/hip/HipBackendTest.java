@@ -44,7 +44,14 @@ class HipBackendTest {
             calls.add("launch " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz + " " + shared);
             return 0;
         }
-        @Override public int synchronize() { calls.add("synchronize"); return 0; }
+        @Override public int synchronize() { calls.add("synchronize"); return syncResult; }
+        @Override public int printfInit(long global, long buffer, long capacity) {
+            calls.add("printfInit " + Long.toHexString(global) + " " + Long.toHexString(buffer) + " " + capacity);
+            return 0;
+        }
+        @Override public long printfDrain(long buffer) { calls.add("printfDrain " + Long.toHexString(buffer)); return drained; }
+        int syncResult;
+        long drained;
     }
 
     static final String PTX = """
@@ -108,6 +115,65 @@ class HipBackendTest {
         for (long off : hidden) assertTrue(off >= 34, "hidden arguments (for HIP to fill) only after the explicit ones: " + off);
         Matcher size = Pattern.compile("\\.kernarg_segment_size:\\s*(\\d+)").matcher(notes);
         assertTrue(size.find() && Long.parseLong(size.group(1)) >= 34, notes);
+    }
+
+    static final String PRINTF_PTX = """
+            .version 7.0
+            .target sm_75
+            .address_size 64
+            .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+            .extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);
+            .global .align 1 .b8 $str[6] = {104, 105, 32, 37, 100, 0};
+            .visible .entry k(.param .u32 n)
+            {
+            	.local .align 8 .b8 __local_depot0[8];
+            	.reg .b64 %SP, %SPL, %rd<5>;
+            	.reg .b32 %r<3>;
+            	mov.u64 %SPL, __local_depot0;
+            	cvta.local.u64 %SP, %SPL;
+            	add.u64 %rd1, %SP, 0;
+            	add.u64 %rd2, %SPL, 0;
+            	mov.u32 %r1, %tid.x;
+            	st.local.u32 [%rd2], %r1;
+            	mov.u64 %rd3, $str;
+            	cvta.global.u64 %rd4, %rd3;
+            	{ .param .b64 param0; st.param.b64 [param0], %rd4; .param .b64 param1; st.param.b64 [param1], %rd1;
+            	.param .b32 retval0; call.uni (retval0), vprintf, (param0, param1); ld.param.b32 %r2, [retval0]; }
+            	ret;
+            }
+            """;
+
+    /**
+     * A module that prints gets a device buffer whose address goes into its __zluda_printf (the code object exports
+     * it); each launch drains it after the kernel, and a recorded assert fails the launch with CUDA_ERROR_ASSERT.
+     */
+    @Test
+    void printingModulesGetABufferThatLaunchesDrain() throws Exception {
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        hip.calls.clear();
+        Backend.Program p = b.load(0, Ptx.parse("p.ptx", PRINTF_PTX));
+        Backend.Program.Kernel k = p.kernel("k");
+        b.launch(k, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x1234, 0);
+        assertEquals(List.of("moduleLoad", "global __zluda_printf", "alloc 0 1048576", "printfInit 5100 70000000 1048576", "function k",
+                "launch 6000 1x1x1 32x1x1 0", "synchronize", "printfDrain 70000000"), hip.calls);
+        Path f = Files.createTempFile("p", ".hsaco");
+        Files.write(f, hip.codeObject);
+        String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
+        String asm = Tools.run("llvm-objdump", List.of("-d", f.toString()));
+        Files.delete(f);
+        assertTrue(symbols.contains("__zluda_printf"), "the code object exports the buffer variable: " + symbols);
+        assertTrue(asm.contains("atomic_add"), "records are reserved with an atomic add");
+        assertFalse(asm.contains("s_trap"), "printf alone does not trap");
+
+        // a kernel that asserted: its trap makes HIP's synchronize fail, the drain finds the record
+        hip.syncResult = 719;
+        hip.drained = 1L << 32;
+        CudaException e = assertThrows(CudaException.class, () -> b.launch(k, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x1234, 0));
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_ASSERT, e.result(), e.getMessage());
+        hip.drained = 0;
+        e = assertThrows(CudaException.class, () -> b.launch(k, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x1234, 0));
+        assertNotEquals(org.zludaj.api.CuResult.CUDA_ERROR_ASSERT, e.result(), "a fault without an assert record is the fault");
     }
 
     @Test
