@@ -221,8 +221,9 @@ static fiber_t *self_of(zluda_thread_ctx *ctx, block_t **bp) {
     return &b->fibers[ctx->linear];
 }
 
-/* Waits until `count` threads reached barrier `id` (fibers only advance when all arrived). */
-static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int red_op, uint32_t pred) {
+/* Arrives at barrier `id` of `count` threads (default: the block); waits for the others unless `wait` is 0
+ * (bar.arrive). Fibers only advance when all arrived. */
+static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int red_op, uint32_t pred, int wait) {
     block_t *b;
     fiber_t *me = self_of(ctx, &b);
     id &= 15;
@@ -240,6 +241,7 @@ static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int 
         for (int t = 0; t < b->n; t++) b->fibers[t].waiting = 0;  /* waiters re-check their generation */
         return b->bar_result[id];
     }
+    if (!wait) return 0;
     while (b->bar_generation[id] == gen) {
         me->waiting = 1;
         yield(b, me);
@@ -247,10 +249,12 @@ static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int 
     return b->bar_result[id];
 }
 
-void zluda_bar_sync(zluda_thread_ctx *ctx, uint32_t id, uint32_t count) { barrier(ctx, id, count, -1, 0); }
+void zluda_bar_sync(zluda_thread_ctx *ctx, uint32_t id, uint32_t count) { barrier(ctx, id, count, -1, 0, 1); }
+
+void zluda_bar_arrive(zluda_thread_ctx *ctx, uint32_t id, uint32_t count) { barrier(ctx, id, count, -1, 0, 0); }
 
 uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint32_t op, uint32_t pred) {
-    return barrier(ctx, id, count, (int)op, pred);
+    return barrier(ctx, id, count, (int)op, pred, 1);
 }
 
 /* f16 / bf16 bits to double (exact) */
@@ -490,6 +494,11 @@ void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_
 }
 
 /* A thread that waits for something other threads of its block will do (an mbarrier phase) lets them run. */
+/* nanosleep: a thread that sleeps lets the block's other threads run (outside fibers it returns at once). */
+void zluda_nanosleep(zluda_thread_ctx *ctx) {
+    if (ctx->block) zluda_fiber_yield(ctx);
+}
+
 void zluda_fiber_yield(zluda_thread_ctx *ctx) {
     block_t *b;
     fiber_t *me = self_of(ctx, &b);

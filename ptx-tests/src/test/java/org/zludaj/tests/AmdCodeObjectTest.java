@@ -48,7 +48,10 @@ class AmdCodeObjectTest {
             Map.entry("warp_shfl", List.of("ds_bpermute_b32")),
             Map.entry("warp_vote_match_redux", List.of("v_readlane_b32")),
             Map.entry("bar_reduction_loop", List.of("s_barrier", "ds_load", "ds_store")),
-            Map.entry("bar_red_popc_and_or", List.of("s_barrier", "ds_add_u32", "ds_and_b32", "ds_or_b32")),
+            // named barriers, bar.arrive and bar.red: shared-memory barriers (pass.NamedBarriers) after one s_barrier
+            Map.entry("bar_red_popc_and_or", List.of("s_barrier", "ds_add_u32", "ds_add_rtn_u64", "s_sleep")),
+            Map.entry("bar_partial_count", List.of("ds_add_rtn_u64", "s_sleep")),
+            Map.entry("bar_arrive_producer_consumer", List.of("ds_add_rtn_u64", "s_sleep")),
             Map.entry("atom_global_contended", List.of("global_atomic_add_u32")),
             Map.entry("f32_fma_rn", List.of("v_fma")),
             Map.entry("f64_add_rn", List.of("v_add_f64")),

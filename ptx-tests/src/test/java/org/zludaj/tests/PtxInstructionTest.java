@@ -213,17 +213,18 @@ class PtxInstructionTest {
     }
 
     /**
-     * The matrix tests with the AMD lowering of the matrix family (WMMA in the gfx11 or gfx12 operand layout, dot
-     * products on gfx10.3, lane permutes) executed on the host, the WMMA emulated as the AMD ISA defines it
-     * (ZLUDA_HOST_WMMA): the code that runs on an RDNA GPU, checked against the same exact references as NVIDIA's GPU.
+     * The matrix and barrier tests with the AMD lowering (WMMA in the gfx11 or gfx12 operand layout, dot products on
+     * gfx10.3, lane permutes; named barriers, bar.arrive and bar.red in shared memory, pass.NamedBarriers) executed on
+     * the host, the WMMA emulated as the AMD ISA defines it (ZLUDA_HOST_WMMA): the code that runs on an RDNA GPU,
+     * checked against the same references as NVIDIA's GPU.
      */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"gfx1100", "gfx1201", "gfx1030"})
     void matrixTestsMatchWithTheAmdLoweringEmulated(String gfx, @TempDir Path work) throws Exception {
         Path exe = Programs.build(List.of("gcc", "-O1", "-o", work.resolve("ptxrun").toString(),
                 Programs.TESTS.resolve("c/ptxrun.c").toString(), "-ldl"), work.resolve("ptxrun"), work);
-        List<Path> dirs = tests().stream().filter(d -> d.getFileName().toString().matches("(w?mma|ldmatrix|stmatrix|movmatrix|cp_async)_.*")).toList();
-        assertTrue(dirs.size() >= 48, "matrix tests found: " + dirs.size());
+        List<Path> dirs = tests().stream().filter(d -> d.getFileName().toString().matches("(w?mma|ldmatrix|stmatrix|movmatrix|cp_async|bar)_.*")).toList();
+        assertTrue(dirs.size() >= 52, "matrix and barrier tests found: " + dirs.size());
         Map<String, Buffers> got = runAll(exe, dirs, work, Map.of("ZLUDA_HOST_WMMA", gfx));
         List<String> failures = new ArrayList<>();
         for (Path d : dirs) {
@@ -232,7 +233,7 @@ class PtxInstructionTest {
             String diff = compare(name, want, got.get(name), tolerance(d));
             if (diff != null) failures.add(name + ": " + diff);
         }
-        System.out.printf("matrix tests with the %s lowering emulated on the host: %d of %d match%n", gfx, dirs.size() - failures.size(), dirs.size());
+        System.out.printf("matrix and barrier tests with the %s lowering emulated on the host: %d of %d match%n", gfx, dirs.size() - failures.size(), dirs.size());
         assertTrue(failures.isEmpty(), failures.size() + " differ:\n" + String.join("\n", failures));
     }
 }

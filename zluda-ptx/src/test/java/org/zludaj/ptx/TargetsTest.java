@@ -149,10 +149,11 @@ class TargetsTest {
 
     @Test
     void unsupportedInstructionNamesItsLineFunctionAndTarget() {
-        String ptx = ".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tbar.arrive 1, 64;\n\tret;\n}\n";
-        PtxException e = assertThrows(PtxException.class, () -> new HostJit().add(Ptx.parse("bar.ptx", ptx)));
-        assertEquals(6, e.diagnostics().get(0).line());
-        assertTrue(e.getMessage().contains("bar.arrive") && e.getMessage().contains("function k") && e.getMessage().contains("host"),
+        String ptx = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.shared .align 8 .b64 m;\n"
+                + "\tmbarrier.expect_tx.shared.b64 [m], 16;\n\tret;\n}\n";
+        PtxException e = assertThrows(PtxException.class, () -> new HostJit().add(Ptx.parse("tx.ptx", ptx)));
+        assertEquals(7, e.diagnostics().get(0).line());
+        assertTrue(e.getMessage().contains("mbarrier.expect_tx") && e.getMessage().contains("function k") && e.getMessage().contains("host"),
                 e.getMessage());
     }
 

@@ -62,6 +62,7 @@ public final class Lowering {
                                       String symbolPrefix) throws PtxException {
         ptx = org.zludaj.ptx.pass.ModulePass.runAll(ptx);
         if (target.wmmaLayout() != null) ptx = new org.zludaj.ptx.pass.PairMma().apply(ptx);  // 16x16 WMMA: pair m16n8 operations
+        if (target.softwareNamedBarriers()) ptx = new org.zludaj.ptx.pass.NamedBarriers().apply(ptx);  // one hardware barrier per block
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
         target.configureModule(l.module);
         try {
@@ -501,7 +502,10 @@ public final class Lowering {
                 target.trap(module, b, threadContext);
                 LLVMBuildUnreachable(b);
             }
-            case "nanosleep" -> target.nanosleep(module, b, read(i, o.get(0), Type.U32));
+            case "nanosleep" -> {
+                if (target.hostSharedMemory()) usesBlockOperations = true;  // the host yields to the block's other fibers
+                target.nanosleep(module, b, threadContext, read(i, o.get(0), Type.U32));
+            }
             case "ld", "ldu" -> load(i);
             case "st" -> store(i);
             case "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max" -> binary(i);
@@ -618,7 +622,11 @@ public final class Lowering {
             if (r == null) throw blockUnsupported(i);
             return;
         }
-        if (i.has(".arrive")) throw unsupported(i);
+        if (i.has(".arrive")) {  // bar.arrive a, b
+            if (target.blockBarrier(module, b, threadContext, read(i, o.get(0), Type.U32), read(i, o.get(1), Type.U32), -2, null) == null)
+                throw blockUnsupported(i);
+            return;
+        }
         if (i.has(".red")) {
             int op = i.has(".popc") ? 0 : i.has(".and") ? 1 : 2;
             boolean popc = op == 0;

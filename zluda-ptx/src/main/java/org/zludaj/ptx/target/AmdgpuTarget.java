@@ -182,45 +182,26 @@ public record AmdgpuTarget(String gfx) implements Target {
     }
 
     /**
-     * bar.sync/barrier and bar.red. RDNA has one hardware barrier per workgroup, so every id and thread count is the
-     * whole-block barrier (right whenever the whole block reaches it, as in __syncthreads). bar.red combines the
-     * predicates in an LDS word between barriers.
+     * bar.sync/barrier over the whole block: RDNA has one hardware barrier per workgroup, s_barrier. Thread counts,
+     * bar.arrive and bar.red never get here: {@code pass.NamedBarriers} turns them into shared-memory barriers.
      */
     @Override
     public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
                                      LLVMValueRef count, int redOp, LLVMValueRef pred) {
+        if (redOp != -1) return null;
+        return workgroupBarrier(m, b);
+    }
+
+    @Override
+    public boolean softwareNamedBarriers() {
+        return true;
+    }
+
+    /** s_sleep 1 (about 64 clocks) between polls of a spinning wave. */
+    @Override
+    public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
-        LLVMValueRef done = workgroupBarrier(m, b);
-        if (redOp < 0) return done;
-        String name = "__zluda_bar_red";
-        LLVMValueRef word = LLVMGetNamedGlobal(m, name);
-        if (word == null) {
-            word = LLVMAddGlobalInAddressSpace(m, i32, name, 3);
-            LLVMSetInitializer(word, LLVMGetUndef(i32));
-            LLVMSetLinkage(word, LLVMInternalLinkage);
-            LLVMSetAlignment(word, 4);
-        }
-        // the first thread of the block sets the neutral value; everybody combines; everybody reads
-        LLVMValueRef first = LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0);
-        for (char xyz : new char[] {'x', 'y', 'z'}) {
-            LLVMValueRef t = Ll.intrinsic(m, b, "llvm.amdgcn.workitem.id." + xyz, new LLVMTypeRef[0]);
-            first = LLVMBuildAnd(b, first, LLVMBuildICmp(b, LLVMIntEQ, t, LLVMConstInt(i32, 0, 0), ""), "");
-        }
-        LLVMValueRef init = LLVMConstInt(i32, redOp == 1 ? 1 : 0, 0);
-        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
-        LLVMBasicBlockRef set = LLVMAppendBasicBlockInContext(ctx, fn, "bar.red.init"), go = LLVMAppendBasicBlockInContext(ctx, fn, "bar.red");
-        LLVMBuildCondBr(b, first, set, go);
-        LLVMPositionBuilderAtEnd(b, set);
-        LLVMBuildStore(b, init, word);
-        LLVMBuildBr(b, go);
-        LLVMPositionBuilderAtEnd(b, go);
-        workgroupBarrier(m, b);
-        int op = redOp == 0 ? LLVMAtomicRMWBinOpAdd : redOp == 1 ? LLVMAtomicRMWBinOpAnd : LLVMAtomicRMWBinOpOr;
-        int wg = syncScope(ctx, "workgroup");
-        LLVMBuildAtomicRMWSyncScope(b, op, word, pred, LLVMAtomicOrderingMonotonic, wg);
-        workgroupBarrier(m, b);
-        return LLVMBuildLoad2(b, i32, word, "");
+        Ll.intrinsic(m, b, "llvm.amdgcn.s.sleep", new LLVMTypeRef[0], LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0));
     }
 
     private static int syncScope(LLVMContextRef ctx, String name) {

@@ -254,7 +254,7 @@ public record HostTarget(String triple, String cpu, String features, String emul
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
         if (redOp < 0) {
             LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, i32, i32), 3, 0);
-            return LLVMBuildCall2(b, t, runtime(m, "zluda_bar_sync", t), Ll.array(threadContext, id, count), 3, "");
+            return LLVMBuildCall2(b, t, runtime(m, redOp == -2 ? "zluda_bar_arrive" : "zluda_bar_sync", t), Ll.array(threadContext, id, count), 3, "");
         }
         LLVMTypeRef t = LLVMFunctionType(i32, Ll.array(ptr, i32, i32, i32, i32), 5, 0);
         return LLVMBuildCall2(b, t, runtime(m, "zluda_bar_red", t),
@@ -306,6 +306,19 @@ public record HostTarget(String triple, String cpu, String features, String emul
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
         LLVMBuildCall2(b, t, runtime(m, "zluda_assert_stop", t), Ll.array(threadContext), 1, "");
+    }
+
+    @Override
+    public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_nanosleep", t), Ll.array(threadContext), 1, "");
+    }
+
+    /** The AMD emulation runs AMD's shared-memory named barriers. */
+    @Override
+    public boolean softwareNamedBarriers() {
+        return emulatedGpu != null;
     }
 
     /** The AMD emulation prints as AMD GPUs do (buffered records), so that path runs here too. */

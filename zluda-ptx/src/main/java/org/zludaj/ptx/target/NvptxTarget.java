@@ -105,6 +105,10 @@ public record NvptxTarget(int sm) implements Target {
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
         boolean all = LLVMIsAConstantInt(count) != null && LLVMConstIntGetZExtValue(count) == 0;
         String operands = all ? "$1" : "$1, $2";
+        if (redOp == -2) {
+            Ll.asm(b, LLVMVoidTypeInContext(ctx), "barrier.arrive $0, $1;", "r,r,~{memory}", id, count);
+            return LLVMConstInt(i32, 0, 0);
+        }
         if (redOp < 0) {
             Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync $0;" : "barrier.sync $0, $1;", all ? "r,~{memory}" : "r,r,~{memory}",
                     all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count});
@@ -165,7 +169,7 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
-    public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef nanoseconds) {
+    public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {
         Ll.asm(b, LLVMVoidTypeInContext(LLVMGetModuleContext(m)), "nanosleep.u32 $0;", "r", nanoseconds);
     }
 

@@ -138,8 +138,9 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
             REDUX_AND = 15, REDUX_OR = 16, REDUX_XOR = 17, WARP_SYNC = 18, ELECT = 19, ACTIVEMASK = 20, GATHER = 21;
 
     /**
-     * bar.sync / bar.red: waits for {@code count} threads (0 = the block) at barrier {@code id}; with redOp 0/1/2
-     * (popc/and/or) combines {@code pred} and returns the i32 result. Null when the target cannot yet.
+     * bar.sync / bar.red / bar.arrive: waits for {@code count} threads (0 = the block) at barrier {@code id}; with
+     * redOp 0/1/2 (popc/and/or) combines {@code pred} and returns the i32 result; redOp -2 arrives without waiting.
+     * Null when the target cannot.
      */
     default LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
                                       LLVMValueRef count, int redOp, LLVMValueRef pred) {
@@ -251,10 +252,19 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * nanosleep.u32 t: the ISA allows any delay in [0, 2t], so by default none (no target needs the thread to sleep
-     * for correctness); NVPTX keeps NVIDIA's instruction.
+     * nanosleep.u32 t: the ISA allows any delay in [0, 2t], so by default none; NVPTX keeps NVIDIA's instruction, AMD
+     * sleeps a little, and the host lets the block's other threads run (a thread polling in a loop must not starve
+     * the one it waits for).
      */
-    default void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef nanoseconds) {}
+    default void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {}
+
+    /**
+     * Whether barriers with a thread count, bar.arrive and bar.red need {@code pass.NamedBarriers} (shared-memory
+     * barriers) because the target has one hardware barrier per block.
+     */
+    default boolean softwareNamedBarriers() {
+        return false;
+    }
 
     /** Marks a function as a kernel (calling convention, attributes, metadata). */
     void markKernel(LLVMModuleRef m, LLVMValueRef kernel);
