@@ -97,21 +97,58 @@ public final class Compiler {
         }
     }
 
-    /** An AMD GPU code object (ELF, COv5), linked with the bundled ld.lld. */
-    public static byte[] amdgpu(PtxModule ptx, String gfx) throws PtxException {
-        byte[] object = compile(ptx, new AmdgpuTarget(gfx), LLVMObjectFile).code();
-        try {
+    /**
+     * The last step of an AMD code object: a relocatable object to an executable (COv5). {@link #LLD} is the ld.lld
+     * of our LLVM; the driver offers comgr (ZLUDA_CODEOBJECT=comgr), fed the same relocatable object.
+     */
+    public interface CodeObjectLinker {
+        /** Names the linker in cache keys and messages. */
+        String name();
+
+        byte[] link(byte[] relocatable, String gfx) throws IOException;
+    }
+
+    /** The bundled ld.lld. */
+    public static final CodeObjectLinker LLD = new CodeObjectLinker() {
+        @Override
+        public String name() {
+            return "ld.lld";
+        }
+
+        @Override
+        public byte[] link(byte[] object, String gfx) throws IOException {
             Path dir = Files.createTempDirectory("zluda-amdgpu");
             Path o = dir.resolve("k.o"), co = dir.resolve("k.hsaco");
-            Files.write(o, object);
-            Tools.run("lld", List.of("-flavor", "gnu", "-shared", "--no-undefined", "-o", co.toString(), o.toString()));
-            byte[] out = Files.readAllBytes(co);
-            Files.delete(o);
-            Files.delete(co);
-            Files.delete(dir);
-            return out;
+            try {
+                Files.write(o, object);
+                Tools.run("lld", List.of("-flavor", "gnu", "-shared", "--no-undefined", "-o", co.toString(), o.toString()));
+                return Files.readAllBytes(co);
+            } finally {
+                Files.deleteIfExists(o);
+                Files.deleteIfExists(co);
+                Files.deleteIfExists(dir);
+            }
+        }
+    };
+
+    /** An AMD GPU code object (ELF, COv5), linked with the bundled ld.lld. */
+    public static byte[] amdgpu(PtxModule ptx, String gfx) throws PtxException {
+        return amdgpu(ptx, gfx, LLD);
+    }
+
+    /** The relocatable AMD GPU object of {@code ptx}, before linking. */
+    public static byte[] amdgpuObject(PtxModule ptx, String gfx) throws PtxException {
+        return compile(ptx, new AmdgpuTarget(gfx), LLVMObjectFile).code();
+    }
+
+    /** An AMD GPU code object linked by {@code linker}. */
+    public static byte[] amdgpu(PtxModule ptx, String gfx, CodeObjectLinker linker) throws PtxException {
+        byte[] object = amdgpuObject(ptx, gfx);
+        try {
+            return linker.link(object, gfx);
         } catch (IOException e) {
-            throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "linking the " + gfx + " code object: " + e.getMessage()));
+            throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "linking the " + gfx + " code object with " + linker.name() + ": "
+                    + e.getMessage()));
         }
     }
 
@@ -140,7 +177,14 @@ public final class Compiler {
 
     /** {@link #amdgpu} through the cache (what the hip backend loads). */
     public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx) throws PtxException {
-        return cached(cache, "amdgpu-code-object", gfx, ptx, () -> amdgpu(ptx, gfx));
+        return amdgpuCached(cache, ptx, gfx, LLD);
+    }
+
+    /** {@link #amdgpu} with {@code linker} through the cache; the linker is part of the key. */
+    public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx, CodeObjectLinker linker)
+            throws PtxException {
+        String kind = linker == LLD ? "amdgpu-code-object" : "amdgpu-code-object+" + linker.name();
+        return cached(cache, kind, gfx, ptx, () -> amdgpu(ptx, gfx, linker));
     }
 
     /** {@link #nvptx} through the cache (what the cuda backend loads). */

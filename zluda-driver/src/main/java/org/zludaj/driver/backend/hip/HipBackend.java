@@ -29,12 +29,34 @@ public final class HipBackend implements Backend {
     private final Device device;
     private final String gfx;
     private final CompileCache cache;
+    private final org.zludaj.ptx.Compiler.CodeObjectLinker linker;
 
     HipBackend(Hip hip, Device device, String gfx, CompileCache cache) {
         this.hip = hip;
         this.device = device;
         this.gfx = gfx;
         this.cache = cache;
+        this.linker = linker(System.getenv("ZLUDA_CODEOBJECT"));
+    }
+
+    /**
+     * ZLUDA_CODEOBJECT=comgr links code objects with AMD's comgr where it can be opened (else, said once, ld.lld);
+     * unset or "lld": the bundled ld.lld.
+     */
+    static org.zludaj.ptx.Compiler.CodeObjectLinker linker(String choice) {
+        if (choice == null || choice.isEmpty() || choice.equals("lld")) return org.zludaj.ptx.Compiler.LLD;
+        if (!choice.equals("comgr")) {
+            LOG.warn("ZLUDA_CODEOBJECT={} is neither lld nor comgr: linking with ld.lld", choice);
+            return org.zludaj.ptx.Compiler.LLD;
+        }
+        try {
+            ComgrLinker c = ComgrLinker.open();
+            LOG.info("linking AMD code objects with comgr ({})", c.library());
+            return c;
+        } catch (java.io.IOException | UnsatisfiedLinkError e) {
+            LOG.warn("ZLUDA_CODEOBJECT=comgr, but comgr cannot be used ({}): linking with ld.lld", e.getMessage());
+            return org.zludaj.ptx.Compiler.LLD;
+        }
     }
 
     public String target() {
@@ -117,7 +139,7 @@ public final class HipBackend implements Backend {
     public Program load(int dev, PtxModule ptx) throws CudaException {
         byte[] code;
         try {
-            code = org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx);
+            code = org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker);
         } catch (PtxException e) {
             LOG.error("cannot compile {} for {}:\n{}", ptx.name(), gfx, e.getMessage());
             throw new CudaException(e.getMessage().contains("not supported") ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX,
