@@ -10,7 +10,7 @@ public interface ModulePass {
     PtxModule apply(PtxModule module);
 
     /** The model passes every target runs, in order, before {@code llvm.Lowering}. */
-    List<ModulePass> PIPELINE = List.of(new PredicatesToBranches());
+    List<ModulePass> PIPELINE = List.of(new PredicatesToBranches(), new ImplicitConversions());
 
     /** Runs {@link #PIPELINE} over {@code module}. */
     static PtxModule runAll(PtxModule module) {
