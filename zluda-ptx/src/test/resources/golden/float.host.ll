@@ -591,10 +591,10 @@ start:                                            ; preds = %entry
   %510 = inttoptr i64 %509 to ptr
   %511 = getelementptr i8, ptr %510, i64 8
   %512 = load float, ptr %f3, align 4
-  store float %512, ptr %511, align 4
-  %513 = getelementptr i8, ptr %511, i64 4
+  %513 = insertelement <2 x float> undef, float %512, i32 0
   %514 = load float, ptr %f4, align 4
-  store float %514, ptr %513, align 4
+  %515 = insertelement <2 x float> %513, float %514, i32 1
+  store <2 x float> %515, ptr %511, align 8
   ret void
 }
 

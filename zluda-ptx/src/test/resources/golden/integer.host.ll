@@ -221,9 +221,9 @@ start:                                            ; preds = %entry
   %136 = inttoptr i64 %135 to ptr
   %137 = getelementptr i8, ptr %136, i64 8
   %138 = load i32, ptr %r3, align 4
-  store i32 %138, ptr %137, align 4
-  %139 = getelementptr i8, ptr %137, i64 4
+  %139 = insertelement <2 x i32> undef, i32 %138, i32 0
   %140 = load i32, ptr %r5, align 4
-  store i32 %140, ptr %139, align 4
+  %141 = insertelement <2 x i32> %139, i32 %140, i32 1
+  store <2 x i32> %141, ptr %137, align 8
   ret void
 }

@@ -536,6 +536,13 @@ public final class Lowering {
         LLVMValueRef p = address(i, (Operand.Address) o(i, 1, Operand.Address.class), space(i));
         int n = vectorWidth(i);
         List<Operand> dst = n == 1 ? List.of(i.operands().get(0)) : ((Operand.Vector) o(i, 0, Operand.Vector.class)).elements();
+        if (wholeVector(i, n, t)) {  // one access of the vector's size (PTX requires it aligned to that size)
+            LLVMValueRef v = LLVMBuildLoad2(b, LLVMVectorType(llvmType(t), n), p, "");
+            LLVMSetAlignment(v, n * t.bytes());
+            if (i.has(".volatile")) LLVMSetVolatile(v, 1);
+            for (int k = 0; k < n; k++) write(i, dst.get(k), LLVMBuildExtractElement(b, v, i32(k), ""), t);
+            return;
+        }
         for (int k = 0; k < n; k++) {
             LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
             LLVMValueRef v = LLVMBuildLoad2(b, llvmType(t), at, "");
@@ -549,11 +556,28 @@ public final class Lowering {
         LLVMValueRef p = address(i, (Operand.Address) o(i, 0, Operand.Address.class), space(i));
         int n = vectorWidth(i);
         List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) o(i, 1, Operand.Vector.class)).elements();
+        if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
+            LLVMValueRef v = LLVMGetUndef(LLVMVectorType(llvmType(t), n));
+            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(b, v, read(i, src.get(k), t), i32(k), "");
+            LLVMValueRef st = LLVMBuildStore(b, v, p);
+            LLVMSetAlignment(st, n * t.bytes());
+            if (i.has(".volatile")) LLVMSetVolatile(st, 1);
+            return;
+        }
         for (int k = 0; k < n; k++) {
             LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
             LLVMValueRef st = LLVMBuildStore(b, read(i, src.get(k), t), at);
             order(i, st, t);
         }
+    }
+
+    /**
+     * Whether a .vN access moves as one LLVM vector: weak or volatile accesses of up to 32 bytes (ordered ones stay
+     * element by element: LLVM has no atomic vector accesses).
+     */
+    private static boolean wholeVector(Instruction i, int n, Type t) {
+        return n > 1 && n * t.bytes() <= 32 && t != Type.PRED && t.bytes() <= 8
+                && !i.has(".relaxed") && !i.has(".acquire") && !i.has(".release");
     }
 
     /** .volatile, .relaxed, .acquire, .release: volatile or atomic accesses with that ordering. */

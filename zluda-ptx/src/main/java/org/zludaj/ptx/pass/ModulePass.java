@@ -10,7 +10,8 @@ public interface ModulePass {
     PtxModule apply(PtxModule module);
 
     /** The model passes every target runs, in order, before {@code llvm.Lowering}. */
-    List<ModulePass> PIPELINE = List.of(new PredicatesToBranches(), new ImplicitConversions());
+    List<ModulePass> PIPELINE = List.of(new PredicatesToBranches(), new ExpandVectorOperands(), new ImplicitConversions(),
+            new GenericToSpecific());
 
     /** Runs {@link #PIPELINE} over {@code module}. */
     static PtxModule runAll(PtxModule module) {
