@@ -228,8 +228,9 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy
         r = nv_cuFuncSetAttribute(PTR(f), 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
         if (r) return r;
     }
-    r = nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
-    return r ? r : nv_cuCtxSynchronize();
+    /* queued on NVIDIA's legacy stream, which orders it with later copies and frees; the driver waits where the
+     * host must see it done (Backend.fence) */
+    return nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
 }
 
 /* After a kernel fault NVIDIA's context is unusable: reset the primary context and retain it again (everything

@@ -70,6 +70,7 @@ final class ContextApi implements CuContextApi {
     public int cuCtxSynchronize() {
         return Api.call("cuCtxSynchronize", () -> {
             d.requireCurrent().synchronize();
+            d.backend.fence();
         });
     }
 
@@ -77,6 +78,7 @@ final class ContextApi implements CuContextApi {
     public int cuCtxSynchronize_v2(long ctx) {
         return Api.call("cuCtxSynchronize", () -> {
             d.context(ctx).synchronize();
+            d.backend.fence();
         });
     }
 

@@ -36,7 +36,10 @@ final class EventApi implements CuEventApi {
         return Api.call("cuEventRecord", () -> {
             Event e = d.handles.get(hEvent, Event.class);
             Stream s = streams.resolve(hStream, ptds);
-            e.record(s.enqueue("cuEventRecord", () -> e.recordedNanos = System.nanoTime(), null, null));
+            e.record(s.enqueue("cuEventRecord", () -> {
+                d.backend.fence();  // the event completes when the device has done the stream's earlier work
+                e.recordedNanos = System.nanoTime();
+            }, null, null));
         });
     }
 

@@ -146,7 +146,10 @@ final class GraphApi implements CuGraphApi {
             long fn = HostRuntime.getLong(p), userData = HostRuntime.getLong(p + 8);
             Mem.nonNull(fn, "fn");
             addNode(phGraphNode, hGraph, deps, numDeps,
-                    new Graph.Work("host function", Graph.HOST, () -> HostRuntime.callHostFunction(fn, userData), null, null));
+                    new Graph.Work("host function", Graph.HOST, () -> {
+                        d.backend.fence();
+                        HostRuntime.callHostFunction(fn, userData);
+                    }, null, null));
         });
     }
 

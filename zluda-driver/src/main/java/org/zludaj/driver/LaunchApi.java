@@ -59,7 +59,10 @@ final class LaunchApi implements CuLaunchApi {
                     HostRuntime.release(snapshot);
                 }
             };
-            if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", once);  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
+            if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", () -> {  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
+                once.run();
+                d.backend.fence();
+            });
             else s.enqueue("cuLaunchKernel " + k.code.name(), once, null, null);
         });
     }
@@ -156,7 +159,10 @@ final class LaunchApi implements CuLaunchApi {
         return Api.call("cuLaunchHostFunc", () -> {
             Stream s = streams.resolve(hStream, ptds);
             Mem.nonNull(fn, "fn");
-            s.enqueue("host function", () -> HostRuntime.callHostFunction(fn, userData), null, null);
+            s.enqueue("host function", () -> {
+                d.backend.fence();
+                HostRuntime.callHostFunction(fn, userData);
+            }, null, null);
         });
     }
 

@@ -60,6 +60,7 @@ final class StreamApi implements CuStreamApi {
                 throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "synchronizing a capturing stream");
             }
             s.synchronize();
+            d.backend.fence();  // GPU launches return before their kernels end
             s.context.checkSticky();
         });
     }
@@ -73,6 +74,7 @@ final class StreamApi implements CuStreamApi {
             Stream s = resolve(hStream, ptds);
             s.context.checkSticky();
             if (!s.idle()) throw new CudaException(CuResult.CUDA_ERROR_NOT_READY, null);
+            d.backend.fence();
             s.takeError();
         });
     }
@@ -87,6 +89,7 @@ final class StreamApi implements CuStreamApi {
             Mem.nonNull(callback, "callback");
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
             s.enqueue("stream callback", () -> {
+                d.backend.fence();
                 int status = s.context.sticky != null ? s.context.sticky.result() : CuResult.CUDA_SUCCESS;
                 HostRuntime.callStreamCallback(callback, hStream, status, userData);
             }, null, null);

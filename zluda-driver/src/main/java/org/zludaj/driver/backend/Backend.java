@@ -124,6 +124,17 @@ public interface Backend {
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 
+    /**
+     * Waits until the device has finished the work launched so far, and throws a kernel's fault. GPU backends return
+     * from {@link #launch} once the kernel is queued on the device (the GPU's own stream keeps the order of launches,
+     * copies and frees); the driver calls this where the host must see the work done: stream, event and context
+     * synchronization, event records, host functions and callbacks, CUDA_LAUNCH_BLOCKING. The host backend runs
+     * kernels to completion, so it has nothing to wait for.
+     */
+    default void fence() throws CudaException {
+        synchronize();
+    }
+
     /** A loaded module: its kernels and its module-scope variables by PTX name (null when absent). */
     interface Program {
         Kernel kernel(String name);

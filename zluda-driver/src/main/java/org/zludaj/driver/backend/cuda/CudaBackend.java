@@ -185,13 +185,16 @@ public final class CudaBackend implements Backend {
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
         int r = NvidiaDriver.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams);
-        if (r == 0) return;
+        if (r != 0) throw faulted(r, "kernel " + kernel.name());
+    }
+
+    /** A fault leaves NVIDIA's context unusable: it is reset, as an application recreating its context expects. */
+    private static CudaException faulted(int r, String what) {
         if (r == 700 || r == 702 || (r >= 710 && r <= 719)) {
-            // a fault leaves NVIDIA's context unusable: reset it, as an application recreating its context expects
             int reset = NvidiaDriver.reset();
-            LOG.warn("kernel {} faulted on NVIDIA's driver ({}); its context was reset ({})", kernel.name(), r, reset);
+            LOG.warn("{} faulted on NVIDIA's driver ({}); its context was reset ({})", what, r, reset);
         }
-        throw new CudaException(r, "kernel " + kernel.name() + " on NVIDIA's driver: " + r);
+        return new CudaException(r, what + " on NVIDIA's driver: " + r);
     }
 
     @Override
@@ -204,6 +207,7 @@ public final class CudaBackend implements Backend {
 
     @Override
     public void synchronize() throws CudaException {
-        check(NvidiaDriver.synchronize(), "cuCtxSynchronize");
+        int r = NvidiaDriver.synchronize();
+        if (r != 0) throw faulted(r, "a kernel (cuCtxSynchronize)");
     }
 }

@@ -19,7 +19,10 @@ import org.zludaj.ptx.model.PtxModule;
  * hipModuleLaunchKernel (kernelParams as CUDA gives them: the code object's kernarg layout is the C layout of the
  * PTX parameters, HIP adds the hidden arguments). Modules compile whole (a HIP module cannot share variables with
  * another). The first usable GPU is used; GPUs whose architecture we cannot target are skipped with a message.
- * Launches wait for their kernel, so a fault is the launch's error. Virtual memory management is not mapped yet.
+ * Launches return once HIP has queued the kernel on its null stream, which orders them with copies and frees; the
+ * driver waits ({@link #fence}) where the host must see the work done, and a kernel's fault is reported there, as
+ * NVIDIA reports asynchronous errors. Modules that print wait for each kernel (their lines belong to the launch).
+ * Virtual memory management is not mapped yet.
  */
 public final class HipBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
@@ -177,11 +180,16 @@ public final class HipBackend implements Backend {
             throws CudaException {
         check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams),
                 "hipModuleLaunchKernel " + kernel.name());
+        if (!printfBuffers.isEmpty()) fence("kernel " + kernel.name());  // its lines and asserts belong to the launch
+    }
+
+    /** Waits for the device; prints what kernels printed; a recorded assert is CUDA_ERROR_ASSERT. */
+    private void fence(String what) throws CudaException {
         int r = hip.synchronize();
         boolean asserted = false;
         for (long buffer : printfBuffers) asserted |= hip.printfDrain(buffer) > 0xffffffffL;
-        if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
-        check(r, "kernel " + kernel.name());
+        if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, what + ": a device-side assert failed");
+        check(r, what);
     }
 
     /**
@@ -195,6 +203,6 @@ public final class HipBackend implements Backend {
 
     @Override
     public void synchronize() throws CudaException {
-        check(hip.synchronize(), "hipDeviceSynchronize");
+        fence("hipDeviceSynchronize");
     }
 }

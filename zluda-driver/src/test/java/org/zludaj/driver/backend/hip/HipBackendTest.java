@@ -91,8 +91,14 @@ class HipBackendTest {
         b.fill(buf, 4, 0, 256);
         b.launch(k, new int[] {2, 1, 1}, new int[] {64, 1, 1}, 0, 0x1234, 0);
         b.copy(0x4000, buf, 1024);
+        // the launch is queued (HIP's null stream orders the copy after it); the driver's fence waits for the device
+        b.fence();
         assertEquals(List.of("moduleLoad", "function k", "global counter", "alloc 0 1024", "fill 4 0 256", "launch 6000 2x1x1 64x1x1 0",
-                "synchronize", "copy 4000 1024"), hip.calls);
+                "copy 4000 1024", "synchronize"), hip.calls);
+        hip.syncResult = 700;
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, assertThrows(CudaException.class, b::fence).result(),
+                "a kernel's fault is reported by the fence, as an asynchronous error");
+        hip.syncResult = 0;
 
         // the code object HIP received: AMDGPU ELF for gfx1100, kernarg layout = C layout of the parameters
         byte[] co = hip.codeObject;
