@@ -30,6 +30,7 @@ typedef int hipError_t;
     X(hipHostFree, (void *))                                                                                       \
     X(hipMallocManaged, (void **, size_t, unsigned))                                                               \
     X(hipMemcpy, (void *, const void *, size_t, int))                                                              \
+    X(hipMemcpy2D, (void *, size_t, const void *, size_t, size_t, size_t, int))                                     \
     X(hipMemsetD8, (void *, unsigned char, size_t))                                                                \
     X(hipMemsetD16, (void *, unsigned short, size_t))                                                              \
     X(hipMemsetD32, (void *, int, size_t))                                                                         \
@@ -146,6 +147,12 @@ JNIEXPORT jint JNICALL JN(free)(JNIEnv *e, jclass c, jint kind, jlong p) {
 JNIEXPORT jint JNICALL JN(copy)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
     (void)e; (void)c;
     return hip_hipMemcpy(PTR(dst), PTR(src), (size_t)n, 4 /* hipMemcpyDefault */);
+}
+
+JNIEXPORT jint JNICALL JN(copy2D)(JNIEnv *e, jclass c, jlong dst, jlong dpitch, jlong src, jlong spitch, jlong width,
+                                  jlong height) {
+    (void)e; (void)c;
+    return hip_hipMemcpy2D(PTR(dst), (size_t)dpitch, PTR(src), (size_t)spitch, (size_t)width, (size_t)height, 4 /* hipMemcpyDefault */);
 }
 
 JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count) {

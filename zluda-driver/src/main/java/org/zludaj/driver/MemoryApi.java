@@ -236,9 +236,7 @@ final class MemoryApi implements CuMemoryApi {
             if (height > 1 && (width > src.pitch || width > dst.pitch))
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
             Stream.Op op = () -> {
-                if (width == 0) return;
-                if (src.pitch == width && dst.pitch == width) d.backend.copy(dst.base, src.base, width * height);
-                else for (long y = 0; y < height; y++) d.backend.copy(dst.base + y * dst.pitch, src.base + y * src.pitch, width);
+                if (width != 0) d.backend.copy2D(dst.base, dst.pitch, src.base, src.pitch, width, height);
             };
             boolean pinned = (src.type != 1 || Driver.within(d.pinnedMemory, src.base)) && (dst.type != 1 || Driver.within(d.pinnedMemory, dst.base));
             if (stream != -1 && pinned) s.enqueue(name, op, null, null);
@@ -289,9 +287,9 @@ final class MemoryApi implements CuMemoryApi {
         if ((height > 1 || depth > 1) && (width > src.pitch || width > dst.pitch))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "WidthInBytes " + width + " exceeds a pitch");
         Stream.Op op = () -> {
-            for (long z = 0; z < depth; z++)
-                for (long y = 0; y < height; y++)
-                    d.backend.copy(dst.start + z * dst.slice + y * dst.pitch, src.start + z * src.slice + y * src.pitch, width);
+            if (width == 0) return;
+            for (long z = 0; z < depth; z++)  // slice by slice, each a 2-D copy
+                d.backend.copy2D(dst.start + z * dst.slice, dst.pitch, src.start + z * src.slice, src.pitch, width, height);
         };
         boolean pinned = (src.type != 1 || Driver.within(d.pinnedMemory, src.start)) && (dst.type != 1 || Driver.within(d.pinnedMemory, dst.start));
         return new Copy3D(op, pinned);

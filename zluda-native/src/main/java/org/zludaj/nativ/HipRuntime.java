@@ -46,6 +46,9 @@ public final class HipRuntime {
 
     public static native int synchronize();
 
+    /** hipMemcpy2D(dst, dpitch, src, spitch, width, height, hipMemcpyDefault). */
+    public static native int copy2D(long dst, long dpitch, long src, long spitch, long width, long height);
+
     /** Device printf: zeroes {@code capacity} bytes at {@code buffer}, writes its header and stores its address in the module's global. */
     public static native int printfInit(long global, long buffer, long capacity);
 

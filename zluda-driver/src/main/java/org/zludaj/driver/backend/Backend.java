@@ -43,6 +43,15 @@ public interface Backend {
     /** Copies between any two addresses the backend understands (host or device). */
     void copy(long dst, long src, long bytes) throws CudaException;
 
+    /**
+     * Copies {@code height} rows of {@code width} bytes, rows {@code dpitch}/{@code spitch} bytes apart (cuMemcpy2D and
+     * the slices of cuMemcpy3D); by default row by row, or at once when both sides are contiguous.
+     */
+    default void copy2D(long dst, long dpitch, long src, long spitch, long width, long height) throws CudaException {
+        if (dpitch == width && spitch == width) copy(dst, src, width * height);
+        else for (long y = 0; y < height; y++) copy(dst + y * dpitch, src + y * spitch, width);
+    }
+
     /** Sets {@code count} elements of {@code elementBytes} (1, 2 or 4) to {@code value}. */
     void fill(long dst, int elementBytes, int value, long count) throws CudaException;
 

@@ -28,6 +28,9 @@ public interface Hip {
 
     int fill(long dst, int elementBytes, int value, long count);
 
+    /** hipMemcpy2D with hipMemcpyDefault: {@code height} rows of {@code width} bytes. */
+    int copy2D(long dst, long dpitch, long src, long spitch, long width, long height);
+
     int moduleLoad(byte[] codeObject, long[] out);
 
     int function(long module, String name, long[] out);

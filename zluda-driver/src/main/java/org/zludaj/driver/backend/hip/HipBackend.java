@@ -29,17 +29,36 @@ public final class HipBackend implements Backend {
     private static final int ATTRIBUTES = 148;
 
     private final Hip hip;
-    private final Device device;
-    private final String gfx;
+    private final List<Gpu> gpus;
     private final CompileCache cache;
     private final org.zludaj.ptx.Compiler.CodeObjectLinker linker;
 
-    HipBackend(Hip hip, Device device, String gfx, CompileCache cache) {
+    /** A GPU we target: HIP's index for it (after HIP applied HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES), as CUDA sees it, its target. */
+    record Gpu(int hipIndex, Device device, String gfx) {}
+
+    /** HIP's current device is per thread: the one this thread last selected, -1 before. */
+    private final ThreadLocal<int[]> current = ThreadLocal.withInitial(() -> new int[] {-1});
+    /** The HIP device of each loaded kernel (hipModuleLaunchKernel needs its device current). */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Integer> kernelDevice = new java.util.concurrent.ConcurrentHashMap<>();
+
+    HipBackend(Hip hip, List<Gpu> gpus, CompileCache cache) {
         this.hip = hip;
-        this.device = device;
-        this.gfx = gfx;
+        this.gpus = List.copyOf(gpus);
         this.cache = cache;
         this.linker = linker(System.getenv("ZLUDA_CODEOBJECT"));
+    }
+
+    /** Makes CUDA device {@code ordinal}'s GPU current on this thread. */
+    private void select(int ordinal) throws CudaException {
+        if (ordinal < 0 || ordinal >= gpus.size()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "device " + ordinal);
+        selectHip(gpus.get(ordinal).hipIndex());
+    }
+
+    private void selectHip(int hipIndex) throws CudaException {
+        int[] c = current.get();
+        if (c[0] == hipIndex) return;
+        check(hip.setDevice(hipIndex), "hipSetDevice");
+        c[0] = hipIndex;
     }
 
     /**
@@ -62,13 +81,15 @@ public final class HipBackend implements Backend {
         }
     }
 
+    /** The compile target of the first GPU. */
     public String target() {
-        return gfx;
+        return gpus.get(0).gfx();
     }
 
     /**
-     * Opens HIP and takes its first GPU that we can target; the CudaException says why there is none (no runtime,
-     * no device, or only GPUs we cannot target). The compute capability reported is the configured one.
+     * Opens HIP and takes every GPU that we can target, in HIP's order (HIP has applied HIP_VISIBLE_DEVICES or
+     * CUDA_VISIBLE_DEVICES); the CudaException says why there is none (no runtime, no device, or only GPUs we cannot
+     * target). The compute capability reported is the configured one.
      */
     public static HipBackend open(Hip hip, int ccMajor, int ccMinor, CompileCache cache) throws CudaException {
         String why = hip.open();
@@ -77,6 +98,7 @@ public final class HipBackend implements Backend {
         int r = hip.init(count);
         if (r != 0 || count[0] == 0)
             throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "HIP finds no GPU (hipInit/hipGetDeviceCount: " + r + ", " + count[0] + " devices)");
+        List<Gpu> usable = new java.util.ArrayList<>();
         for (int d = 0; d < count[0]; d++) {
             String arch = hip.archName(d);
             String target = HipMappings.target(arch);
@@ -96,10 +118,13 @@ public final class HipBackend implements Backend {
             a[75] = ccMajor;
             a[76] = ccMinor;
             Device dev = new Device(hip.name(d), hip.totalMemory(d), new byte[16], a);
-            LOG.info("hip backend: {} ({}), compiling for {}", dev.name(), arch, target);
-            return new HipBackend(hip, dev, target, cache);
+            LOG.info("hip backend: device {} = {} ({}), compiling for {}", usable.size(), dev.name(), arch, target);
+            usable.add(new Gpu(d, dev, target));
         }
-        throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "HIP finds no GPU that ZLUDA-J can target");
+        if (usable.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "HIP finds no GPU that ZLUDA-J can target");
+        HipBackend b = new HipBackend(hip, usable, cache);
+        b.current.get()[0] = usable.get(usable.size() - 1).hipIndex();  // the last hipSetDevice above
+        return b;
     }
 
     private static void check(int hipError, String what) throws CudaException {
@@ -113,7 +138,7 @@ public final class HipBackend implements Backend {
 
     @Override
     public List<Device> devices() {
-        return List.of(device);
+        return gpus.stream().map(Gpu::device).toList();
     }
 
     private long alloc(int kind, long bytes, String what) throws CudaException {
@@ -122,15 +147,21 @@ public final class HipBackend implements Backend {
         return out[0];
     }
 
-    @Override public long allocate(int dev, long bytes) throws CudaException { return alloc(0, bytes, "hipMalloc"); }
-    @Override public long allocateHost(int dev, long bytes) throws CudaException { return alloc(1, bytes, "hipHostMalloc"); }
-    @Override public long allocateManaged(int dev, long bytes) throws CudaException { return alloc(2, bytes, "hipMallocManaged"); }
+    @Override public long allocate(int dev, long bytes) throws CudaException { select(dev); return alloc(0, bytes, "hipMalloc"); }
+    @Override public long allocateHost(int dev, long bytes) throws CudaException { select(dev); return alloc(1, bytes, "hipHostMalloc"); }
+    @Override public long allocateManaged(int dev, long bytes) throws CudaException { select(dev); return alloc(2, bytes, "hipMallocManaged"); }
     @Override public void free(long address) throws CudaException { check(hip.free(0, address), "hipFree"); }
     @Override public void freeHost(long address) throws CudaException { check(hip.free(1, address), "hipHostFree"); }
 
     @Override
     public void copy(long dst, long src, long bytes) throws CudaException {
         if (bytes != 0) check(hip.copy(dst, src, bytes), "hipMemcpy");
+    }
+
+    /** One hipMemcpy2D (any direction, peer included: HIP's unified addressing tells them apart). */
+    @Override
+    public void copy2D(long dst, long dpitch, long src, long spitch, long width, long height) throws CudaException {
+        if (width != 0 && height != 0) check(hip.copy2D(dst, dpitch, src, spitch, width, height), "hipMemcpy2D");
     }
 
     @Override
@@ -140,6 +171,9 @@ public final class HipBackend implements Backend {
 
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
+        select(dev);
+        String gfx = gpus.get(dev).gfx();
+        int hipIndex = gpus.get(dev).hipIndex();
         byte[] code;
         try {
             code = org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker);
@@ -164,6 +198,7 @@ public final class HipBackend implements Backend {
                 Function f = ptx.function(name);
                 long[] fn = new long[1];
                 if (f == null || !f.entry() || hip.function(module, name, fn) != 0) return null;
+                kernelDevice.put(fn[0], hipIndex);
                 return new Kernel(name, fn[0], f, 0, false, 0);
             }
 
@@ -178,14 +213,21 @@ public final class HipBackend implements Backend {
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
+        Integer device = kernelDevice.get(kernel.entry());
+        if (device != null) selectHip(device);
         check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams),
                 "hipModuleLaunchKernel " + kernel.name());
         if (!printfBuffers.isEmpty()) fence("kernel " + kernel.name());  // its lines and asserts belong to the launch
     }
 
-    /** Waits for the device; prints what kernels printed; a recorded assert is CUDA_ERROR_ASSERT. */
+    /** Waits for every GPU; prints what kernels printed; a recorded assert is CUDA_ERROR_ASSERT. */
     private void fence(String what) throws CudaException {
-        int r = hip.synchronize();
+        int r = 0;
+        for (Gpu g : gpus) {
+            selectHip(g.hipIndex());
+            int e = hip.synchronize();
+            if (r == 0) r = e;
+        }
         boolean asserted = false;
         for (long buffer : printfBuffers) asserted |= hip.printfDrain(buffer) > 0xffffffffL;
         if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, what + ": a device-side assert failed");

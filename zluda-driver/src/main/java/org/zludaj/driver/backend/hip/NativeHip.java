@@ -31,6 +31,9 @@ public final class NativeHip implements Hip {
     @Override public int alloc(int kind, long size, long[] out) { return HipRuntime.alloc(kind, size, out); }
     @Override public int free(int kind, long address) { return HipRuntime.free(kind, address); }
     @Override public int copy(long dst, long src, long bytes) { return HipRuntime.copy(dst, src, bytes); }
+    @Override public int copy2D(long dst, long dpitch, long src, long spitch, long width, long height) {
+        return HipRuntime.copy2D(dst, dpitch, src, spitch, width, height);
+    }
     @Override public int fill(long dst, int elementBytes, int value, long count) { return HipRuntime.fill(dst, elementBytes, value, count); }
     @Override public int moduleLoad(byte[] codeObject, long[] out) { return HipRuntime.moduleLoad(codeObject, out); }
     @Override public int function(long module, String name, long[] out) { return HipRuntime.function(module, name, out); }

@@ -71,6 +71,8 @@ public final class HostBackend implements Backend {
 
     public HostBackend(int ccMajor, int ccMinor) {
         this.device = HostDevice.describe(ccMajor, ccMinor);
+        this.visible = org.zludaj.driver.backend.VisibleDevices.of(System.getenv("CUDA_VISIBLE_DEVICES"), 1).isEmpty()
+                ? List.of() : List.of(device);
     }
 
     @Override
@@ -80,8 +82,11 @@ public final class HostBackend implements Backend {
 
     @Override
     public List<Device> devices() {
-        return List.of(device);
+        return visible;
     }
+
+    /** The host device, unless CUDA_VISIBLE_DEVICES hides it (it is device 0). */
+    private final List<Device> visible;
 
     @Override
     public long allocate(int dev, long bytes) throws CudaException {

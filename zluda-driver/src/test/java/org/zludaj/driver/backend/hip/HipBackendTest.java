@@ -37,8 +37,13 @@ class HipBackendTest {
         @Override public int free(int kind, long a) { calls.add("free " + kind); return 0; }
         @Override public int copy(long dst, long src, long n) { calls.add("copy " + Long.toHexString(dst) + " " + n); return 0; }
         @Override public int fill(long dst, int size, int value, long count) { calls.add("fill " + size + " " + value + " " + count); return 0; }
+        @Override public int copy2D(long dst, long dp, long src, long sp, long w, long h) {
+            calls.add("copy2D " + Long.toHexString(dst) + " " + dp + " " + Long.toHexString(src) + " " + sp + " " + w + "x" + h);
+            return 0;
+        }
         @Override public int moduleLoad(byte[] code, long[] out) { calls.add("moduleLoad"); codeObject = code; out[0] = 0x5000; return 0; }
-        @Override public int function(long m, String name, long[] out) { calls.add("function " + name); out[0] = 0x6000; return 0; }
+        @Override public int function(long m, String name, long[] out) { calls.add("function " + name); out[0] = 0x6000 + 0x100 * functions++; return 0; }
+        int functions;
         @Override public int global(long m, String name, long[] out) { calls.add("global " + name); out[0] = 0x5100; out[1] = 4; return 0; }
         @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
             calls.add("launch " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz + " " + shared);
@@ -121,6 +126,51 @@ class HipBackendTest {
         for (long off : hidden) assertTrue(off >= 34, "hidden arguments (for HIP to fill) only after the explicit ones: " + off);
         Matcher size = Pattern.compile("\\.kernarg_segment_size:\\s*(\\d+)").matcher(notes);
         assertTrue(size.find() && Long.parseLong(size.group(1)) >= 34, notes);
+    }
+
+    /**
+     * Every GPU we can target is a CUDA device, in HIP's order (wave64 ones skipped); operations make their GPU
+     * current on the calling thread first (HIP's current device is per thread), compile for its own target, and launch
+     * on the GPU the kernel was loaded on. A 2-D copy is one hipMemcpy2D.
+     */
+    @Test
+    void everyUsableGpuIsADeviceAndOperationsSelectIt() throws Exception {
+        RecordingHip hip = new RecordingHip() {
+            @Override public int init(int[] count) { calls.add("init"); count[0] = 3; return 0; }
+            @Override public String archName(int d) { calls.add("archName " + d); return new String[] {"gfx1100", "gfx90a", "gfx1030"}[d]; }
+            @Override public String name(int d) { calls.add("name " + d); return "GPU " + d; }
+        };
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        assertEquals(List.of("GPU 0", "GPU 2"), b.devices().stream().map(org.zludaj.driver.backend.Device::name).toList());
+        hip.calls.clear();
+        Backend.Program p = b.load(1, Ptx.parse("k.ptx", PTX));
+        assertEquals("moduleLoad", hip.calls.get(0), "GPU 2 is current already (the last one opened): " + hip.calls);
+        assertEquals(0x36, hip.codeObject[48] & 0xff, "compiled for device 1's gfx1030 (EF_AMDGPU_MACH in e_flags)");
+        Backend.Program.Kernel k1 = p.kernel("k");
+        b.allocate(0, 64);
+        Backend.Program.Kernel k0 = b.load(0, Ptx.parse("k.ptx", PTX)).kernel("k");
+        assertEquals(0x41, hip.codeObject[48] & 0xff, "device 0 is a gfx1100");
+        hip.calls.clear();
+        b.launch(k1, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0);
+        b.launch(k0, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0);
+        b.copy2D(0x9000, 256, 0x8000, 128, 100, 4);
+        b.copy2D(0x9000, 100, 0x8000, 100, 0, 4);
+        assertEquals(List.of("setDevice 2", "launch 6000 1x1x1 32x1x1 0", "setDevice 0", "launch 6100 1x1x1 32x1x1 0",
+                "copy2D 9000 256 8000 128 100x4"), hip.calls);
+        // another thread starts with no device of its own: it selects before it allocates
+        hip.calls.clear();
+        Thread t = new Thread(() -> {
+            try {
+                b.allocate(1, 32);
+                b.fence();
+            } catch (CudaException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        t.start();
+        t.join();
+        assertEquals(List.of("setDevice 2", "alloc 0 32", "setDevice 0", "synchronize", "setDevice 2", "synchronize"), hip.calls,
+                "the fence waits for every GPU");
     }
 
     static final String PRINTF_PTX = """
