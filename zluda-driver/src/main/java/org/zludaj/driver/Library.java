@@ -83,11 +83,6 @@ public final class Library {
      * declared only; from the parsed module when there is one, else parsed from the index's text now.
      */
     static PtxModule unit(PtxIndex index, PtxModule parsed, String name, String origin) throws CudaException {
-        return unit(index, parsed, name, origin, true);
-    }
-
-    /** {@code declareVariables}: see {@link PtxIndex#asKernelUnit(PtxModule, String, boolean)}. */
-    static PtxModule unit(PtxIndex index, PtxModule parsed, String name, String origin, boolean declareVariables) throws CudaException {
         PtxModule unit;
         if (parsed != null) {
             unit = PtxIndex.restrict(parsed, index.closure(name));
@@ -99,7 +94,7 @@ public final class Library {
             }
             unit = p.module();
         }
-        return PtxIndex.asKernelUnit(unit, name, declareVariables);
+        return PtxIndex.asKernelUnit(unit, name);
     }
 
     /** CUDA_MODULE_LOADING=EAGER: every kernel now, in parallel on all cores. */

@@ -72,7 +72,7 @@ public final class PrecompileMain {
                 continue;
             }
             List<PtxModule> units = new ArrayList<>();
-            boolean whole = r.whole() != null || t.startsWith("sm_");  // the cuda backend loads modules whole
+            boolean whole = r.whole() != null;  // modules whose variables hold function addresses
             if (whole) {
                 try {
                     units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
@@ -81,10 +81,10 @@ public final class PrecompileMain {
                     continue;
                 }
             } else {
-                if (host != null) units.add(r.variables());  // GPU units carry their own variables
+                units.add(r.variables());  // each kernel's unit reaches the module's variables in this one
                 for (String k : r.index().kernels()) {
                     try {
-                        units.add(Library.unit(r.index(), r.parsed(), k, m.origin(), host != null));
+                        units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
                     } catch (CudaException e) {
                         System.out.println(m.origin() + ": kernel " + k + ": " + e.getMessage().lines().findFirst().orElse(""));
                         failed.incrementAndGet();

@@ -149,18 +149,9 @@ public final class PtxIndex {
      * other than {@code kernel} are dropped, and functions lose external visibility (each unit has its own copy).
      */
     public static PtxModule asKernelUnit(PtxModule m, String kernel) {
-        return asKernelUnit(m, kernel, true);
-    }
-
-    /**
-     * As {@link #asKernelUnit(PtxModule, String)}; with {@code declareVariables} false the unit keeps its own copies
-     * of the variables (for GPU code objects, which cannot refer to another object's: right for read-only tables,
-     * while kernels writing a variable that others read need their module compiled whole on those targets).
-     */
-    public static PtxModule asKernelUnit(PtxModule m, String kernel, boolean declareVariables) {
         List<Variable> globals = new ArrayList<>();
         for (Variable v : m.globals()) {
-            if (declareVariables && (v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) && !v.attributes().contains(".extern")) {
+            if ((v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) && !v.attributes().contains(".extern")) {
                 List<String> attrs = new ArrayList<>(v.attributes());
                 attrs.removeIf(a -> a.equals(".visible") || a.equals(".weak") || a.equals(".common"));
                 attrs.add(0, ".extern");

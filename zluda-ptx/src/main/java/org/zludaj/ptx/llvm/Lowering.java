@@ -89,8 +89,26 @@ public final class Lowering {
 
     // ------------------------------------------------------------------------------------ module variables
 
-    /** A variable with storage: its pointer (in the variable's address space) or, for host shared memory, its offset. */
-    record Var(Variable v, LLVMValueRef pointer, long sharedOffset) {}
+    /**
+     * A variable with storage: its pointer (in the variable's address space) or, for host shared memory, its offset;
+     * or, for a module variable another code object defines (GPU targets), the slot holding its address.
+     */
+    record Var(Variable v, LLVMValueRef pointer, long sharedOffset, LLVMValueRef slot) {
+        Var(Variable v, LLVMValueRef pointer, long sharedOffset) {
+            this(v, pointer, sharedOffset, null);
+        }
+    }
+
+    /** The prefix of the slot variables of {@link Target#variablesThroughSlots}; the driver fills each after loading. */
+    public static final String SLOT_PREFIX = "__zluda_got.";
+
+    /** NVPTX units whose .const variables live in another module: their const accesses are generic ones. */
+    private boolean constViaGeneric;
+
+    /** The LLVM address space of state space {@code s} here. */
+    int spaceOf(StateSpace s) {
+        return s == StateSpace.CONST && constViaGeneric ? target.addressSpace(StateSpace.GENERIC) : target.addressSpace(s);
+    }
 
     private final Map<String, Var> globals = new HashMap<>();
     private final Map<String, LLVMValueRef> functions = new HashMap<>();
@@ -147,6 +165,16 @@ public final class Lowering {
         if (v.space() != StateSpace.GLOBAL && v.space() != StateSpace.CONST)
             throw new Unsupported(v.line(), "module-scope ." + v.space().name().toLowerCase() + " variable " + v.name() + " is not supported yet");
         LLVMTypeRef t = storageType(v);
+        if (v.attributes().contains(".extern") && target.variablesThroughSlots()) {
+            // defined by the module's variables unit, another code object: reached through a slot the driver fills
+            LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+            LLVMValueRef slot = LLVMAddGlobalInAddressSpace(module, i64, SLOT_PREFIX + name, target.addressSpace(StateSpace.GLOBAL));
+            LLVMSetInitializer(slot, LLVMConstInt(i64, 0, 0));
+            LLVMSetAlignment(slot, 8);
+            if (v.space() == StateSpace.CONST && target.constantBankSeparate()) constViaGeneric = true;
+            globals.put(name, new Var(v, null, 0, slot));
+            return;
+        }
         LLVMValueRef g = LLVMAddGlobalInAddressSpace(module, t, target.kernelSymbol(name, symbolPrefix), target.addressSpace(v.space()));
         LLVMSetAlignment(g, alignment(v));
         if (v.attributes().contains(".extern")) LLVMSetLinkage(g, LLVMExternalLinkage);
@@ -317,6 +345,13 @@ public final class Lowering {
     /** Pointer to a variable's storage, in its own address space (host shared memory: the block's memory + offset). */
     LLVMValueRef variablePointer(Var v, Instruction at) {
         if (v.pointer() != null) return v.pointer();
+        if (v.slot() != null) {
+            LLVMValueRef address = LLVMBuildLoad2(b, LLVMInt64TypeInContext(ctx), v.slot(), "");
+            LLVMSetAlignment(address, 8);
+            LLVMSetMetadata(address, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
+                    LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, (org.bytedeco.javacpp.PointerPointer) null, 0)));
+            return LLVMBuildIntToPtr(b, address, LLVMPointerTypeInContext(ctx, spaceOf(v.v().space())), "");
+        }
         return LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), sharedBase, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), sharedOffset(v), 0)), 1, "");
     }
 
@@ -612,17 +647,17 @@ public final class Lowering {
         } else if (a.base() != null && variable(a.base().name()) != null) {
             Var v = variable(a.base().name());
             base = variablePointer(v, i);
-            int want = target.addressSpace(space), have = LLVMGetPointerAddressSpace(LLVMTypeOf(base));
+            int want = spaceOf(space), have = LLVMGetPointerAddressSpace(LLVMTypeOf(base));
             if (want != have) base = LLVMBuildAddrSpaceCast(b, base, LLVMPointerTypeInContext(ctx, want), "");
         } else if (a.base() != null && regs.containsKey(a.base().name())) {
             LLVMValueRef v = read(i, a.base(), Type.U64);
             if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // a shared address is an offset in the block's window
                 base = LLVMBuildGEP2(b, i8, sharedBase, Ll.array(v), 1, "");
             } else {
-                base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
+                base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, spaceOf(space)), "");
             }
         } else if (a.base() == null) {
-            base = LLVMBuildIntToPtr(b, LLVMConstInt(i64, 0, 0), LLVMPointerTypeInContext(ctx, target.addressSpace(space)), "");
+            base = LLVMBuildIntToPtr(b, LLVMConstInt(i64, 0, 0), LLVMPointerTypeInContext(ctx, spaceOf(space)), "");
         } else {
             throw new Unsupported(i.line(), i.text() + ": unknown name " + a.base().name() + " in address");
         }
@@ -778,7 +813,7 @@ public final class Lowering {
         StateSpace space = space(i);
         LLVMValueRef a = read(i, i.operands().get(1), t);
         boolean toSpace = i.has(".to");
-        int from = toSpace ? 0 : target.addressSpace(space), to = toSpace ? target.addressSpace(space) : 0;
+        int from = toSpace ? 0 : spaceOf(space), to = toSpace ? spaceOf(space) : 0;
         LLVMValueRef r = a;
         if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // window offset <-> host address
             LLVMValueRef base = LLVMBuildPtrToInt(b, sharedBase, llvmType(t), "");
@@ -1334,9 +1369,9 @@ public final class Lowering {
             Var v = variable(n.name());
             if (v != null) {  // the variable's address in its own state space
                 LLVMTypeRef it = llvmType(t.bytes() == 4 ? Type.U32 : Type.U64);
-                if (v.pointer() == null) return LLVMConstInt(it, sharedOffset(v), 0);  // host shared: offset in the block's window
+                if (v.pointer() == null && v.slot() == null) return LLVMConstInt(it, sharedOffset(v), 0);  // host shared: offset in the block's window
                 LLVMValueRef p = variablePointer(v, i);
-                int want = target.addressSpace(v.v().space());  // e.g. NVPTX allocas are generic: .local needs a local address
+                int want = spaceOf(v.v().space());  // e.g. NVPTX allocas are generic: .local needs a local address
                 if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
                 return LLVMBuildPtrToInt(b, p, it, "");
             }

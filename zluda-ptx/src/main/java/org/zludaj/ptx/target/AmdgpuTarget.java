@@ -197,6 +197,11 @@ public record AmdgpuTarget(String gfx) implements Target {
         return true;
     }
 
+    @Override
+    public boolean variablesThroughSlots() {
+        return true;
+    }
+
     /** s_sleep 1 (about 64 clocks) between polls of a spinning wave. */
     @Override
     public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {

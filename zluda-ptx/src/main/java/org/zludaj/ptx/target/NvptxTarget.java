@@ -224,4 +224,14 @@ public record NvptxTarget(int sm) implements Target {
     public boolean nativeMatrix() {
         return true;
     }
+
+    @Override
+    public boolean variablesThroughSlots() {
+        return true;
+    }
+
+    @Override
+    public boolean constantBankSeparate() {
+        return true;
+    }
 }

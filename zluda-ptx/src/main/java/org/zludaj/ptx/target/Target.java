@@ -259,6 +259,21 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     default void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {}
 
     /**
+     * Whether module variables declared {@code .extern} (a kernel unit's view of its module's variables, which the
+     * variables unit defines in another code object) are reached through slots ({@code llvm.Lowering.SLOT_PREFIX +
+     * name}, 64-bit addresses the driver writes after loading the unit): GPU code objects cannot refer to another's
+     * symbols. The host links units by name instead.
+     */
+    default boolean variablesThroughSlots() {
+        return false;
+    }
+
+    /** Whether .const memory is a window of its own that global addresses cannot reach (NVPTX's constant bank). */
+    default boolean constantBankSeparate() {
+        return false;
+    }
+
+    /**
      * Whether barriers with a thread count, bar.arrive and bar.red need {@code pass.NamedBarriers} (shared-memory
      * barriers) because the target has one hardware barrier per block.
      */

@@ -163,7 +163,37 @@ public final class CudaBackend implements Backend {
             throw new CudaException(r, "NVIDIA's JIT: " + msg);
         }
         long module = out[0];
-        return new Program() {
+        return new CudaProgram(module, ptx);
+    }
+
+    /**
+     * Kernels compile one by one beside their module's variables unit (loaded by {@link #load}); each unit reaches the
+     * module's variables through slots that get their addresses here (the compiler's Target.variablesThroughSlots),
+     * so every kernel of a module shares them, as with NVIDIA's own module.
+     */
+    @Override
+    public boolean compilesOnDemand() {
+        return true;
+    }
+
+    @Override
+    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
+        CudaProgram p = (CudaProgram) load(0, unit);
+        for (org.zludaj.ptx.model.Variable v : unit.globals()) {
+            boolean data = v.space() == org.zludaj.ptx.model.StateSpace.GLOBAL || v.space() == org.zludaj.ptx.model.StateSpace.CONST;
+            if (!data || !v.attributes().contains(".extern")) continue;
+            long[] slot = new long[2];
+            if (NvidiaDriver.global(p.module, org.zludaj.ptx.llvm.Lowering.SLOT_PREFIX + v.name(), slot) != 0) continue;
+            Program.Global g = module.global(v.name());
+            if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module variable " + v.name() + " of " + unit.name());
+            check(NvidiaDriver.fill(slot[0], 4, (int) g.address(), 1), "cuMemsetD32");
+            check(NvidiaDriver.fill(slot[0] + 4, 4, (int) (g.address() >>> 32), 1), "cuMemsetD32");
+        }
+        return p;
+    }
+
+    /** A loaded CUmodule of our PTX: a module's variables unit, a kernel unit, or a whole module. */
+    private record CudaProgram(long module, PtxModule ptx) implements Program {
             @Override
             public Kernel kernel(String name) {
                 Function f = ptx.function(name);
@@ -178,7 +208,6 @@ public final class CudaBackend implements Backend {
                 long[] g = new long[2];
                 return NvidiaDriver.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
             }
-        };
     }
 
     @Override

@@ -188,11 +188,67 @@ public final class HipBackend implements Backend {
         if (ptx.functions().stream().anyMatch(f -> !f.isDefined() && (f.name().equals("vprintf") || f.name().equals("__assertfail")))) {
             long[] g = new long[2];
             check(hip.global(module, PRINTF_VARIABLE, g), "hipModuleGetGlobal " + PRINTF_VARIABLE);
-            long buffer = alloc(0, PRINTF_BUFFER_BYTES, "hipMalloc (device printf buffer)");
-            check(hip.printfInit(g[0], buffer, PRINTF_BUFFER_BYTES), "device printf buffer");
-            printfBuffers.add(buffer);
+            synchronized (printfBuffer) {  // one buffer per GPU, shared by its modules
+                Long buffer = printfBuffer.get(hipIndex);
+                if (buffer == null) {
+                    buffer = alloc(0, PRINTF_BUFFER_BYTES, "hipMalloc (device printf buffer)");
+                    check(hip.printfInit(g[0], buffer, PRINTF_BUFFER_BYTES), "device printf buffer");
+                    printfBuffer.put(hipIndex, buffer);
+                    printfBuffers.add(buffer);
+                } else {
+                    writeLong(g[0], buffer);
+                }
+            }
         }
-        return new Program() {
+        return new HipProgram(dev, module, ptx, hipIndex);
+    }
+
+    /**
+     * Kernels compile one by one (a unit: the kernel and what it calls) beside their module's variables unit, which
+     * {@link #load} loaded: the unit reaches each module variable through a slot (see the compiler's
+     * Target.variablesThroughSlots) that gets the variable's address here, so every kernel of a module shares them.
+     */
+    @Override
+    public boolean compilesOnDemand() {
+        return true;
+    }
+
+    @Override
+    public Program loadUnit(Program module, PtxModule unit) throws CudaException {
+        HipProgram m = (HipProgram) module;
+        HipProgram p = (HipProgram) load(m.dev, unit);
+        for (org.zludaj.ptx.model.Variable v : unit.globals()) {
+            boolean data = v.space() == org.zludaj.ptx.model.StateSpace.GLOBAL || v.space() == org.zludaj.ptx.model.StateSpace.CONST;
+            if (!data || !v.attributes().contains(".extern")) continue;
+            long[] slot = new long[2];
+            if (hip.global(p.module, org.zludaj.ptx.llvm.Lowering.SLOT_PREFIX + v.name(), slot) != 0) continue;
+            Program.Global g = m.global(v.name());
+            if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module variable " + v.name() + " of " + unit.name());
+            writeLong(slot[0], g.address());
+        }
+        return p;
+    }
+
+    /** Writes a 64-bit value to device memory (two 32-bit fills: no host buffer needed; ordered on HIP's null stream). */
+    private void writeLong(long dst, long value) throws CudaException {
+        check(hip.fill(dst, 4, (int) value, 1), "hipMemsetD32");
+        check(hip.fill(dst + 4, 4, (int) (value >>> 32), 1), "hipMemsetD32");
+    }
+
+    /** A loaded code object: a module's variables unit, a kernel unit, or a whole module. */
+    private final class HipProgram implements Program {
+        final int dev;
+        final long module;
+        final PtxModule ptx;
+        final int hipIndex;
+
+        HipProgram(int dev, long module, PtxModule ptx, int hipIndex) {
+            this.dev = dev;
+            this.module = module;
+            this.ptx = ptx;
+            this.hipIndex = hipIndex;
+        }
+
             @Override
             public Kernel kernel(String name) {
                 Function f = ptx.function(name);
@@ -207,7 +263,6 @@ public final class HipBackend implements Backend {
                 long[] g = new long[2];
                 return hip.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
             }
-        };
     }
 
     @Override
@@ -242,6 +297,7 @@ public final class HipBackend implements Backend {
     static final String PRINTF_VARIABLE = "__zluda_printf";
     static final int PRINTF_BUFFER_BYTES = 1 << 20;
     private final List<Long> printfBuffers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.Map<Integer, Long> printfBuffer = new java.util.HashMap<>();
 
     @Override
     public void synchronize() throws CudaException {

@@ -173,6 +173,37 @@ class HipBackendTest {
                 "the fence waits for every GPU");
     }
 
+    /**
+     * Compile on demand on the GPU: the module's variables unit is one code object, each kernel's unit another that
+     * reaches the variables through a slot; loading the unit writes the variable's address into the slot.
+     */
+    @Test
+    void kernelUnitsReachTheirModulesVariablesThroughSlots() throws Exception {
+        RecordingHip hip = new RecordingHip() {
+            @Override public int global(long m, String name, long[] out) {
+                calls.add("global " + name);
+                out[0] = name.startsWith("__zluda_got.") ? 0x5200 : 0x0123_4567_89ab_cdefL;
+                out[1] = 8;
+                return 0;
+            }
+        };
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        assertTrue(b.compilesOnDemand());
+        var whole = Ptx.parse("k.ptx", PTX);
+        var index = org.zludaj.ptx.PtxIndex.of(PTX);
+        hip.calls.clear();
+        Backend.Program vars = b.load(0, org.zludaj.ptx.PtxIndex.restrict(whole, java.util.Set.of()));
+        Backend.Program unit = b.loadUnit(vars, org.zludaj.ptx.PtxIndex.asKernelUnit(org.zludaj.ptx.PtxIndex.restrict(whole, index.closure("k")), "k"));
+        assertNotNull(unit.kernel("k"));
+        assertEquals(List.of("moduleLoad", "moduleLoad", "global __zluda_got.counter", "global counter", "fill 4 -1985229329 1",
+                "fill 4 19088743 1", "function k"), hip.calls, "the slot gets 0x0123456789abcdef, low word first");
+        Path f = Files.createTempFile("unit", ".hsaco");
+        Files.write(f, hip.codeObject);
+        String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
+        Files.delete(f);
+        assertTrue(symbols.contains("__zluda_got.counter") && !symbols.contains("Name: counter "), "the unit has the slot, not the variable: " + symbols);
+    }
+
     static final String PRINTF_PTX = """
             .version 7.0
             .target sm_75
