@@ -100,7 +100,7 @@ public final class Lowering {
     }
 
     /** The prefix of the slot variables of {@link Target#variablesThroughSlots}; the driver fills each after loading. */
-    public static final String SLOT_PREFIX = "__zluda_got.";
+    public static final String SLOT_PREFIX = "__zluda_got$";  // "$": valid in PTX, ELF and HIP names
 
     /** NVPTX units whose .const variables live in another module: their const accesses are generic ones. */
     private boolean constViaGeneric;

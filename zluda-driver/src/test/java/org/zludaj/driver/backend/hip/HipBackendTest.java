@@ -182,7 +182,7 @@ class HipBackendTest {
         RecordingHip hip = new RecordingHip() {
             @Override public int global(long m, String name, long[] out) {
                 calls.add("global " + name);
-                out[0] = name.startsWith("__zluda_got.") ? 0x5200 : 0x0123_4567_89ab_cdefL;
+                out[0] = name.startsWith("__zluda_got$") ? 0x5200 : 0x0123_4567_89ab_cdefL;
                 out[1] = 8;
                 return 0;
             }
@@ -195,13 +195,13 @@ class HipBackendTest {
         Backend.Program vars = b.load(0, org.zludaj.ptx.PtxIndex.restrict(whole, java.util.Set.of()));
         Backend.Program unit = b.loadUnit(vars, org.zludaj.ptx.PtxIndex.asKernelUnit(org.zludaj.ptx.PtxIndex.restrict(whole, index.closure("k")), "k"));
         assertNotNull(unit.kernel("k"));
-        assertEquals(List.of("moduleLoad", "moduleLoad", "global __zluda_got.counter", "global counter", "fill 4 -1985229329 1",
+        assertEquals(List.of("moduleLoad", "moduleLoad", "global __zluda_got$counter", "global counter", "fill 4 -1985229329 1",
                 "fill 4 19088743 1", "function k"), hip.calls, "the slot gets 0x0123456789abcdef, low word first");
         Path f = Files.createTempFile("unit", ".hsaco");
         Files.write(f, hip.codeObject);
         String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
         Files.delete(f);
-        assertTrue(symbols.contains("__zluda_got.counter") && !symbols.contains("Name: counter "), "the unit has the slot, not the variable: " + symbols);
+        assertTrue(symbols.contains("__zluda_got$counter") && !symbols.contains("Name: counter "), "the unit has the slot, not the variable: " + symbols);
     }
 
     static final String PRINTF_PTX = """
