@@ -63,6 +63,7 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw new CudaException(r, "NVIDIA's driver: cannot retain the primary context (" + r + ")");
         int[] a = new int[ATTRIBUTES];
         for (int i = 1; i < ATTRIBUTES; i++) a[i] = NvidiaDriver.attribute(0, i);
+        a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not forwarded to NVIDIA's driver, so applications use cuMemAlloc
         Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
                 new byte[16], a);
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);

@@ -117,6 +117,7 @@ public final class HipBackend implements Backend {
             }
             a[75] = ccMajor;
             a[76] = ccMinor;
+            a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not mapped onto HIP yet, so applications (ggml's pool) use cuMemAlloc
             Device dev = new Device(hip.name(d), hip.totalMemory(d), new byte[16], a);
             LOG.info("hip backend: device {} = {} ({}), compiling for {}", usable.size(), dev.name(), arch, target);
             usable.add(new Gpu(d, dev, target));
