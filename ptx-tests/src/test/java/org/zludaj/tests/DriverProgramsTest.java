@@ -139,6 +139,17 @@ class DriverProgramsTest {
     }
 
     /**
+     * c/driver_graph_more.c: a child graph node (copied when added), event record and wait nodes ordering graphs on
+     * two streams, memory alloc and free nodes around a memset and a copy, node types and parameters read back, and
+     * cuStreamBatchMemOp (32- and 64-bit writes, a barrier, an unknown operation refused). Passes on an H200 with
+     * NVIDIA's driver.
+     */
+    @Test
+    void childEventAndMemoryGraphNodesAndBatchedMemoryOperations(@TempDir Path dir) throws Exception {
+        passes(dir, "driver_graph_more", "PASS: graph node kinds and batched memory operations");
+    }
+
+    /**
      * c/driver_stream_ops.c: a stream waiting (cuStreamWaitValue32) until another writes a word, every wait
      * condition, 64-bit words, stream attributes set/read/copied, stream device and context, capture info, graph
      * upload, managed memory attached and prefetched. Passes on an H200 with NVIDIA's driver.

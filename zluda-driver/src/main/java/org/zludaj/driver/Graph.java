@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Graph {
     /** CUgraphNodeType values. */
-    static final int KERNEL = 0, MEMCPY = 1, MEMSET = 2, HOST = 3, EMPTY = 5;
+    static final int KERNEL = 0, MEMCPY = 1, MEMSET = 2, HOST = 3, CHILD = 4, EMPTY = 5, EVENT_WAIT = 6, EVENT_RECORD = 7,
+            MEM_ALLOC = 10, MEM_FREE = 11;
 
     /** A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy). */
     record KernelParams(long function, int[] grid, int[] block, int shared, long args) {}
@@ -27,6 +28,16 @@ public final class Graph {
         final int type;
         final Stream.Op op;
         final KernelParams kernel;
+        /** Event record and wait nodes: their event (a launch records it, or waits for its latest record). */
+        volatile Event event;
+        /** Child graph nodes: the graph (a copy of the child when the node was added). */
+        Graph child;
+        /**
+         * Memory alloc and free nodes: the address (event nodes: the event's handle; child graph nodes: the child's
+         * handle once asked for); alloc nodes also the size and their CUDA_MEM_ALLOC_NODE_PARAMS bytes.
+         */
+        long address, bytes;
+        byte[] allocParams;
         private final Runnable release;
         private final AtomicInteger refs = new AtomicInteger(1);
 
@@ -126,6 +137,19 @@ public final class Graph {
     synchronized void destroy() {
         nodes.forEach(n -> n.work.drop());
         nodes.clear();
+    }
+
+    /** A copy (cuGraphAddChildGraphNode, cuGraphClone): the same work, retained, with the same dependencies. */
+    synchronized Graph copy() {
+        Graph g = new Graph();
+        Map<Node, Node> map = new HashMap<>();
+        for (Node n : nodes) {
+            Node c = new Node(g, n.work.retain());
+            map.put(n, c);
+            g.nodes.add(c);
+        }
+        for (Node n : nodes) for (Node dep : n.dependencies) map.get(n).dependencies.add(map.get(dep));
+        return g;
     }
 
     /** A CUgraphExec: work to enqueue, in order, on the stream it is launched in. */

@@ -10,6 +10,8 @@ import org.zludaj.nativ.HostRuntime;
  * event/memory-allocation nodes, conditional nodes and per-executable node changes are not supported yet.
  */
 final class GraphApi implements CuGraphApi {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GraphApi.class);
+
     private final Driver d;
     private final StreamApi streams;
 
@@ -158,6 +160,158 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphAddEmptyNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("empty", Graph.EMPTY, () -> {}, null, null)));
     }
 
+    /** The child graph is copied (later changes to it do not reach the node); its work runs in the node's turn. */
+    @Override
+    public int cuGraphAddChildGraphNode(long phGraphNode, long hGraph, long deps, long numDeps, long childGraph) {
+        return Api.call("cuGraphAddChildGraphNode", () -> {
+            Graph child = d.handles.get(childGraph, Graph.class).copy();
+            java.util.List<Graph.Work> order;
+            try {
+                order = child.snapshot();
+            } catch (CudaException e) {
+                child.destroy();
+                throw e;
+            }
+            for (Graph.Work w : order) {
+                if (w.type == Graph.EVENT_RECORD || w.type == Graph.EVENT_WAIT || w.type == Graph.MEM_ALLOC || w.type == Graph.MEM_FREE) {
+                    order.forEach(Graph.Work::drop);
+                    child.destroy();
+                    throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "event and memory nodes inside a child graph");
+                }
+            }
+            Graph.Work[] self = new Graph.Work[1];
+            Graph.Work work = new Graph.Work("child graph", Graph.CHILD, () -> {
+                for (Graph.Work w : order) w.op.run();
+            }, () -> {
+                order.forEach(Graph.Work::drop);
+                child.destroy();
+                if (self[0].address != 0) d.handles.remove(self[0].address);
+            }, null);
+            self[0] = work;
+            work.child = child;
+            addNode(phGraphNode, hGraph, deps, numDeps, work);
+        });
+    }
+
+    @Override
+    public int cuGraphChildGraphNodeGetGraph(long hNode, long phGraph) {
+        return Api.call("cuGraphChildGraphNodeGetGraph", () -> {
+            Graph.Work w = work(hNode, Graph.CHILD, "a child graph node");
+            Mem.nonNull(phGraph, "phGraph");
+            synchronized (w) {
+                if (w.address == 0) w.address = d.handles.add(w.child);  // the graph it holds, owned by the node
+            }
+            HostRuntime.putLong(phGraph, w.address);
+        });
+    }
+
+    /** The node's current work, which must be of {@code type}. */
+    private Graph.Work work(long hNode, int type, String what) throws CudaException {
+        Graph.Work w = d.handles.get(hNode, Graph.Node.class).work;
+        if (w.type != type) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not " + what);
+        return w;
+    }
+
+    private Graph.Work eventWork(long hEvent, boolean record) throws CudaException {
+        Event e = d.handles.get(hEvent, Event.class);
+        Graph.Work w = record
+                ? new Graph.Work("event record", Graph.EVENT_RECORD, () -> {
+                    d.backend.fence();
+                    e.recordedNanos = System.nanoTime();
+                }, null, null)
+                : new Graph.Work("event wait", Graph.EVENT_WAIT, () -> {}, null, null);
+        w.event = e;
+        w.address = hEvent;  // the handle, for cuGraphEvent*NodeGetEvent
+        return w;
+    }
+
+    @Override
+    public int cuGraphAddEventRecordNode(long phGraphNode, long hGraph, long deps, long numDeps, long event) {
+        return Api.call("cuGraphAddEventRecordNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, eventWork(event, true)));
+    }
+
+    @Override
+    public int cuGraphAddEventWaitNode(long phGraphNode, long hGraph, long deps, long numDeps, long event) {
+        return Api.call("cuGraphAddEventWaitNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, eventWork(event, false)));
+    }
+
+    private int eventOf(String name, long hNode, long eventOut, int type) {
+        return Api.call(name, () -> {
+            Graph.Work w = work(hNode, type, type == Graph.EVENT_RECORD ? "an event record node" : "an event wait node");
+            Mem.nonNull(eventOut, "event_out");
+            HostRuntime.putLong(eventOut, w.address);
+        });
+    }
+
+    @Override public int cuGraphEventRecordNodeGetEvent(long n, long out) { return eventOf("cuGraphEventRecordNodeGetEvent", n, out, Graph.EVENT_RECORD); }
+    @Override public int cuGraphEventWaitNodeGetEvent(long n, long out) { return eventOf("cuGraphEventWaitNodeGetEvent", n, out, Graph.EVENT_WAIT); }
+
+    /** CUDA_MEM_ALLOC_NODE_PARAMS: poolProps (88 bytes), accessDescs, accessDescCount, bytesize @104, dptr @112 (out). */
+    static final int ALLOC_PARAMS_BYTES = 120;
+
+    /**
+     * The memory is allocated when the node is added (its address is fixed for the graph, as NVIDIA's is) and stays
+     * until a free node's graph or the application (cuMemFree) frees it.
+     */
+    @Override
+    public int cuGraphAddMemAllocNode(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
+        return Api.call("cuGraphAddMemAllocNode", () -> {
+            Mem.nonNull(nodeParams, "nodeParams");
+            long bytes = HostRuntime.getLong(nodeParams + 104);
+            int locationType = HostRuntime.getInt(nodeParams + 8), device = HostRuntime.getInt(nodeParams + 12);
+            if (bytes == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "bytesize is 0");
+            if (locationType != 1 || device < 0 || device >= d.devices().size())
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "poolProps.location must be a device");
+            d.requireCurrent();
+            long p = d.backend.allocate(device, bytes);
+            d.deviceMemory.put(p, bytes);
+            HostRuntime.putLong(nodeParams + 112, p);
+            Graph.Work w = new Graph.Work("memory alloc", Graph.MEM_ALLOC, () -> {}, null, null);
+            w.address = p;
+            w.bytes = bytes;
+            w.allocParams = new byte[ALLOC_PARAMS_BYTES];
+            HostRuntime.read(nodeParams, w.allocParams, 0, ALLOC_PARAMS_BYTES);
+            addNode(phGraphNode, hGraph, deps, numDeps, w);
+        });
+    }
+
+    @Override
+    public int cuGraphMemAllocNodeGetParams(long hNode, long paramsOut) {
+        return Api.call("cuGraphMemAllocNodeGetParams", () -> {
+            Graph.Work w = work(hNode, Graph.MEM_ALLOC, "a memory alloc node");
+            Mem.nonNull(paramsOut, "params_out");
+            HostRuntime.write(paramsOut, w.allocParams, 0, ALLOC_PARAMS_BYTES);
+        });
+    }
+
+    /** The allocation is freed when the last graph or executable holding the node is destroyed. */
+    @Override
+    public int cuGraphAddMemFreeNode(long phGraphNode, long hGraph, long deps, long numDeps, long dptr) {
+        return Api.call("cuGraphAddMemFreeNode", () -> {
+            if (!d.deviceMemory.containsKey(dptr)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dptr is not an allocation");
+            Graph.Work w = new Graph.Work("memory free", Graph.MEM_FREE, () -> {}, () -> {
+                if (d.deviceMemory.remove(dptr) != null) {
+                    try {
+                        d.backend.free(dptr);
+                    } catch (CudaException e) {
+                        LOG.warn("freeing graph memory {}: {}", Long.toHexString(dptr), e.getMessage());
+                    }
+                }
+            }, null);
+            w.address = dptr;
+            addNode(phGraphNode, hGraph, deps, numDeps, w);
+        });
+    }
+
+    @Override
+    public int cuGraphMemFreeNodeGetParams(long hNode, long dptrOut) {
+        return Api.call("cuGraphMemFreeNodeGetParams", () -> {
+            Graph.Work w = work(hNode, Graph.MEM_FREE, "a memory free node");
+            Mem.nonNull(dptrOut, "dptr_out");
+            HostRuntime.putLong(dptrOut, w.address);
+        });
+    }
+
     @Override
     public int cuGraphNodeGetType(long hNode, long type) {
         return Api.call("cuGraphNodeGetType", () -> Mem.putInt(type, d.handles.get(hNode, Graph.Node.class).work.type, "type"));
@@ -279,13 +433,15 @@ final class GraphApi implements CuGraphApi {
             var work = e.work();
             work.forEach(Graph.Work::retain);  // held until they ran, even if the executable is updated or destroyed
             for (Graph.Work w : work) {
-                s.enqueue(w.kind, () -> {
+                Event waits = w.type == Graph.EVENT_WAIT ? w.event : null;
+                var done = s.enqueue(w.kind, () -> {
                     try {
                         w.op.run();
                     } finally {
                         w.drop();
                     }
-                }, null, null);
+                }, waits == null ? null : waits.recorded(), null);
+                if (w.type == Graph.EVENT_RECORD) w.event.record(done);  // pending from the launch on, as NVIDIA's
             }
         });
     }

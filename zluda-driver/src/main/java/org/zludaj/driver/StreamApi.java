@@ -359,19 +359,74 @@ final class StreamApi implements CuStreamApi {
     private int writeValue(String name, long hStream, long addr, long value, int bytes, int flags, boolean ptsz) {
         return Api.call(name, () -> {
             Stream s = resolve(hStream, ptsz);
-            if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
-            if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
-            s.enqueue(name, () -> {
-                long tmp = HostRuntime.allocate(8, 8);
-                try {
-                    HostRuntime.putLong(tmp, value);
-                    d.backend.copy(addr, tmp, bytes);
-                } finally {
-                    HostRuntime.release(tmp);
-                }
+            s.enqueue(name, writeOp(addr, value, bytes, flags), null, null);
+        });
+    }
+
+    /** Writes the {@code bytes}-byte {@code value} at {@code addr} in stream order (after checking the arguments). */
+    private Stream.Op writeOp(long addr, long value, int bytes, int flags) throws CudaException {
+        if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
+        if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+        return () -> {
+            long tmp = HostRuntime.allocate(8, 8);
+            try {
+                HostRuntime.putLong(tmp, value);
+                d.backend.copy(addr, tmp, bytes);
+            } finally {
+                HostRuntime.release(tmp);
+            }
+        };
+    }
+
+    /** Waits in stream order until the word at {@code addr} satisfies {@code flags} (after checking the arguments). */
+    private Stream.Op waitOp(long addr, long value, int bytes, int flags) throws CudaException {
+        if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
+        if ((flags & ~(3 | (1 << 30))) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+        return () -> {
+            long pause = 1_000;
+            while (!satisfied(readWord(addr, bytes), value, flags, bytes)) {
+                java.util.concurrent.locks.LockSupport.parkNanos(pause);
+                pause = Math.min(pause * 2, 1_000_000);
+            }
+        };
+    }
+
+    /**
+     * cuStreamBatchMemOp: CUstreamBatchMemOpParams (48 bytes each: operation, then address @8, value @16, flags @24)
+     * for WAIT_VALUE_32 (1), WRITE_VALUE_32 (2), FLUSH_REMOTE_WRITES (3), WAIT_VALUE_64 (4), WRITE_VALUE_64 (5),
+     * BARRIER (6), done in order as one stream operation; every element is checked before any runs.
+     */
+    private int batch(long hStream, int count, long params, int flags, boolean ptsz) {
+        return Api.call("cuStreamBatchMemOp", () -> {
+            Stream s = resolve(hStream, ptsz);
+            if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            if (count < 0 || count > 256) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
+            if (count > 0) Mem.nonNull(params, "paramArray");
+            java.util.List<Stream.Op> ops = new java.util.ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                long p = params + 48L * i;
+                int op = HostRuntime.getInt(p);
+                long addr = HostRuntime.getLong(p + 8), value = HostRuntime.getLong(p + 16);
+                int f = HostRuntime.getInt(p + 24);
+                ops.add(switch (op) {
+                    case 1 -> waitOp(addr, value & 0xFFFF_FFFFL, 4, f);
+                    case 2 -> writeOp(addr, value & 0xFFFF_FFFFL, 4, f);
+                    case 4 -> waitOp(addr, value, 8, f);
+                    case 5 -> writeOp(addr, value, 8, f);
+                    case 3, 6 -> d.backend::fence;  // remote writes flushed, earlier work done
+                    default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "operation " + op + " of element " + i);
+                });
+            }
+            s.enqueue("cuStreamBatchMemOp", () -> {
+                for (Stream.Op op : ops) op.run();
             }, null, null);
         });
     }
+
+    @Override public int cuStreamBatchMemOp_v2(long s, int n, long p, int flags) { return batch(s, n, p, flags, false); }
+    @Override public int cuStreamBatchMemOp_v2_ptsz(long s, int n, long p, int flags) { return batch(s, n, p, flags, true); }
+    @Override public int cuStreamBatchMemOp(long s, int n, long p, int flags) { return batch(s, n, p, flags, false); }
+    @Override public int cuStreamBatchMemOp_ptsz(long s, int n, long p, int flags) { return batch(s, n, p, flags, true); }
 
     /** Wait flags: GEQ 0 (cyclic, (int)(*addr - value) >= 0), EQ 1, AND 2 ((*addr & value) != 0), NOR 3 (~(*addr | value) != 0). */
     static boolean satisfied(long word, long value, int flags, int bytes) {
@@ -387,15 +442,7 @@ final class StreamApi implements CuStreamApi {
     private int waitValue(String name, long hStream, long addr, long value, int bytes, int flags, boolean ptsz) {
         return Api.call(name, () -> {
             Stream s = resolve(hStream, ptsz);
-            if (addr == 0 || addr % bytes != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address 0x" + Long.toHexString(addr));
-            if ((flags & ~(3 | (1 << 30))) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
-            s.enqueue(name, () -> {
-                long pause = 1_000;
-                while (!satisfied(readWord(addr, bytes), value, flags, bytes)) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(pause);
-                    pause = Math.min(pause * 2, 1_000_000);
-                }
-            }, null, null);
+            s.enqueue(name, waitOp(addr, value, bytes, flags), null, null);
         });
     }
 
