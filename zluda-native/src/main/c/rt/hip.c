@@ -39,7 +39,10 @@ typedef int hipError_t;
     X(hipModuleGetGlobal, (void **, size_t *, void *, const char *))                                               \
     X(hipModuleLaunchKernel, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, \
                               void **, void **))                                                                   \
-    X(hipDeviceSynchronize, (void))
+    X(hipDeviceSynchronize, (void))                                                                                \
+    X(hipStreamCreate, (void **))                                                                                  \
+    X(hipStreamDestroy, (void *))                                                                                  \
+    X(hipStreamSynchronize, (void *))
 
 #define DECLARE(name, args) static hipError_t(*hip_##name) args;
 HIP_FUNCTIONS(DECLARE)
@@ -199,10 +202,21 @@ JNIEXPORT jint JNICALL JN(global)(JNIEnv *e, jclass c, jlong module, jstring nam
 }
 
 JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
-                                  jint shared, jlong params) {
+                                  jint shared, jlong params, jlong stream) {
     (void)e; (void)c;
-    return hip_hipModuleLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
+    return hip_hipModuleLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(stream), (void **)PTR(params), NULL);
 }
+
+JNIEXPORT jint JNICALL JN(streamCreate)(JNIEnv *e, jclass c, jlongArray out) {
+    (void)c;
+    void *s = NULL;
+    hipError_t r = hip_hipStreamCreate(&s);
+    return out1(e, out, r, s);
+}
+
+JNIEXPORT jint JNICALL JN(streamDestroy)(JNIEnv *e, jclass c, jlong s) { (void)e; (void)c; return hip_hipStreamDestroy(PTR(s)); }
+
+JNIEXPORT jint JNICALL JN(streamSynchronize)(JNIEnv *e, jclass c, jlong s) { (void)e; (void)c; return hip_hipStreamSynchronize(PTR(s)); }
 
 JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) { (void)e; (void)c; return hip_hipDeviceSynchronize(); }
 

@@ -29,6 +29,9 @@ typedef unsigned long long CUdeviceptr;
     X(cuCtxSetCurrent, CUresult, (void *))                                                                         \
     X(cuDevicePrimaryCtxReset_v2, CUresult, (int))                                                                         \
     X(cuCtxSynchronize, CUresult, (void))                                                                          \
+    X(cuStreamCreate, CUresult, (void **, unsigned))                                                               \
+    X(cuStreamDestroy_v2, CUresult, (void *))                                                                      \
+    X(cuStreamSynchronize, CUresult, (void *))                                                                     \
     X(cuMemAlloc_v2, CUresult, (CUdeviceptr *, size_t))                                                            \
     X(cuMemFree_v2, CUresult, (CUdeviceptr))                                                                       \
     X(cuMemHostAlloc, CUresult, (void **, size_t, unsigned))                                                      \
@@ -218,9 +221,9 @@ JNIEXPORT jint JNICALL JN(functionAttribute)(JNIEnv *e, jclass c, jlong f, jint 
     return nv_cuFuncGetAttribute(&v, attr, PTR(f)) ? 0 : v;
 }
 
-/* Launches on NVIDIA's legacy stream and waits: errors (faults included) belong to this launch. */
+/* Queues a launch on `stream` (0: NVIDIA's legacy stream); the driver waits where the host must see it done. */
 JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
-                                  jint shared, jlong params) {
+                                  jint shared, jlong params, jlong stream) {
     (void)e; (void)c;
     CUresult r = current();
     if (r) return r;
@@ -228,9 +231,33 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy
         r = nv_cuFuncSetAttribute(PTR(f), 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
         if (r) return r;
     }
-    /* queued on NVIDIA's legacy stream, which orders it with later copies and frees; the driver waits where the
-     * host must see it done (Backend.fence) */
-    return nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params), NULL);
+    /* a blocking stream and the legacy stream order it with later copies and frees */
+    return nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(stream), (void **)PTR(params), NULL);
+}
+
+/* A blocking stream (it synchronizes with the legacy stream, so plain copies stay ordered after its kernels). */
+JNIEXPORT jint JNICALL JN(streamCreate)(JNIEnv *e, jclass c, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    void *s = NULL;
+    if (!r) r = nv_cuStreamCreate(&s, 0);
+    if (!r) {
+        jlong v = (jlong)(uintptr_t)s;
+        (*e)->SetLongArrayRegion(e, out, 0, 1, &v);
+    }
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(streamDestroy)(JNIEnv *e, jclass c, jlong s) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuStreamDestroy_v2(PTR(s));
+}
+
+JNIEXPORT jint JNICALL JN(streamSynchronize)(JNIEnv *e, jclass c, jlong s) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuStreamSynchronize(PTR(s));
 }
 
 /* After a kernel fault NVIDIA's context is unusable: reset the primary context and retain it again (everything

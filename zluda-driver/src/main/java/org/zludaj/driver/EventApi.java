@@ -37,7 +37,7 @@ final class EventApi implements CuEventApi {
             Event e = d.handles.get(hEvent, Event.class);
             Stream s = streams.resolve(hStream, ptds);
             e.record(s.enqueue("cuEventRecord", () -> {
-                d.backend.fence();  // the event completes when the device has done the stream's earlier work
+                d.backend.fence(s.deviceQueue());  // the event completes when the device has done the stream's earlier work
                 e.recordedNanos = System.nanoTime();
             }, null, null));
         });

@@ -149,7 +149,7 @@ final class GraphApi implements CuGraphApi {
             Mem.nonNull(fn, "fn");
             addNode(phGraphNode, hGraph, deps, numDeps,
                     new Graph.Work("host function", Graph.HOST, () -> {
-                        d.backend.fence();
+                        d.backend.fence(Stream.runningQueueIfAny());
                         HostRuntime.callHostFunction(fn, userData);
                     }, null, null));
         });
@@ -216,7 +216,7 @@ final class GraphApi implements CuGraphApi {
         Event e = d.handles.get(hEvent, Event.class);
         Graph.Work w = record
                 ? new Graph.Work("event record", Graph.EVENT_RECORD, () -> {
-                    d.backend.fence();
+                    d.backend.fence(Stream.runningQueueIfAny());
                     e.recordedNanos = System.nanoTime();
                 }, null, null)
                 : new Graph.Work("event wait", Graph.EVENT_WAIT, () -> {}, null, null);

@@ -61,7 +61,7 @@ final class LaunchApi implements CuLaunchApi {
             };
             if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", () -> {  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
                 once.run();
-                d.backend.fence();
+                d.backend.fence(s.deviceQueue());
             });
             else s.enqueue("cuLaunchKernel " + k.code.name(), once, null, null);
         });
@@ -111,7 +111,8 @@ final class LaunchApi implements CuLaunchApi {
             try {
                 if (c.sticky != null) return;  // a faulted context runs nothing more
                 if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
-                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
+                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack,
+                        Stream.runningQueue(d.backend));
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it
@@ -160,7 +161,7 @@ final class LaunchApi implements CuLaunchApi {
             Stream s = streams.resolve(hStream, ptds);
             Mem.nonNull(fn, "fn");
             s.enqueue("host function", () -> {
-                d.backend.fence();
+                d.backend.fence(s.deviceQueue());
                 HostRuntime.callHostFunction(fn, userData);
             }, null, null);
         });

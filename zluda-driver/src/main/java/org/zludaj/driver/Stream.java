@@ -170,7 +170,56 @@ public final class Stream {
         }
     }
 
+    /** The stream whose operation this thread is running (stream threads only). */
+    private static final ThreadLocal<Stream> RUNNING = new ThreadLocal<>();
+
+    /** The backend's device queue of this stream (a HIP or CUDA stream on GPUs), made at its first use; 0: none yet. */
+    private volatile long deviceQueue;
+
+    /**
+     * The device queue of the stream running the calling operation (made now if it has none), or 0 (the device's
+     * default queue) outside stream operations.
+     */
+    static long runningQueue(org.zludaj.driver.backend.Backend backend) throws CudaException {
+        Stream s = RUNNING.get();
+        if (s == null) return 0;
+        synchronized (s) {
+            if (s.deviceQueue == 0) s.deviceQueue = backend.createQueue(s.context.device);
+            return s.deviceQueue;
+        }
+    }
+
+    /** The device queue of the stream running the calling operation, or 0 (none, or not in a stream operation). */
+    static long runningQueueIfAny() {
+        Stream s = RUNNING.get();
+        return s == null ? 0 : s.deviceQueue;
+    }
+
+    /** The device queue, or 0 when the stream never used one (nothing of it is on the device). */
+    long deviceQueue() {
+        return deviceQueue;
+    }
+
+    /** Gives the device queue back (a destroyed stream, after its work). */
+    void releaseQueue(org.zludaj.driver.backend.Backend backend) {
+        long q;
+        synchronized (this) {
+            q = deviceQueue;
+            deviceQueue = 0;
+        }
+        if (q != 0) backend.destroyQueue(q);
+    }
+
     private void execute(String what, Op op, CudaException[] errors) {
+        RUNNING.set(this);
+        try {
+            executeHere(what, op, errors);
+        } finally {
+            RUNNING.remove();
+        }
+    }
+
+    private void executeHere(String what, Op op, CudaException[] errors) {
         CudaException failure = null;
         try {
             op.run();

@@ -42,7 +42,14 @@ public final class HipRuntime {
 
     public static native int global(long module, String name, long[] out);
 
-    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+                                    long stream);
+
+    public static native int streamCreate(long[] out);
+
+    public static native int streamDestroy(long stream);
+
+    public static native int streamSynchronize(long stream);
 
     public static native int synchronize();
 

@@ -48,7 +48,15 @@ public final class NvidiaDriver {
     public static native int functionAttribute(long function, int attribute);
 
     /** Launches and waits for the kernel. */
-    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+    public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+                                    long stream);
+
+    /** cuStreamCreate (blocking) in the private context. */
+    public static native int streamCreate(long[] out);
+
+    public static native int streamDestroy(long stream);
+
+    public static native int streamSynchronize(long stream);
 
     public static native int synchronize();
 

@@ -76,6 +76,32 @@ public interface Backend {
             throws CudaException;
 
     /**
+     * {@link #launch} on device queue {@code queue} ({@link #createQueue}; 0 the device's default queue). GPU
+     * backends queue kernels of different CUDA streams on different device streams, so they can run concurrently;
+     * the driver's streams keep CUDA's ordering between them.
+     */
+    default void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
+                        long queue) throws CudaException {
+        launch(kernel, grid, block, sharedBytes, kernelParams, stackBytes);
+    }
+
+    /**
+     * A device queue for one CUDA stream on {@code device}: GPU backends make a stream of the device runtime, which
+     * synchronizes with the device's default stream (so that plain copies stay ordered after its kernels); 0 when
+     * the backend has none (the host runs kernels to completion).
+     */
+    default long createQueue(int device) throws CudaException {
+        return 0;
+    }
+
+    default void destroyQueue(long queue) {}
+
+    /** {@link #fence} for the work of one queue only; queue 0: the whole device. */
+    default void fence(long queue) throws CudaException {
+        fence();
+    }
+
+    /**
      * Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess): the granularity of
      * physical allocations and mappings, in bytes (a power of two). Backends without it keep these defaults, which
      * refuse with CUDA_ERROR_NOT_SUPPORTED.

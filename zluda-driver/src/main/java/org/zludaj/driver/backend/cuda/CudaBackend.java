@@ -214,8 +214,39 @@ public final class CudaBackend implements Backend {
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
-        int r = NvidiaDriver.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams);
+        launch(kernel, grid, block, sharedBytes, kernelParams, stackBytes, 0);
+    }
+
+    @Override
+    public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
+                       long queue) throws CudaException {
+        int r = NvidiaDriver.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams,
+                queue);
         if (r != 0) throw faulted(r, "kernel " + kernel.name());
+    }
+
+    /** A blocking NVIDIA stream for one CUDA stream of the application (kernels of different streams may overlap). */
+    @Override
+    public long createQueue(int dev) throws CudaException {
+        long[] out = new long[1];
+        check(NvidiaDriver.streamCreate(out), "cuStreamCreate");
+        return out[0];
+    }
+
+    @Override
+    public void destroyQueue(long queue) {
+        int r = NvidiaDriver.streamDestroy(queue);
+        if (r != 0) LOG.warn("cuStreamDestroy on NVIDIA's driver: {}", r);
+    }
+
+    @Override
+    public void fence(long queue) throws CudaException {
+        if (queue == 0) {
+            synchronize();
+            return;
+        }
+        int r = NvidiaDriver.streamSynchronize(queue);
+        if (r != 0) throw faulted(r, "a kernel (cuStreamSynchronize)");
     }
 
     /** A fault leaves NVIDIA's context unusable: it is reset, as an application recreating its context expects. */

@@ -37,7 +37,15 @@ public interface Hip {
 
     int global(long module, String name, long[] out);
 
-    int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+    /** hipModuleLaunchKernel on {@code stream} (0: the null stream). */
+    int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams, long stream);
+
+    /** hipStreamCreate (a blocking stream: it synchronizes with the null stream). */
+    int streamCreate(long[] out);
+
+    int streamDestroy(long stream);
+
+    int streamSynchronize(long stream);
 
     int synchronize();
 

@@ -269,11 +269,65 @@ public final class HipBackend implements Backend {
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
+        launch(kernel, grid, block, sharedBytes, kernelParams, stackBytes, 0);
+    }
+
+    @Override
+    public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
+                       long queue) throws CudaException {
         Integer device = kernelDevice.get(kernel.entry());
         if (device != null) selectHip(device);
-        check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams),
+        check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams, queue),
                 "hipModuleLaunchKernel " + kernel.name());
-        if (!printfBuffers.isEmpty()) fence("kernel " + kernel.name());  // its lines and asserts belong to the launch
+        if (!printfBuffers.isEmpty()) fence(queue, "kernel " + kernel.name());  // its lines and asserts belong to the launch
+    }
+
+    /** A HIP stream of the device for one CUDA stream (blocking: HIP's null-stream copies wait for its kernels). */
+    @Override
+    public long createQueue(int dev) throws CudaException {
+        select(dev);
+        long[] out = new long[1];
+        check(hip.streamCreate(out), "hipStreamCreate");
+        queueDevice.put(out[0], gpus.get(dev).hipIndex());
+        return out[0];
+    }
+
+    @Override
+    public void destroyQueue(long queue) {
+        Integer device = queueDevice.remove(queue);
+        try {
+            if (device != null) selectHip(device);
+            int r = hip.streamDestroy(queue);
+            if (r != 0) LOG.warn("hipStreamDestroy: hipError_t {}", r);
+        } catch (CudaException e) {
+            LOG.warn("hipStreamDestroy: {}", e.getMessage());
+        }
+    }
+
+    /** The HIP device of each queue. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Integer> queueDevice = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public void fence(long queue) throws CudaException {
+        fence(queue, "hipStreamSynchronize");
+    }
+
+    private void fence(long queue, String what) throws CudaException {
+        Integer device = queue == 0 ? null : queueDevice.get(queue);
+        if (device == null) {
+            fence(what);
+            return;
+        }
+        selectHip(device);
+        int r = hip.streamSynchronize(queue);
+        drainPrintf(what);
+        check(r, what);
+    }
+
+    private void drainPrintf(String what) throws CudaException {
+        boolean asserted = false;
+        for (long buffer : printfBuffers) asserted |= hip.printfDrain(buffer) > 0xffffffffL;
+        if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, what + ": a device-side assert failed");
     }
 
     /** Waits for every GPU; prints what kernels printed; a recorded assert is CUDA_ERROR_ASSERT. */
@@ -284,9 +338,7 @@ public final class HipBackend implements Backend {
             int e = hip.synchronize();
             if (r == 0) r = e;
         }
-        boolean asserted = false;
-        for (long buffer : printfBuffers) asserted |= hip.printfDrain(buffer) > 0xffffffffL;
-        if (asserted) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, what + ": a device-side assert failed");
+        drainPrintf(what);
         check(r, what);
     }
 

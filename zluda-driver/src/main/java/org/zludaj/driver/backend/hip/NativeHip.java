@@ -38,9 +38,12 @@ public final class NativeHip implements Hip {
     @Override public int moduleLoad(byte[] codeObject, long[] out) { return HipRuntime.moduleLoad(codeObject, out); }
     @Override public int function(long module, String name, long[] out) { return HipRuntime.function(module, name, out); }
     @Override public int global(long module, String name, long[] out) { return HipRuntime.global(module, name, out); }
-    @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
-        return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params);
+    @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params, long stream) {
+        return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params, stream);
     }
+    @Override public int streamCreate(long[] out) { return HipRuntime.streamCreate(out); }
+    @Override public int streamDestroy(long stream) { return HipRuntime.streamDestroy(stream); }
+    @Override public int streamSynchronize(long stream) { return HipRuntime.streamSynchronize(stream); }
     @Override public int synchronize() { return HipRuntime.synchronize(); }
     @Override public int printfInit(long global, long buffer, long capacity) { return HipRuntime.printfInit(global, buffer, capacity); }
     @Override public long printfDrain(long buffer) { return HipRuntime.printfDrain(buffer); }

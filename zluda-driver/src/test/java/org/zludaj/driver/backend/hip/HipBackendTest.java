@@ -45,10 +45,15 @@ class HipBackendTest {
         @Override public int function(long m, String name, long[] out) { calls.add("function " + name); out[0] = 0x6000 + 0x100 * functions++; return 0; }
         int functions;
         @Override public int global(long m, String name, long[] out) { calls.add("global " + name); out[0] = 0x5100; out[1] = 4; return 0; }
-        @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
-            calls.add("launch " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz + " " + shared);
+        @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params, long stream) {
+            calls.add("launch " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz + " " + shared
+                    + (stream == 0 ? "" : " on " + Long.toHexString(stream)));
             return 0;
         }
+        @Override public int streamCreate(long[] out) { calls.add("streamCreate"); out[0] = 0x3000 + 0x10 * streams++; return 0; }
+        @Override public int streamDestroy(long s) { calls.add("streamDestroy " + Long.toHexString(s)); return 0; }
+        @Override public int streamSynchronize(long s) { calls.add("streamSynchronize " + Long.toHexString(s)); return syncResult; }
+        int streams;
         @Override public int synchronize() { calls.add("synchronize"); return syncResult; }
         @Override public int printfInit(long global, long buffer, long capacity) {
             calls.add("printfInit " + Long.toHexString(global) + " " + Long.toHexString(buffer) + " " + capacity);
@@ -203,6 +208,29 @@ class HipBackendTest {
         String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
         Files.delete(f);
         assertTrue(symbols.contains("__zluda_got$counter") && !symbols.contains("Name: counter "), "the unit has the slot, not the variable: " + symbols);
+    }
+
+    /**
+     * Each CUDA stream gets a HIP stream of its GPU at its first launch: launches go there, a stream's fence waits for
+     * that stream only, the device fence for all of the GPU's work, and a destroyed stream gives its HIP stream back.
+     */
+    @Test
+    void cudaStreamsBecomeHipStreams() throws Exception {
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        Backend.Program.Kernel k = b.load(0, Ptx.parse("k.ptx", PTX)).kernel("k");
+        hip.calls.clear();
+        long q1 = b.createQueue(0), q2 = b.createQueue(0);
+        b.launch(k, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0, q1);
+        b.launch(k, new int[] {2, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0, q2);
+        b.fence(q2);
+        b.fence(0);
+        b.destroyQueue(q1);
+        assertEquals(List.of("streamCreate", "streamCreate", "launch 6000 1x1x1 32x1x1 0 on 3000", "launch 6000 2x1x1 32x1x1 0 on 3010",
+                "streamSynchronize 3010", "synchronize", "streamDestroy 3000"), hip.calls);
+        hip.syncResult = 700;
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, assertThrows(CudaException.class, () -> b.fence(q2)).result(),
+                "a fault in the stream's kernel is the stream fence's error");
     }
 
     static final String PRINTF_PTX = """
