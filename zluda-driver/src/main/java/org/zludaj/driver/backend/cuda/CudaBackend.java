@@ -195,20 +195,20 @@ public final class CudaBackend implements Backend {
 
     /** A loaded CUmodule of our PTX: a module's variables unit, a kernel unit, or a whole module. */
     private record CudaProgram(long module, PtxModule ptx) implements Program {
-            @Override
-            public Kernel kernel(String name) {
-                Function f = ptx.function(name);
-                long[] fn = new long[1];
-                if (f == null || !f.entry() || NvidiaDriver.function(module, name, fn) != 0) return null;
-                int staticShared = NvidiaDriver.functionAttribute(fn[0], 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
-                return new Kernel(name, fn[0], f, staticShared, false, NvidiaDriver.functionAttribute(fn[0], 3));
-            }
+        @Override
+        public Kernel kernel(String name) {
+            Function f = ptx.function(name);
+            long[] fn = new long[1];
+            if (f == null || !f.entry() || NvidiaDriver.function(module, name, fn) != 0) return null;
+            int staticShared = NvidiaDriver.functionAttribute(fn[0], 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
+            return new Kernel(name, fn[0], f, staticShared, false, NvidiaDriver.functionAttribute(fn[0], 3));
+        }
 
-            @Override
-            public Global global(String name) {
-                long[] g = new long[2];
-                return NvidiaDriver.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
-            }
+        @Override
+        public Global global(String name) {
+            long[] g = new long[2];
+            return NvidiaDriver.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
+        }
     }
 
     @Override

@@ -250,20 +250,20 @@ public final class HipBackend implements Backend {
             this.hipIndex = hipIndex;
         }
 
-            @Override
-            public Kernel kernel(String name) {
-                Function f = ptx.function(name);
-                long[] fn = new long[1];
-                if (f == null || !f.entry() || hip.function(module, name, fn) != 0) return null;
-                kernelDevice.put(fn[0], hipIndex);
-                return new Kernel(name, fn[0], f, 0, false, 0);
-            }
+        @Override
+        public Kernel kernel(String name) {
+            Function f = ptx.function(name);
+            long[] fn = new long[1];
+            if (f == null || !f.entry() || hip.function(module, name, fn) != 0) return null;
+            kernelDevice.put(fn[0], hipIndex);
+            return new Kernel(name, fn[0], f, 0, false, 0);
+        }
 
-            @Override
-            public Global global(String name) {
-                long[] g = new long[2];
-                return hip.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
-            }
+        @Override
+        public Global global(String name) {
+            long[] g = new long[2];
+            return hip.global(module, name, g) != 0 ? null : new Global(g[0], g[1]);
+        }
     }
 
     @Override
