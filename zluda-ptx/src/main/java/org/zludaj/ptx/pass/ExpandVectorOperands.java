@@ -32,29 +32,10 @@ public final class ExpandVectorOperands implements ModulePass {
 
     @Override
     public PtxModule apply(PtxModule m) {
-        boolean changed = false;
-        List<Function> functions = new ArrayList<>();
-        for (Function f : m.functions()) {
-            if (!f.isDefined()) {
-                functions.add(f);
-                continue;
-            }
-            int[] counter = {0};
-            List<Statement> body = body(f.body(), counter);
-            changed |= counter[0] > 0;
-            functions.add(counter[0] == 0 ? f : new Function(f.entry(), f.attributes(), f.name(), f.returns(), f.params(), f.directives(), body, f.line()));
-        }
-        return changed ? new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(), functions) : m;
-    }
-
-    private static List<Statement> body(List<Statement> in, int[] counter) {
-        List<Statement> out = new ArrayList<>(in.size());
-        for (Statement s : in) {
-            if (s instanceof Statement.Block b) out.add(new Statement.Block(body(b.statements(), counter), b.line()));
-            else if (s instanceof Instruction i) out.add(rewrite(i, counter));
-            else out.add(s);
-        }
-        return out;
+        return ModulePass.rewriteInstructions(m, (i, counter) -> {
+            Statement s = rewrite(i, counter);
+            return s == i ? null : List.of(s);
+        });
     }
 
     private static Type type(Instruction i) {

@@ -41,29 +41,17 @@ public final class GenericToSpecific implements ModulePass {
 
     @Override
     public PtxModule apply(PtxModule m) {
-        boolean changed = false;
-        List<Function> functions = new ArrayList<>();
-        for (Function f : m.functions()) {
-            if (!f.isDefined()) {
-                functions.add(f);
-                continue;
-            }
+        return ModulePass.rewriteBodies(m, (f, in) -> {
             Map<String, Integer> definitions = new HashMap<>(), order = new HashMap<>();
             Map<String, Instruction> cvta = new HashMap<>();
-            count(f.body(), definitions, order, cvta, new int[1]);
+            count(in, definitions, order, cvta, new int[1]);
             Set<String> variables = new java.util.HashSet<>();  // what a cvta may name besides registers
             for (org.zludaj.ptx.model.Variable v : m.globals()) variables.add(v.name());
-            declared(f.body(), variables);
+            declared(in, variables);
             int[] rewritten = {0};
-            List<Statement> body = rewrite(f.body(), definitions, order, cvta, rewritten, variables);
-            if (rewritten[0] == 0) {
-                functions.add(f);
-                continue;
-            }
-            changed = true;
-            functions.add(new Function(f.entry(), f.attributes(), f.name(), f.returns(), f.params(), f.directives(), body, f.line()));
-        }
-        return changed ? new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(), functions) : m;
+            List<Statement> body = rewrite(in, definitions, order, cvta, rewritten, variables);
+            return rewritten[0] == 0 ? in : body;
+        });
     }
 
     /** Counts the definitions of every register; remembers the single cvta that defines one and textual order. */

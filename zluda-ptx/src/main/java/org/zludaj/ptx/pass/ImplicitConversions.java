@@ -34,19 +34,11 @@ public final class ImplicitConversions implements ModulePass {
 
     @Override
     public PtxModule apply(PtxModule m) {
-        List<Function> functions = new ArrayList<>();
-        boolean changed = false;
-        for (Function f : m.functions()) {
-            if (!f.isDefined()) {
-                functions.add(f);
-                continue;
-            }
+        return ModulePass.rewriteBodies(m, (f, in) -> {
             int[] counter = {0};
-            List<Statement> body = body(f.body(), new HashMap<>(), counter);
-            changed |= counter[0] > 0;
-            functions.add(counter[0] == 0 ? f : new Function(f.entry(), f.attributes(), f.name(), f.returns(), f.params(), f.directives(), body, f.line()));
-        }
-        return changed ? new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(), functions) : m;
+            List<Statement> body = body(in, new HashMap<>(), counter);
+            return counter[0] == 0 ? in : body;
+        });
     }
 
     private static List<Statement> body(List<Statement> in, Map<String, Type> outer, int[] counter) {
@@ -149,30 +141,21 @@ public final class ImplicitConversions implements ModulePass {
         return new Statement.Block(block, i.line());
     }
 
+    /** The type of kind {@code kind} with {@code t}'s size: bits, unsigned or signed. */
+    private static Type sized(Type.Kind kind, Type t) {
+        for (Type x : Type.values()) if (x.kind() == kind && x.bytes() == t.bytes()) return x;
+        throw new IllegalArgumentException(kind + " of " + t.bytes() + " bytes");
+    }
+
     private static Type bits(Type t) {
-        return switch (t.bytes()) {
-            case 1 -> Type.B8;
-            case 2 -> Type.B16;
-            case 4 -> Type.B32;
-            default -> Type.B64;
-        };
+        return sized(Type.Kind.BITS, t);
     }
 
     private static Type unsigned(Type t) {
-        return switch (t.bytes()) {
-            case 1 -> Type.U8;
-            case 2 -> Type.U16;
-            case 4 -> Type.U32;
-            default -> Type.U64;
-        };
+        return sized(Type.Kind.UNSIGNED, t);
     }
 
     private static Type signed(Type t) {
-        return switch (t.bytes()) {
-            case 1 -> Type.S8;
-            case 2 -> Type.S16;
-            case 4 -> Type.S32;
-            default -> Type.S64;
-        };
+        return sized(Type.Kind.SIGNED, t);
     }
 }

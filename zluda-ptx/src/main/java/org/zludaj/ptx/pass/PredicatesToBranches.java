@@ -1,8 +1,6 @@
 package org.zludaj.ptx.pass;
 
-import java.util.ArrayList;
 import java.util.List;
-import org.zludaj.ptx.model.Function;
 import org.zludaj.ptx.model.Operand;
 import org.zludaj.ptx.model.PtxModule;
 import org.zludaj.ptx.model.Statement;
@@ -24,34 +22,13 @@ public final class PredicatesToBranches implements ModulePass {
 
     @Override
     public PtxModule apply(PtxModule m) {
-        List<Function> functions = new ArrayList<>();
-        for (Function f : m.functions()) {
-            if (!f.isDefined()) {
-                functions.add(f);
-                continue;
-            }
-            int[] counter = {0};
-            functions.add(new Function(f.entry(), f.attributes(), f.name(), f.returns(), f.params(), f.directives(),
-                    body(f.body(), counter), f.line()));
-        }
-        return new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(), functions);
-    }
-
-    private static List<Statement> body(List<Statement> in, int[] counter) {
-        List<Statement> out = new ArrayList<>(in.size());
-        for (Statement s : in) {
-            if (s instanceof Statement.Block b) {
-                out.add(new Statement.Block(body(b.statements(), counter), b.line()));
-            } else if (s instanceof Instruction i && i.guard() != null && !i.opcode().equals("bra")) {
-                String label = PREFIX + counter[0]++;
-                Guard skip = new Guard(i.guard().predicate(), !i.guard().negated());
-                out.add(new Instruction(skip, "bra", List.of(), List.of(new Operand.Name(label, null)), i.line(), i.column()));
-                out.add(new Instruction(null, i.opcode(), i.modifiers(), i.operands(), i.line(), i.column()));
-                out.add(new Statement.Label(label, i.line()));
-            } else {
-                out.add(s);
-            }
-        }
-        return out;
+        return ModulePass.rewriteInstructions(m, (i, counter) -> {
+            if (i.guard() == null || i.opcode().equals("bra")) return null;
+            String label = PREFIX + counter[0]++;
+            Guard skip = new Guard(i.guard().predicate(), !i.guard().negated());
+            return List.of(new Instruction(skip, "bra", List.of(), List.of(new Operand.Name(label, null)), i.line(), i.column()),
+                    new Instruction(null, i.opcode(), i.modifiers(), i.operands(), i.line(), i.column()),
+                    new Statement.Label(label, i.line()));
+        });
     }
 }

@@ -180,16 +180,13 @@ public final class CudaBackend implements Backend {
     @Override
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
         CudaProgram p = (CudaProgram) load(0, unit);
-        for (org.zludaj.ptx.model.Variable v : unit.globals()) {
-            boolean data = v.space() == org.zludaj.ptx.model.StateSpace.GLOBAL || v.space() == org.zludaj.ptx.model.StateSpace.CONST;
-            if (!data || !v.attributes().contains(".extern")) continue;
+        org.zludaj.driver.backend.VariableSlots.fill(unit, module, symbol -> {
             long[] slot = new long[2];
-            if (NvidiaDriver.global(p.module, org.zludaj.ptx.llvm.Lowering.SLOT_PREFIX + v.name(), slot) != 0) continue;
-            Program.Global g = module.global(v.name());
-            if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module variable " + v.name() + " of " + unit.name());
-            check(NvidiaDriver.fill(slot[0], 4, (int) g.address(), 1), "cuMemsetD32");
-            check(NvidiaDriver.fill(slot[0] + 4, 4, (int) (g.address() >>> 32), 1), "cuMemsetD32");
-        }
+            return NvidiaDriver.global(p.module, symbol, slot) != 0 ? 0 : slot[0];
+        }, (address, value) -> {  // two 32-bit fills: no host buffer needed
+            check(NvidiaDriver.fill(address, 4, (int) value, 1), "cuMemsetD32");
+            check(NvidiaDriver.fill(address + 4, 4, (int) (value >>> 32), 1), "cuMemsetD32");
+        });
         return p;
     }
 

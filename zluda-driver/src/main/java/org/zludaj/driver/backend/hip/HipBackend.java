@@ -218,15 +218,10 @@ public final class HipBackend implements Backend {
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
         HipProgram m = (HipProgram) module;
         HipProgram p = (HipProgram) load(m.dev, unit);
-        for (org.zludaj.ptx.model.Variable v : unit.globals()) {
-            boolean data = v.space() == org.zludaj.ptx.model.StateSpace.GLOBAL || v.space() == org.zludaj.ptx.model.StateSpace.CONST;
-            if (!data || !v.attributes().contains(".extern")) continue;
+        org.zludaj.driver.backend.VariableSlots.fill(unit, m, symbol -> {
             long[] slot = new long[2];
-            if (hip.global(p.module, org.zludaj.ptx.llvm.Lowering.SLOT_PREFIX + v.name(), slot) != 0) continue;
-            Program.Global g = m.global(v.name());
-            if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "module variable " + v.name() + " of " + unit.name());
-            writeLong(slot[0], g.address());
-        }
+            return hip.global(p.module, symbol, slot) != 0 ? 0 : slot[0];
+        }, this::writeLong);
         return p;
     }
 
