@@ -118,6 +118,7 @@ public final class HipBackend implements Backend {
             a[75] = ccMajor;
             a[76] = ccMinor;
             a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not mapped onto HIP yet, so applications (ggml's pool) use cuMemAlloc
+            a[95] = a[96] = 0;  // COOPERATIVE_LAUNCH: not mapped yet (the grid workspace of %envreg), so applications take their other path
             Device dev = new Device(hip.name(d), hip.totalMemory(d), new byte[16], a);
             LOG.info("hip backend: device {} = {} ({}), compiling for {}", usable.size(), dev.name(), arch, target);
             usable.add(new Gpu(d, dev, target));

@@ -93,6 +93,7 @@ class HipBackendTest {
         assertEquals(1000 + 16, dev.attribute(18), "INTEGRATED from HIP");
         assertTrue(dev.attribute(21) > 0, "attributes HIP lacks keep defined values");
         assertEquals(0, dev.attribute(102), "no VMM on this backend: ggml's pool must not try cuMemCreate");
+        assertEquals(0, dev.attribute(95), "no cooperative launch on this backend: ggml's soft_max must not try it");
 
         hip.calls.clear();
         Backend.Program p = b.load(0, Ptx.parse("k.ptx", PTX));
