@@ -57,7 +57,10 @@ final class MemoryPoolApi implements CuMemoryPoolApi {
             if (dptr == 0) return;
             MemoryPool p = d.poolAllocations.remove(dptr);
             if (p != null) {
-                s.enqueue("cuMemFreeAsync", () -> p.release(dptr), null, null);
+                s.enqueue("cuMemFreeAsync", () -> {
+                    d.backend.fence(s.deviceQueue());  // the stream's kernels are done with it before others may reuse it
+                    p.release(dptr);
+                }, null, null);
                 return;
             }
             // NVIDIA frees cuMemAlloc's memory in stream order too
