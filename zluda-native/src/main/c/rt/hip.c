@@ -47,6 +47,8 @@ typedef int hipError_t;
 #define DECLARE(name, args) static hipError_t(*hip_##name) args;
 HIP_FUNCTIONS(DECLARE)
 static hipError_t (*hip_props)(void *, int); /* hipGetDevicePropertiesR0600, else hipGetDeviceProperties */
+/* optional (ROCm 6 and later): hipModuleLaunchCooperativeKernel */
+static hipError_t (*hip_cooperative)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **);
 
 /* Opens the HIP runtime; 0 and the file in msg, or -1 with the reason in msg. */
 JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
@@ -69,6 +71,8 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
         HIP_FUNCTIONS(RESOLVE)
         hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDevicePropertiesR0600");
         if (!hip_props) hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDeviceProperties");
+        hip_cooperative = (hipError_t(*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
+                                         void **))dlsym(h, "hipModuleLaunchCooperativeKernel");
     }
     jsize n = (*e)->GetArrayLength(e, msg), len = (jsize)strlen(buf);
     (*e)->SetByteArrayRegion(e, msg, 0, len < n ? len : n, (const jbyte *)buf);
@@ -247,4 +251,17 @@ JNIEXPORT jlong JNICALL JN(printfDrain)(JNIEnv *e, jclass c, jlong buffer) {
     (void)e; (void)c;
     int asserts = 0, printed = zluda_printf_drain((uint64_t)buffer, hip_copy, hip_zero, NULL, &asserts);
     return printed < 0 ? -1 : ((jlong)asserts << 32) | (uint32_t)printed;
+}
+
+/* A cooperative launch (every block resident at once) on the null stream; 801 (hipErrorNotSupported) without it. */
+JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by,
+                                             jint bz, jint shared, jlong params) {
+    (void)e; (void)c;
+    if (!hip_cooperative) return 801;
+    return hip_cooperative(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params));
+}
+
+JNIEXPORT jboolean JNICALL JN(hasCooperativeLaunch)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return hip_cooperative != NULL;
 }

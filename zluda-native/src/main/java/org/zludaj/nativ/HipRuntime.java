@@ -45,6 +45,11 @@ public final class HipRuntime {
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                                     long stream);
 
+    public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared,
+                                               long kernelParams);
+
+    public static native boolean hasCooperativeLaunch();
+
     public static native int streamCreate(long[] out);
 
     public static native int streamDestroy(long stream);

@@ -62,6 +62,12 @@ public record AmdgpuTarget(String gfx) implements Target {
         };
     }
 
+    /**
+     * The module variable holding a cooperative launch's grid workspace address, which PTX reads as %envreg1 (high
+     * half) and %envreg2 (low half): the hip backend sets it before hipModuleLaunchCooperativeKernel.
+     */
+    public static final String ENVREG = "__zluda_envreg";
+
     @Override
     public LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
@@ -78,6 +84,20 @@ public record AmdgpuTarget(String gfx) implements Target {
                         LLVMConstInt(LLVMInt64TypeInContext(ctx), 10, 0), "");
                 case "%dynamic_smem_size" -> dynamicLds(m, b);
                 case "%total_smem_size" -> LLVMBuildAdd(b, dynamicLds(m, b), LLVMConstInt(i32, staticLds(m), 0), "");
+                // the cooperative launch's grid workspace (high and low halves), from the variable the driver sets
+                case "%envreg1", "%envreg2" -> {
+                    LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+                    LLVMValueRef g = LLVMGetNamedGlobal(m, ENVREG);
+                    if (g == null || g.isNull()) {
+                        g = LLVMAddGlobalInAddressSpace(m, i64, ENVREG, 1);
+                        LLVMSetInitializer(g, LLVMConstInt(i64, 0, 0));
+                        LLVMSetAlignment(g, 8);
+                    }
+                    LLVMValueRef w = LLVMBuildLoad2(b, i64, g, "");
+                    LLVMSetAlignment(w, 8);
+                    if (name.equals("%envreg1")) w = LLVMBuildLShr(b, w, LLVMConstInt(i64, 32, 0), "");
+                    yield LLVMBuildTrunc(b, w, i32, "");
+                }
                 default -> null;
             };
         }

@@ -40,6 +40,12 @@ public interface Hip {
     /** hipModuleLaunchKernel on {@code stream} (0: the null stream). */
     int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams, long stream);
 
+    /** hipModuleLaunchCooperativeKernel on the null stream; hipErrorNotSupported (801) where the runtime lacks it. */
+    int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+
+    /** Whether the runtime has hipModuleLaunchCooperativeKernel (ROCm 6 and later). */
+    boolean hasCooperativeLaunch();
+
     /** hipStreamCreate (a blocking stream: it synchronizes with the null stream). */
     int streamCreate(long[] out);
 

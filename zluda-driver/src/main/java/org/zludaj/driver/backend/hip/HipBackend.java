@@ -118,7 +118,8 @@ public final class HipBackend implements Backend {
             a[75] = ccMajor;
             a[76] = ccMinor;
             a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not mapped onto HIP yet, so applications (ggml's pool) use cuMemAlloc
-            a[95] = a[96] = 0;  // COOPERATIVE_LAUNCH: not mapped yet (the grid workspace of %envreg), so applications take their other path
+            a[96] = 0;  // COOPERATIVE_MULTI_DEVICE_LAUNCH: not mapped
+            if (!hip.hasCooperativeLaunch()) a[95] = 0;  // without hipModuleLaunchCooperativeKernel applications take their other path
             Device dev = new Device(hip.name(d), hip.totalMemory(d), new byte[16], a);
             LOG.info("hip backend: device {} = {} ({}), compiling for {}", usable.size(), dev.name(), arch, target);
             usable.add(new Gpu(d, dev, target));
@@ -252,6 +253,7 @@ public final class HipBackend implements Backend {
             long[] fn = new long[1];
             if (f == null || !f.entry() || hip.function(module, name, fn) != 0) return null;
             kernelDevice.put(fn[0], hipIndex);
+            kernelModule.put(fn[0], module);
             return new Kernel(name, fn[0], f, 0, false, 0);
         }
 
@@ -276,6 +278,40 @@ public final class HipBackend implements Backend {
         check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams, queue),
                 "hipModuleLaunchKernel " + kernel.name());
         if (!printfBuffers.isEmpty()) fence(queue, "kernel " + kernel.name());  // its lines and asserts belong to the launch
+    }
+
+    /** The module of each loaded kernel (a cooperative launch sets that module's workspace variable). */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Long> kernelModule = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * A cooperative launch: a zeroed 64-byte grid workspace whose address the kernel's module holds in
+     * {@code __zluda_envreg} (read as %envreg1:%envreg2, where cooperative groups keep their grid barrier), then
+     * hipModuleLaunchCooperativeKernel, which refuses grids that cannot all be resident. It waits for the kernel, then
+     * frees the workspace. One cooperative launch at a time (a module's launches share its variable).
+     */
+    @Override
+    public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
+            throws CudaException {
+        Integer device = kernelDevice.get(kernel.entry());
+        if (device != null) selectHip(device);
+        Long module = kernelModule.get(kernel.entry());
+        long[] g = new long[2];
+        boolean reads = module != null && hip.global(module, org.zludaj.ptx.target.AmdgpuTarget.ENVREG, g) == 0;
+        long workspace = 0;
+        synchronized (kernelModule) {
+            try {
+                if (reads) {
+                    workspace = alloc(0, 64, "hipMalloc (grid workspace)");
+                    check(hip.fill(workspace, 1, 0, 64), "hipMemsetD8");
+                    writeLong(g[0], workspace);
+                }
+                check(hip.launchCooperative(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes,
+                        kernelParams), "hipModuleLaunchCooperativeKernel " + kernel.name());
+                fence("cooperative kernel " + kernel.name());
+            } finally {
+                if (workspace != 0) free(workspace);
+            }
+        }
     }
 
     /** A HIP stream of the device for one CUDA stream (blocking: HIP's null-stream copies wait for its kernels). */

@@ -41,6 +41,10 @@ public final class NativeHip implements Hip {
     @Override public int launch(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params, long stream) {
         return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params, stream);
     }
+    @Override public int launchCooperative(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
+        return HipRuntime.launchCooperative(f, gx, gy, gz, bx, by, bz, shared, params);
+    }
+    @Override public boolean hasCooperativeLaunch() { return HipRuntime.hasCooperativeLaunch(); }
     @Override public int streamCreate(long[] out) { return HipRuntime.streamCreate(out); }
     @Override public int streamDestroy(long stream) { return HipRuntime.streamDestroy(stream); }
     @Override public int streamSynchronize(long stream) { return HipRuntime.streamSynchronize(stream); }

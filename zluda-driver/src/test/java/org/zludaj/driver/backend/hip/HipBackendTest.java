@@ -51,6 +51,13 @@ class HipBackendTest {
             return 0;
         }
         @Override public int streamCreate(long[] out) { calls.add("streamCreate"); out[0] = 0x3000 + 0x10 * streams++; return 0; }
+        @Override public int launchCooperative(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
+            calls.add("launchCooperative " + Long.toHexString(f) + " " + gx + "x" + gy + "x" + gz + " " + bx + "x" + by + "x" + bz);
+            return cooperativeResult;
+        }
+        @Override public boolean hasCooperativeLaunch() { return cooperative; }
+        boolean cooperative = true;
+        int cooperativeResult;
         @Override public int streamDestroy(long s) { calls.add("streamDestroy " + Long.toHexString(s)); return 0; }
         @Override public int streamSynchronize(long s) { calls.add("streamSynchronize " + Long.toHexString(s)); return syncResult; }
         int streams;
@@ -93,7 +100,11 @@ class HipBackendTest {
         assertEquals(1000 + 16, dev.attribute(18), "INTEGRATED from HIP");
         assertTrue(dev.attribute(21) > 0, "attributes HIP lacks keep defined values");
         assertEquals(0, dev.attribute(102), "no VMM on this backend: ggml's pool must not try cuMemCreate");
-        assertEquals(0, dev.attribute(95), "no cooperative launch on this backend: ggml's soft_max must not try it");
+        assertEquals(1000 + 10, dev.attribute(95), "COOPERATIVE_LAUNCH from HIP where it has hipModuleLaunchCooperativeKernel");
+        RecordingHip old = new RecordingHip();
+        old.cooperative = false;
+        assertEquals(0, HipBackend.open(old, 8, 6, null).devices().get(0).attribute(95),
+                "a runtime without hipModuleLaunchCooperativeKernel: no cooperative launch (llama.cpp's soft_max takes its other path)");
 
         hip.calls.clear();
         Backend.Program p = b.load(0, Ptx.parse("k.ptx", PTX));
@@ -232,6 +243,46 @@ class HipBackendTest {
         hip.syncResult = 700;
         assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, assertThrows(CudaException.class, () -> b.fence(q2)).result(),
                 "a fault in the stream's kernel is the stream fence's error");
+    }
+
+    /**
+     * A cooperative launch: a zeroed grid workspace whose address goes into the module's __zluda_envreg (which the
+     * kernel reads as %envreg1:%envreg2), hipModuleLaunchCooperativeKernel, a wait, the workspace freed; a grid too
+     * large to be resident is HIP's error, mapped to CUDA's.
+     */
+    @Test
+    void cooperativeLaunchesSetTheGridWorkspace() throws Exception {
+        String ptx = """
+                .version 7.0
+                .target sm_70
+                .address_size 64
+                .visible .entry k(.param .u64 out)
+                {
+                \t.reg .b32 %r<3>;
+                \t.reg .b64 %rd<2>;
+                \tld.param.u64 %rd1, [out];
+                \tmov.u32 %r1, %envreg1;
+                \tmov.u32 %r2, %envreg2;
+                \tst.global.v2.u32 [%rd1], {%r1, %r2};
+                \tret;
+                }
+                """;
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        Backend.Program.Kernel k = b.load(0, Ptx.parse("coop.ptx", ptx)).kernel("k");
+        Path f = Files.createTempFile("coop", ".hsaco");
+        Files.write(f, hip.codeObject);
+        String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
+        Files.delete(f);
+        assertTrue(symbols.contains("__zluda_envreg"), "the kernel reads the workspace from the module: " + symbols);
+        hip.calls.clear();
+        b.launchCooperative(k, new int[] {8, 1, 1}, new int[] {64, 1, 1}, 0, 0x10, 0);
+        assertEquals(List.of("global __zluda_envreg", "alloc 0 64", "fill 1 0 64", "fill 4 1879048192 1", "fill 4 0 1",
+                "launchCooperative 6000 8x1x1 64x1x1", "synchronize", "free 0"), hip.calls);
+        hip.cooperativeResult = 720;
+        assertEquals(720, assertThrows(CudaException.class,
+                () -> b.launchCooperative(k, new int[] {100000, 1, 1}, new int[] {1024, 1, 1}, 0, 0x10, 0)).result(),
+                "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE");
     }
 
     static final String PRINTF_PTX = """
