@@ -273,9 +273,7 @@ public record HostTarget(String triple, String cpu, String features, String emul
 
     @Override
     public void spinWait(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
-        LLVMBuildCall2(b, t, runtime(m, "zluda_fiber_yield", t), Ll.array(threadContext), 1, "");
+        callWithContext(m, b, "zluda_fiber_yield", threadContext);
     }
 
     /** The one-step gather, except when running an AMD GPU's lowering (which permutes lane by lane). */
@@ -296,23 +294,24 @@ public record HostTarget(String triple, String cpu, String features, String emul
 
     @Override
     public void trap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
-        LLVMBuildCall2(b, t, runtime(m, "zluda_trap", t), Ll.array(threadContext), 1, "");
+        callWithContext(m, b, "zluda_trap", threadContext);
     }
 
     @Override
     public void assertTrap(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
-        LLVMBuildCall2(b, t, runtime(m, "zluda_assert_stop", t), Ll.array(threadContext), 1, "");
+        callWithContext(m, b, "zluda_assert_stop", threadContext);
     }
 
     @Override
     public void nanosleep(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef nanoseconds) {
+        callWithContext(m, b, "zluda_nanosleep", threadContext);
+    }
+
+    /** A call of the host runtime's {@code void name(zluda_thread_ctx *)}. */
+    private static LLVMValueRef callWithContext(LLVMModuleRef m, LLVMBuilderRef b, String name, LLVMValueRef threadContext) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(LLVMPointerTypeInContext(ctx, 0)), 1, 0);
-        LLVMBuildCall2(b, t, runtime(m, "zluda_nanosleep", t), Ll.array(threadContext), 1, "");
+        return LLVMBuildCall2(b, t, runtime(m, name, t), Ll.array(threadContext), 1, "");
     }
 
     /** The AMD emulation runs AMD's shared-memory named barriers. */
