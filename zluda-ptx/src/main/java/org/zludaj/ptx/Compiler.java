@@ -170,7 +170,7 @@ public final class Compiler {
         byte[] hit = cache == null ? null : cache.get(key);
         COMPILED.set(hit == null);
         if (hit != null) return hit;
-        byte[] out = compile.run();
+        byte[] out = CompileProgress.run(CompileProgress.describe(ptx), target, compile::run);
         if (cache != null) cache.put(key, out);
         return out;
     }

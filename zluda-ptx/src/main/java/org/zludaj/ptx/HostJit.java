@@ -205,14 +205,6 @@ public final class HostJit {
         return true;
     }
 
-    /** Says on stderr what is being compiled when a compilation takes more than a second. */
-    private static final java.util.concurrent.ScheduledExecutorService PROGRESS =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "zluda-compile-progress");
-                t.setDaemon(true);
-                return t;
-            });
-
     /**
      * Compiles {@code ptx} (or takes it from the cache) and links it with symbol prefix {@code prefix}; units of one
      * module loaded with the same prefix share the module-scope variables one of them defines.
@@ -223,21 +215,9 @@ public final class HostJit {
         Unit unit = cached == null ? null : Unit.decode(cached);
         if (unit == null) {
             long t0 = System.nanoTime();
-            String what = ptx.name() + " (" + ptx.functions().stream().filter(Function::entry).count() + " kernels)";
-            boolean[] said = new boolean[1];
-            var progress = PROGRESS.schedule(() -> {
-                said[0] = true;
-                System.err.println("ZLUDA-J: compiling " + what + " for the host...");
-            }, 1, java.util.concurrent.TimeUnit.SECONDS);
-            try {
-                unit = compile(ptx);
-            } finally {
-                progress.cancel(false);
-            }
+            unit = CompileProgress.run(CompileProgress.describe(ptx), "the host", () -> compile(ptx));
             if (cache != null) cache.put(key, unit.encode());
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            if (said[0]) System.err.println("ZLUDA-J: compiled " + what + " in " + ms / 1000.0 + " s");
-            LOG.debug("compiled {} for the host in {} ms", ptx.name(), ms);
+            LOG.debug("compiled {} for the host in {} ms", ptx.name(), (System.nanoTime() - t0) / 1_000_000);
         } else {
             LOG.debug("{} from the compile cache", ptx.name());
         }

@@ -138,7 +138,8 @@ public final class CudaBackend implements Backend {
         }
         try {
             long t0 = System.nanoTime();
-            String out = org.zludaj.ptx.Compiler.nvptx(ptx, sm);
+            String out = org.zludaj.ptx.CompileProgress.run(org.zludaj.ptx.CompileProgress.describe(ptx), "sm_" + sm,
+                    () -> org.zludaj.ptx.Compiler.nvptx(ptx, sm));
             if (cache != null) cache.put(key, out.getBytes(StandardCharsets.UTF_8));
             LOG.debug("compiled {} for sm_{} in {} ms", ptx.name(), sm, (System.nanoTime() - t0) / 1_000_000);
             return out;
