@@ -183,11 +183,18 @@ public final class Stream {
     static long runningQueue(org.zludaj.driver.backend.Backend backend) throws CudaException {
         Stream s = RUNNING.get();
         if (s == null) return 0;
+        if (s.queueAsked) return s.deviceQueue;  // every launch after the first: no lock, no backend call
         synchronized (s) {
-            if (s.deviceQueue == 0) s.deviceQueue = backend.createQueue(s.context.device);
+            if (!s.queueAsked) {
+                s.deviceQueue = backend.createQueue(s.context.device);  // 0 where the backend has none (host)
+                s.queueAsked = true;
+            }
             return s.deviceQueue;
         }
     }
+
+    /** Whether the backend was asked for this stream's device queue (it may have none: the host). */
+    private volatile boolean queueAsked;
 
     /** The device queue of the stream running the calling operation, or 0 (none, or not in a stream operation). */
     static long runningQueueIfAny() {
@@ -206,6 +213,7 @@ public final class Stream {
         synchronized (this) {
             q = deviceQueue;
             deviceQueue = 0;
+            queueAsked = false;
         }
         if (q != 0) backend.destroyQueue(q);
     }
