@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gpuvmm.h"
 #include "hostrt.h"
 
 #define JN(name) Java_org_zludaj_nativ_HipRuntime_##name
@@ -48,6 +49,8 @@ typedef int hipError_t;
 HIP_FUNCTIONS(DECLARE)
 static hipError_t (*hip_props)(void *, int); /* hipGetDevicePropertiesR0600, else hipGetDeviceProperties */
 /* optional (ROCm 6 and later): hipModuleLaunchCooperativeKernel */
+/* optional: virtual memory management (hipMemCreate, hipMemAddressReserve, hipMemMap ...), gpuvmm.h */
+static struct gpu_vmm hip_vmm;
 static hipError_t (*hip_cooperative)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **);
 
 /* Opens the HIP runtime; 0 and the file in msg, or -1 with the reason in msg. */
@@ -71,6 +74,14 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
         HIP_FUNCTIONS(RESOLVE)
         hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDevicePropertiesR0600");
         if (!hip_props) hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDeviceProperties");
+        hip_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "hipMemGetAllocationGranularity");
+        hip_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "hipMemCreate");
+        hip_vmm.release = (int (*)(uint64_t))dlsym(h, "hipMemRelease");
+        hip_vmm.reserve = (int (*)(uint64_t *, size_t, size_t, uint64_t, unsigned long long))dlsym(h, "hipMemAddressReserve");
+        hip_vmm.address_free = (int (*)(uint64_t, size_t))dlsym(h, "hipMemAddressFree");
+        hip_vmm.map = (int (*)(uint64_t, size_t, size_t, uint64_t, unsigned long long))dlsym(h, "hipMemMap");
+        hip_vmm.unmap = (int (*)(uint64_t, size_t))dlsym(h, "hipMemUnmap");
+        hip_vmm.set_access = (int (*)(uint64_t, size_t, const void *, size_t))dlsym(h, "hipMemSetAccess");
         hip_cooperative = (hipError_t(*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                                          void **))dlsym(h, "hipModuleLaunchCooperativeKernel");
     }
@@ -264,4 +275,18 @@ JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong f, jint 
 JNIEXPORT jboolean JNICALL JN(hasCooperativeLaunch)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     return hip_cooperative != NULL;
+}
+
+/* Whether the runtime has the eight virtual memory functions. */
+JNIEXPORT jboolean JNICALL JN(hasVirtualMemory)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return gpu_vmm_complete(&hip_vmm) ? JNI_TRUE : JNI_FALSE;
+}
+
+/* One virtual memory operation (gpuvmm.h) on HIP device `dev`; its result, if any, in out[0]. */
+JNIEXPORT jint JNICALL JN(vmm)(JNIEnv *e, jclass c, jint op, jint dev, jlong a, jlong b, jlong x, jlong d, jlongArray out) {
+    (void)c;
+    uint64_t v = 0;
+    hipError_t r = gpu_vmm_call(&hip_vmm, 801 /* hipErrorNotSupported */, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
+    return out1(e, out, r, (void *)(uintptr_t)v);
 }

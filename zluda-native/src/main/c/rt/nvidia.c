@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "gpuvmm.h"
 
 #define JN(name) Java_org_zludaj_nativ_NvidiaDriver_##name
 #define PTR(x) ((void *)(uintptr_t)(x))
@@ -55,6 +56,9 @@ typedef unsigned long long CUdeviceptr;
 #define DECLARE(name, ret, args) static ret(*nv_##name) args;
 NV_FUNCTIONS(DECLARE)
 
+/* Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap ...), looked up by name: gpuvmm.h. */
+static struct gpu_vmm nv_vmm;
+
 static void *ctx;
 
 static CUresult current(void) { return ctx ? nv_cuCtxSetCurrent(ctx) : 0; }
@@ -72,6 +76,14 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
 #define RESOLVE(name, ret, args)                                                                                   \
         if (!buf[0] && !(nv_##name = (ret(*) args)dlsym(h, #name))) snprintf(buf, sizeof buf, "no symbol " #name);
         NV_FUNCTIONS(RESOLVE)
+        nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
+        nv_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "cuMemCreate");
+        nv_vmm.release = (int (*)(uint64_t))dlsym(h, "cuMemRelease");
+        nv_vmm.reserve = (int (*)(uint64_t *, size_t, size_t, uint64_t, unsigned long long))dlsym(h, "cuMemAddressReserve");
+        nv_vmm.address_free = (int (*)(uint64_t, size_t))dlsym(h, "cuMemAddressFree");
+        nv_vmm.map = (int (*)(uint64_t, size_t, size_t, uint64_t, unsigned long long))dlsym(h, "cuMemMap");
+        nv_vmm.unmap = (int (*)(uint64_t, size_t))dlsym(h, "cuMemUnmap");
+        nv_vmm.set_access = (int (*)(uint64_t, size_t, const void *, size_t))dlsym(h, "cuMemSetAccess");
     }
     if (buf[0]) {
         jsize n = (*e)->GetArrayLength(e, msg);
@@ -282,4 +294,14 @@ JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     CUresult r = current();
     return r ? r : nv_cuCtxSynchronize();
+}
+
+/* One virtual memory operation (gpuvmm.h) on device `dev`; its result, if any, in out[0]. */
+JNIEXPORT jint JNICALL JN(vmm)(JNIEnv *e, jclass c, jint op, jint dev, jlong a, jlong b, jlong x, jlong d, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    uint64_t v = 0;
+    r = gpu_vmm_call(&nv_vmm, 801 /* CUDA_ERROR_NOT_SUPPORTED */, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
+    return out1(e, out, r, v);
 }

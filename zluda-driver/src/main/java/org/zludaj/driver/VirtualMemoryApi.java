@@ -231,18 +231,22 @@ final class VirtualMemoryApi implements CuVirtualMemoryApi {
             Mem.nonNull(desc, "desc");
             if (count <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
             int flags = -1;
-            for (long i = 0; i < count; i++) {  // CUmemAccessDesc {location{type, id}, flags}: 12 bytes
-                long a = desc + 12 * i;
+            int[] devices = new int[(int) Math.min(count, 1024)], access = new int[devices.length];
+            if (count > devices.length) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
+            for (int i = 0; i < count; i++) {  // CUmemAccessDesc {location{type, id}, flags}: 12 bytes
+                long a = desc + 12L * i;
                 int type = HostRuntime.getInt(a), id = HostRuntime.getInt(a + 4), f = HostRuntime.getInt(a + 8);
                 if (type != LOCATION_DEVICE) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "location type " + type + " (only DEVICE)");
                 if (id < 0 || id >= d.deviceCount()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "no device " + id);
                 if (f != 0 && f != 1 && f != 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "access flags " + f);
+                devices[i] = id;
+                access[i] = f;
                 flags = f;
             }
             synchronized (this) {
                 Reservation r = reservation(ptr, size);
                 var mapped = covering(r, ptr, size);
-                d.backend.setAccess(ptr, size, flags);
+                for (int i = 0; i < count; i++) d.backend.setAccess(ptr, size, devices[i], access[i]);
                 for (var e : mapped) {
                     Mapping m = e.getValue();
                     r.mappings.put(e.getKey(), new Mapping(m.size, m.physical, m.offset, flags));

@@ -66,4 +66,10 @@ public final class HipRuntime {
 
     /** Prints and empties a device printf buffer: failed asserts << 32 | lines printed, or -1. */
     public static native long printfDrain(long buffer);
+
+    /** Whether the runtime has hipMemCreate, hipMemAddressReserve, hipMemMap ... (all eight of {@link GpuVmm}). */
+    public static native boolean hasVirtualMemory();
+
+    /** Virtual memory management: one {@link GpuVmm} operation on HIP device {@code device}; its result in out[0]. */
+    public static native int vmm(int op, int device, long a, long b, long c, long d, long[] out);
 }

@@ -65,4 +65,7 @@ public final class NvidiaDriver {
 
     /** Resets the primary context after a kernel fault and retains it again. */
     public static native int reset();
+
+    /** Virtual memory management: one {@link GpuVmm} operation on {@code device}; its result, if any, in out[0]. */
+    public static native int vmm(int op, int device, long a, long b, long c, long d, long[] out);
 }

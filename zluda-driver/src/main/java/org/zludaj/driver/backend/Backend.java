@@ -142,8 +142,8 @@ public interface Backend {
         throw noVirtualMemory();
     }
 
-    /** CUmemAccess_flags for the range: 0 none, 1 read, 3 read and write. */
-    default void setAccess(long address, long size, int flags) throws CudaException {
+    /** CUmemAccess_flags for the range from {@code device}: 0 none, 1 read, 3 read and write. */
+    default void setAccess(long address, long size, int device, int flags) throws CudaException {
         throw noVirtualMemory();
     }
 

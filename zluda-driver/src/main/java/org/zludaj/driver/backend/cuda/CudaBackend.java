@@ -10,6 +10,7 @@ import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.backend.Device;
+import org.zludaj.nativ.GpuVmm;
 import org.zludaj.nativ.NvidiaDriver;
 import org.zludaj.ptx.PtxException;
 import org.zludaj.ptx.cache.CompileCache;
@@ -21,7 +22,7 @@ import org.zludaj.ptx.model.PtxModule;
  * loaded privately (rt/nvidia.c). Nothing of the application's PTX reaches NVIDIA: every module is compiled by
  * ZLUDA-J for the device's sm (through the compile cache; with a warm cache LLVM is never loaded) and loaded from our
  * PTX. Modules compile whole (a CUmodule cannot share variables with another). Launches wait for their kernel, so a
- * fault is the launch's error. Virtual memory management is not mapped yet.
+ * fault is the launch's error. Virtual memory management (cuMemCreate, cuMemMap ...) is NVIDIA's, forwarded.
  */
 public final class CudaBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
@@ -29,11 +30,14 @@ public final class CudaBackend implements Backend {
 
     private final Device device;
     private final int sm;
+    /** NVIDIA's minimum granularity for cuMemCreate/cuMemMap; 0 where its driver has no virtual memory management. */
+    private final long granularity;
     private final CompileCache cache = CompileCache.fromEnvironment();
 
-    private CudaBackend(Device device, int sm) {
+    private CudaBackend(Device device, int sm, long granularity) {
         this.device = device;
         this.sm = sm;
+        this.granularity = granularity;
     }
 
     /** NVIDIA's driver: ZLUDA_NVIDIA_LIB, else the usual places, never ZLUDA-J's own folder. */
@@ -63,11 +67,13 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw new CudaException(r, "NVIDIA's driver: cannot retain the primary context (" + r + ")");
         int[] a = new int[ATTRIBUTES];
         for (int i = 1; i < ATTRIBUTES; i++) a[i] = NvidiaDriver.attribute(0, i);
-        a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not forwarded to NVIDIA's driver, so applications use cuMemAlloc
+        long[] g = new long[1];
+        long granularity = a[102] != 0 && NvidiaDriver.vmm(GpuVmm.GRANULARITY, 0, 0, 0, 0, 0, g) == 0 ? g[0] : 0;
+        if (granularity == 0) a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT only where the calls forward
         Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
                 new byte[16], a);
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
-        return new CudaBackend(d, a[75] * 10 + a[76]);
+        return new CudaBackend(d, a[75] * 10 + a[76], granularity);
     }
 
     private static void check(int r, String what) throws CudaException {
@@ -126,6 +132,54 @@ public final class CudaBackend implements Backend {
     public void fill(long dst, int elementBytes, int value, long count) throws CudaException {
         if (count == 0) return;
         check(NvidiaDriver.fill(dst, elementBytes, value, count), "cuMemset");
+    }
+
+    /** One virtual memory operation on NVIDIA's driver (its errors are CUresults already). */
+    private long vmm(int op, long a, long b, long c, long d) throws CudaException {
+        if (granularity == 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "NVIDIA's driver has no virtual memory management");
+        long[] out = new long[1];
+        check(NvidiaDriver.vmm(op, 0, a, b, c, d, out), "cuMem" + GpuVmm.name(op));
+        return out[0];
+    }
+
+    @Override
+    public long granularity(int dev) {
+        return granularity == 0 ? Backend.super.granularity(dev) : granularity;
+    }
+
+    @Override
+    public long reserveAddress(long size, long alignment, long hint) throws CudaException {
+        return vmm(GpuVmm.RESERVE, size, alignment, hint, 0);
+    }
+
+    @Override
+    public void freeAddress(long address, long size) throws CudaException {
+        vmm(GpuVmm.ADDRESS_FREE, address, size, 0, 0);
+    }
+
+    @Override
+    public long createPhysical(int dev, long size) throws CudaException {
+        return vmm(GpuVmm.CREATE, size, 0, 0, 0);
+    }
+
+    @Override
+    public void releasePhysical(long physical) throws CudaException {
+        vmm(GpuVmm.RELEASE, physical, 0, 0, 0);
+    }
+
+    @Override
+    public void map(long address, long size, long physical, long offset) throws CudaException {
+        vmm(GpuVmm.MAP, address, size, offset, physical);
+    }
+
+    @Override
+    public void unmap(long address, long size) throws CudaException {
+        vmm(GpuVmm.UNMAP, address, size, 0, 0);
+    }
+
+    @Override
+    public void setAccess(long address, long size, int dev, int flags) throws CudaException {
+        vmm(GpuVmm.SET_ACCESS, address, size, flags, 0);
     }
 
     /** Our NVPTX for the device's sm, from the cache when it is there (then LLVM is not needed at all). */

@@ -60,4 +60,14 @@ public interface Hip {
 
     /** Prints and empties a device printf buffer: failed asserts << 32 | lines printed, or -1 when unreadable. */
     long printfDrain(long buffer);
+
+    /** Whether the runtime has hipMemCreate, hipMemAddressReserve, hipMemMap, hipMemSetAccess ... (ROCm 5.3 and later). */
+    boolean hasVirtualMemory();
+
+    /**
+     * Virtual memory management: one {@link org.zludaj.nativ.GpuVmm} operation (hipMemGetAllocationGranularity,
+     * hipMemCreate, hipMemRelease, hipMemAddressReserve, hipMemAddressFree, hipMemMap, hipMemUnmap, hipMemSetAccess)
+     * for HIP device {@code device}; its result, if any, in out[0].
+     */
+    int vmm(int op, int device, long a, long b, long c, long d, long[] out);
 }

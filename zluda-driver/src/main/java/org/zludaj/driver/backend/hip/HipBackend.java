@@ -8,6 +8,7 @@ import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.backend.Device;
 import org.zludaj.driver.backend.host.HostDevice;
+import org.zludaj.nativ.GpuVmm;
 import org.zludaj.ptx.PtxException;
 import org.zludaj.ptx.cache.CompileCache;
 import org.zludaj.ptx.model.Function;
@@ -18,11 +19,12 @@ import org.zludaj.ptx.model.PtxModule;
  * code objects for the GPU's gfx target (through the compile cache), loaded with hipModuleLoadData and launched with
  * hipModuleLaunchKernel (kernelParams as CUDA gives them: the code object's kernarg layout is the C layout of the
  * PTX parameters, HIP adds the hidden arguments). Modules compile whole (a HIP module cannot share variables with
- * another). The first usable GPU is used; GPUs whose architecture we cannot target are skipped with a message.
+ * another). Every GPU we can target is a CUDA device, in HIP's order; the others are skipped with a message.
  * Launches return once HIP has queued the kernel on its null stream, which orders them with copies and frees; the
  * driver waits ({@link #fence}) where the host must see the work done, and a kernel's fault is reported there, as
  * NVIDIA reports asynchronous errors. Modules that print wait for each kernel (their lines belong to the launch).
- * Virtual memory management is not mapped yet.
+ * Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap, cuMemSetAccess) maps one to one onto
+ * HIP's functions of the same names where the runtime has them and the GPU reports support.
  */
 public final class HipBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
@@ -34,7 +36,7 @@ public final class HipBackend implements Backend {
     private final org.zludaj.ptx.Compiler.CodeObjectLinker linker;
 
     /** A GPU we target: HIP's index for it (after HIP applied HIP_VISIBLE_DEVICES/CUDA_VISIBLE_DEVICES), as CUDA sees it, its target. */
-    record Gpu(int hipIndex, Device device, String gfx) {}
+    record Gpu(int hipIndex, Device device, String gfx, long granularity) {}
 
     /** HIP's current device is per thread: the one this thread last selected, -1 before. */
     private final ThreadLocal<int[]> current = ThreadLocal.withInitial(() -> new int[] {-1});
@@ -117,12 +119,21 @@ public final class HipBackend implements Backend {
             }
             a[75] = ccMajor;
             a[76] = ccMinor;
-            a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT: not mapped onto HIP yet, so applications (ggml's pool) use cuMemAlloc
+            // VIRTUAL_MEMORY_MANAGEMENT (HIP's attribute) only where the runtime has the functions and tells the
+            // granularity; else 0, so applications (ggml's pool) use cuMemAlloc instead of failing on cuMemCreate
+            long[] g = new long[1];
+            long granularity = a[102] != 0 && hip.hasVirtualMemory() && hip.vmm(GpuVmm.GRANULARITY, d, 0, 0, 0, 0, g) == 0 ? g[0] : 0;
+            if (granularity <= 0 || Long.bitCount(granularity) != 1) {
+                granularity = 0;
+                a[102] = 0;
+            } else {
+                a[102] = 1;
+            }
             a[96] = 0;  // COOPERATIVE_MULTI_DEVICE_LAUNCH: not mapped
             if (!hip.hasCooperativeLaunch()) a[95] = 0;  // without hipModuleLaunchCooperativeKernel applications take their other path
             Device dev = new Device(hip.name(d), hip.totalMemory(d), new byte[16], a);
             LOG.info("hip backend: device {} = {} ({}), compiling for {}", usable.size(), dev.name(), arch, target);
-            usable.add(new Gpu(d, dev, target));
+            usable.add(new Gpu(d, dev, target, granularity));
         }
         if (usable.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "HIP finds no GPU that ZLUDA-J can target");
         HipBackend b = new HipBackend(hip, usable, cache);
@@ -170,6 +181,63 @@ public final class HipBackend implements Backend {
     @Override
     public void fill(long dst, int elementBytes, int value, long count) throws CudaException {
         if (count != 0) check(hip.fill(dst, elementBytes, value, count), "hipMemset");
+    }
+
+    /** One virtual memory operation on HIP device {@code hipIndex} (HIP's errors mapped to CUDA's). */
+    private long vmm(int op, int hipIndex, long a, long b, long c, long d) throws CudaException {
+        long[] out = new long[1];
+        check(hip.vmm(op, hipIndex, a, b, c, d, out), "hipMem" + GpuVmm.name(op));
+        return out[0];
+    }
+
+    private Gpu withVirtualMemory(int ordinal) throws CudaException {
+        if (ordinal < 0 || ordinal >= gpus.size()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "device " + ordinal);
+        Gpu g = gpus.get(ordinal);
+        if (g.granularity() == 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "virtual memory management on " + g.device().name() + " (HIP)");
+        return g;
+    }
+
+    @Override
+    public long granularity(int dev) {
+        long g = dev >= 0 && dev < gpus.size() ? gpus.get(dev).granularity() : 0;
+        return g == 0 ? Backend.super.granularity(dev) : g;
+    }
+
+    @Override
+    public long reserveAddress(long size, long alignment, long hint) throws CudaException {
+        return vmm(GpuVmm.RESERVE, withVirtualMemory(0).hipIndex(), size, alignment, hint, 0);
+    }
+
+    @Override
+    public void freeAddress(long address, long size) throws CudaException {
+        vmm(GpuVmm.ADDRESS_FREE, withVirtualMemory(0).hipIndex(), address, size, 0, 0);
+    }
+
+    @Override
+    public long createPhysical(int dev, long size) throws CudaException {
+        Gpu g = withVirtualMemory(dev);
+        selectHip(g.hipIndex());
+        return vmm(GpuVmm.CREATE, g.hipIndex(), size, 0, 0, 0);
+    }
+
+    @Override
+    public void releasePhysical(long physical) throws CudaException {
+        vmm(GpuVmm.RELEASE, withVirtualMemory(0).hipIndex(), physical, 0, 0, 0);
+    }
+
+    @Override
+    public void map(long address, long size, long physical, long offset) throws CudaException {
+        vmm(GpuVmm.MAP, withVirtualMemory(0).hipIndex(), address, size, offset, physical);
+    }
+
+    @Override
+    public void unmap(long address, long size) throws CudaException {
+        vmm(GpuVmm.UNMAP, withVirtualMemory(0).hipIndex(), address, size, 0, 0);
+    }
+
+    @Override
+    public void setAccess(long address, long size, int dev, int flags) throws CudaException {
+        vmm(GpuVmm.SET_ACCESS, withVirtualMemory(dev).hipIndex(), address, size, flags, 0);
     }
 
     @Override

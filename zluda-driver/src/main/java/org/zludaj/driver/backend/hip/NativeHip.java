@@ -51,4 +51,6 @@ public final class NativeHip implements Hip {
     @Override public int synchronize() { return HipRuntime.synchronize(); }
     @Override public int printfInit(long global, long buffer, long capacity) { return HipRuntime.printfInit(global, buffer, capacity); }
     @Override public long printfDrain(long buffer) { return HipRuntime.printfDrain(buffer); }
+    @Override public boolean hasVirtualMemory() { return HipRuntime.hasVirtualMemory(); }
+    @Override public int vmm(int op, int device, long a, long b, long c, long d, long[] out) { return HipRuntime.vmm(op, device, a, b, c, d, out); }
 }

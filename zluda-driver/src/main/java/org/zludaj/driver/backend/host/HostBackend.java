@@ -177,7 +177,7 @@ public final class HostBackend implements Backend {
     }
 
     @Override
-    public void setAccess(long address, long size, int flags) throws CudaException {
+    public void setAccess(long address, long size, int device, int flags) throws CudaException {
         int r = HostRuntime.vaProtect(address, size, flags);
         if (r != 0) throw vmError("setting access", r);
     }

@@ -69,6 +69,50 @@ class HipBackendTest {
         @Override public long printfDrain(long buffer) { calls.add("printfDrain " + Long.toHexString(buffer)); return drained; }
         int syncResult;
         long drained;
+        @Override public boolean hasVirtualMemory() { return virtualMemory; }
+        boolean virtualMemory = true;
+        int vmmResult;
+        @Override public int vmm(int op, int device, long a, long b, long c, long d, long[] out) {
+            if (op != org.zludaj.nativ.GpuVmm.GRANULARITY) calls.add("hipMem" + org.zludaj.nativ.GpuVmm.name(op) + " dev " + device + " "
+                    + Long.toHexString(a) + " " + Long.toHexString(b) + " " + Long.toHexString(c) + " " + Long.toHexString(d));
+            out[0] = switch (op) {
+                case org.zludaj.nativ.GpuVmm.GRANULARITY -> 2L << 20;
+                case org.zludaj.nativ.GpuVmm.CREATE -> 0xa110c;
+                case org.zludaj.nativ.GpuVmm.RESERVE -> 0x7f00_0000_0000L;
+                default -> 0;
+            };
+            return vmmResult;
+        }
+    }
+
+    @Test
+    void virtualMemoryMapsOneToOneOntoHipsFunctions() throws Exception {
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        assertEquals(2L << 20, b.granularity(0), "HIP's granularity");
+        hip.calls.clear();
+        long va = b.reserveAddress(8L << 20, 2L << 20, 0);
+        long h = b.createPhysical(0, 4L << 20);
+        b.map(va + (2L << 20), 4L << 20, h, 0);
+        b.setAccess(va + (2L << 20), 4L << 20, 0, 3);
+        b.unmap(va + (2L << 20), 4L << 20);
+        b.releasePhysical(h);
+        b.freeAddress(va, 8L << 20);
+        // HIP device 1 is CUDA's device 0 (device 0, a gfx90a, is skipped)
+        assertEquals(List.of("hipMemAddressReserve dev 1 800000 200000 0 0", "hipMemCreate dev 1 400000 0 0 0",
+                "hipMemMap dev 1 7f0000200000 400000 0 a110c", "hipMemSetAccess dev 1 7f0000200000 400000 3 0",
+                "hipMemUnmap dev 1 7f0000200000 400000 0 0", "hipMemRelease dev 1 a110c 0 0 0", "hipMemAddressFree dev 1 7f0000000000 800000 0 0"),
+                hip.calls);
+        hip.vmmResult = 2;  // hipErrorOutOfMemory
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_OUT_OF_MEMORY, assertThrows(CudaException.class, () -> b.createPhysical(0, 1L << 40)).result());
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_DEVICE, assertThrows(CudaException.class, () -> b.createPhysical(3, 2L << 20)).result());
+
+        RecordingHip old = new RecordingHip();
+        old.virtualMemory = false;
+        HipBackend without = HipBackend.open(old, 8, 6, null);
+        assertEquals(0, without.devices().get(0).attribute(102), "a runtime without hipMemCreate: no VMM, so ggml's pool uses cuMemAlloc");
+        assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED,
+                assertThrows(CudaException.class, () -> without.createPhysical(0, 2L << 20)).result());
     }
 
     static final String PTX = """
@@ -99,7 +143,7 @@ class HipBackendTest {
         assertEquals(6, dev.attribute(76), "compute capability as configured");
         assertEquals(1000 + 16, dev.attribute(18), "INTEGRATED from HIP");
         assertTrue(dev.attribute(21) > 0, "attributes HIP lacks keep defined values");
-        assertEquals(0, dev.attribute(102), "no VMM on this backend: ggml's pool must not try cuMemCreate");
+        assertEquals(1, dev.attribute(102), "VMM where HIP has it (hipDeviceAttributeVirtualMemoryManagementSupported)");
         assertEquals(1000 + 10, dev.attribute(95), "COOPERATIVE_LAUNCH from HIP where it has hipModuleLaunchCooperativeKernel");
         RecordingHip old = new RecordingHip();
         old.cooperative = false;
