@@ -36,12 +36,19 @@ for cu in ptx-tests/src/test/cuda/*.cu; do
 done
 # the tensor-core program also as compute_80 PTX (the other form llama.cpp ships)
 nvcc -arch=compute_80 -o "$carry/bin/flash_attention_80" ptx-tests/src/test/cuda/flash_attention.cu
+# the driver-API C programs (built with gcc on the GPU machine), their embedded PTX extracted for precompiling
+mkdir -p "$carry/c" "$carry/cptx"
+for n in driver_vectoradd driver_functions driver_kernel_attrs driver_streams driver_stream_ops driver_pointers driver_arrays \
+         driver_memcpy2d driver_graphs driver_graph_nodes driver_graph_more driver_vmm driver_textures; do
+  cp "ptx-tests/src/test/c/$n.c" "$carry/c/"
+  python3 tools/gpu-check/embedded_ptx.py "ptx-tests/src/test/c/$n.c" "$carry/cptx" > /dev/null
+done
 cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
-dist/bin/zluda precompile "$carry/ptx" "$carry/bin" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
+dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
 tail -1 "$carry/precompile.log"
 
 # a minimal Java runtime
@@ -51,7 +58,8 @@ tar -C "$carry" -cJf "$carry/jre.tar.xz" jre && rm -rf "$carry/jre"
 
 cat > "$carry/run.sh" <<'RUN'
 #!/usr/bin/env bash
-# On the GPU machine: every ptx-test and CUDA program natively and through ZLUDA-J (cuda backend); prints the table.
+# On the GPU machine: every ptx-test, CUDA program and driver-API C program natively and through ZLUDA-J (cuda
+# backend); prints the table.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-check-out}; mkdir -p "$out/programs"
@@ -60,6 +68,7 @@ mkdir -p "$scratch" && tar -C "$scratch" -xJf "$here/jre.tar.xz"
 nvlib=$(ldconfig -p | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gcc -O1 -o "$scratch/ptxrun" "$here/ptxrun.c" -ldl
+mkdir -p "$scratch/bin"
 ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
              LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
@@ -81,7 +90,10 @@ cd "$here/ptx"
 t0=$(date +%s.%N); runall "$out/native_ptx.txt" "$scratch/ptxrun"; t1=$(date +%s.%N)
 runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" \
   ZLUDA_NVIDIA_LIB="$nvlib" LD_LIBRARY_PATH="$here/dist/lib" "$scratch/ptxrun"; t2=$(date +%s.%N)
-for p in "$here"/bin/*; do
+for c in "$here"/c/*.c; do  # linked with NVIDIA's libcuda.so.1 by path; ours replaces it through LD_LIBRARY_PATH
+  gcc -O1 -o "$scratch/bin/$(basename "$c" .c)" "$c" "$nvlib" -lpthread
+done
+for p in "$here"/bin/* "$scratch"/bin/*; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
   (cd "$scratch" && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")

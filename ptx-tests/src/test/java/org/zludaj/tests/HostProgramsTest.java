@@ -23,6 +23,19 @@ class HostProgramsTest {
         assertTrue(r.stdout().contains("PASS: sum = 65536"), r.toString());
     }
 
+    /**
+     * textures.cu: texture objects over linear, pitched and array memory (1-D, 2-D, 3-D, layered), point and linear
+     * filtering, every address mode, normalized coordinates, read modes (normalized 8/16-bit, half, integers), border
+     * colors, gathers; surface objects written and read with zero and clamp boundaries. Each fetch is compared with
+     * the program's CPU reference, which NVIDIA's GPU runs against too (tools/gpu-check).
+     */
+    @Test
+    void textureAndSurfaceObjectsMatchTheReference(@TempDir Path dir) throws Exception {
+        Programs.Result r = run(dir, "textures", "-arch=compute_75");
+        assertTrue(r.stdout().contains("PASS: textures and surfaces"), r.toString());
+        assertTrue(r.stdout().contains("surface over an array without cudaArraySurfaceLoadStore: cudaErrorInvalidValue"), r.toString());
+    }
+
     @Test
     void streamsPinnedMemoryEventsAndCallbacks(@TempDir Path dir) throws Exception {
         Programs.Result r = run(dir, "streams", "-arch=compute_86");

@@ -5,7 +5,8 @@ import org.zludaj.api.CuResult;
 /**
  * A CUarray (cuArrayCreate, cuArray3DCreate): rows of width elements, height rows per slice, depth slices, each element
  * NumChannels values of a CUarray_format. Backend memory laid out linearly (pitch = width x element size), so copies
- * reach it like pitched memory; texture and surface objects over arrays are not implemented yet.
+ * reach it like pitched memory, and texture and surface objects read it where it is (TextureApi). Layered arrays keep
+ * their layers as slices (a 1-D layered array's as rows).
  */
 final class CudaArray {
     final long width, height, depth;

@@ -9,7 +9,6 @@ import org.zludaj.api.CuGraphApi;
 import org.zludaj.api.CuInteropApi;
 import org.zludaj.api.CuMiscApi;
 import org.zludaj.api.CuResult;
-import org.zludaj.api.CuTextureApi;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.backend.host.HostBackend;
 
@@ -128,7 +127,7 @@ public final class Driver {
         return new ApiSet(new ContextApi(this), new DarkApi(this), new DeviceApi(this), new ErrorApi(), new EventApi(this),
                 new GraphApi(this), new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
                 new MemoryApi(this), new MemoryPoolApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this),
-                new CuTextureApi() {}, new VirtualMemoryApi(this));
+                new TextureApi(this), new VirtualMemoryApi(this));
     }
 
     void initialize() {

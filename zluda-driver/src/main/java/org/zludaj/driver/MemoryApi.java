@@ -309,13 +309,15 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemcpy3DAsync_v2(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, false); }
     @Override public int cuMemcpy3DAsync_v2_ptsz(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, true); }
 
-    // ---- CUDA arrays (linear memory on every backend here; no textures yet)
+    // ---- CUDA arrays (linear memory on every backend here; textures and surfaces over them: TextureApi)
 
     private long createArray(long pHandle, long w, long h, long depth, int format, int channels, int flags) throws CudaException {
         Mem.nonNull(pHandle, "pHandle");
         Context c = d.requireCurrent();
         CudaArray.check(w, h, depth, format, channels);
-        if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "array flags " + flags + " (layered, surface, cubemap ...)");
+        int known = TextureApi.ARRAY_LAYERED | TextureApi.ARRAY_SURFACE_LDST | TextureApi.ARRAY_TEXTURE_GATHER;
+        if ((flags & ~known) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "array flags 0x" + Integer.toHexString(flags) + " (cubemap, depth, sparse ...)");
+        if ((flags & TextureApi.ARRAY_LAYERED) != 0 && depth == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a layered array needs Depth layers");
         long bytes = w * CudaArray.formatBytes(format) * channels * Math.max(1, h) * Math.max(1, depth);
         CudaArray a = new CudaArray(w, h, depth, format, channels, flags, d.backend.allocate(c.device, bytes));
         HostRuntime.putLong(pHandle, d.handles.add(a));

@@ -506,6 +506,7 @@ public final class Lowering {
     private final MatrixOps matrices = new MatrixOps(this);
     final AsyncBarriers barriers = new AsyncBarriers(this);
     private final DevicePrintf printf = new DevicePrintf(this);
+    private final TextureOps textures = new TextureOps(this);
 
     String symbolPrefix() {
         return symbolPrefix;
@@ -516,6 +517,7 @@ public final class Lowering {
         if (floats.lower(i)) return;
         if (matrices.lower(i)) return;
         if (barriers.lower(i)) return;
+        if (textures.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);

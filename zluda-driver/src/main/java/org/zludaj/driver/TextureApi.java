@@ -1,0 +1,254 @@
+package org.zludaj.driver;
+
+import java.util.concurrent.ConcurrentHashMap;
+import org.zludaj.api.CuResult;
+import org.zludaj.api.CuTextureApi;
+import org.zludaj.nativ.HostRuntime;
+import org.zludaj.ptx.TextureDescriptor;
+
+/**
+ * Texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate ... ). A handle is the device address of a
+ * {@link TextureDescriptor} the driver writes: kernels compiled by ZLUDA-J read it and fetch texels themselves, on
+ * every backend. Resources: CUDA arrays (1-D, 2-D, 3-D, layered), linear memory and pitched 2-D memory; mipmapped
+ * arrays, sRGB conversion and resource views other than the identity answer CUDA_ERROR_NOT_SUPPORTED. Texture
+ * references (cuTexRef*, deprecated and gone from CUDA 12's runtime) are not implemented.
+ */
+final class TextureApi implements CuTextureApi {
+    /** CUresourcetype. */
+    static final int RESOURCE_ARRAY = 0, RESOURCE_MIPMAPPED_ARRAY = 1, RESOURCE_LINEAR = 2, RESOURCE_PITCH2D = 3;
+    /** sizeof CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC, CUDA_RESOURCE_VIEW_DESC. */
+    static final int RESOURCE_DESC_BYTES = 144, TEXTURE_DESC_BYTES = 104, VIEW_DESC_BYTES = 112;
+    /** CUDA_ARRAY3D_LAYERED, _SURFACE_LDST, _TEXTURE_GATHER. */
+    static final int ARRAY_LAYERED = 1, ARRAY_SURFACE_LDST = 2, ARRAY_TEXTURE_GATHER = 8;
+    private static final int TRSF_SRGB = 0x10;
+
+    /** A live object: its descriptor's device memory and the application's descriptions, as given. */
+    record TexObject(boolean surface, int device, byte[] resource, byte[] texture, byte[] view) {}
+
+    private final Driver d;
+    private final ConcurrentHashMap<Long, TexObject> objects = new ConcurrentHashMap<>();
+
+    TextureApi(Driver d) {
+        this.d = d;
+    }
+
+    private static byte[] read(long address, int bytes) {
+        byte[] b = new byte[bytes];
+        if (address != 0) HostRuntime.read(address, b, 0, bytes);
+        return b;
+    }
+
+    /** The texels of a resource, their axis of layers (-1: none), and whether they are linear memory. */
+    record Resource(TextureDescriptor texels, int layerAxis, boolean linear) {}
+
+    /** The texels a CUDA_RESOURCE_DESC names, as a descriptor with default sampling (point, clamp, unnormalized). */
+    private Resource resource(long res, boolean surface) throws CudaException {
+        int type = HostRuntime.getInt(res);
+        int[] clamp = {TextureDescriptor.CLAMP, TextureDescriptor.CLAMP, TextureDescriptor.CLAMP};
+        float[] border = new float[4];
+        if (surface && type != RESOURCE_ARRAY)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "surface objects are made of CUDA arrays (resource type " + type + ")");
+        switch (type) {
+            case RESOURCE_ARRAY -> {
+                CudaArray a = d.handles.get(HostRuntime.getLong(res + 8), CudaArray.class);
+                if (surface && (a.flags & ARRAY_SURFACE_LDST) == 0)
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
+                long pitch = a.pitch();
+                boolean layered = (a.flags & ARRAY_LAYERED) != 0;
+                int w = (int) a.width, h = (int) Math.max(1, a.height), depth = (int) Math.max(1, a.depth), layers = 0, axis = -1;
+                if (layered && a.height == 0) {  // 1-D layered: the layers are rows
+                    layers = depth;
+                    h = depth;
+                    depth = 1;
+                    axis = 1;
+                } else if (layered) {
+                    layers = depth;
+                    axis = 2;
+                }
+                return new Resource(new TextureDescriptor(a.base, pitch, pitch * h, w, h, depth, layers, a.format, a.channels, 0, 0, clamp, border),
+                        axis, false);
+            }
+            case RESOURCE_MIPMAPPED_ARRAY -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "mipmapped arrays are not supported");
+            case RESOURCE_LINEAR -> {
+                long ptr = HostRuntime.getLong(res + 8), size = HostRuntime.getLong(res + 24);
+                int format = HostRuntime.getInt(res + 16), channels = HostRuntime.getInt(res + 20);
+                int element = element(format, channels);
+                if (ptr == 0 || size < element) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource of " + size + " bytes at 0x" + Long.toHexString(ptr));
+                if (size / element > Integer.MAX_VALUE) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource too large");
+                // linear memory: integer fetches outside read zeros whatever the address mode
+                int[] zeros = {TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE};
+                return new Resource(new TextureDescriptor(ptr, size, size, (int) (size / element), 1, 1, 0, format, channels, 0, 0, zeros, border),
+                        -1, true);
+            }
+            case RESOURCE_PITCH2D -> {
+                long ptr = HostRuntime.getLong(res + 8), w = HostRuntime.getLong(res + 24), h = HostRuntime.getLong(res + 32), pitch = HostRuntime.getLong(res + 40);
+                int format = HostRuntime.getInt(res + 16), channels = HostRuntime.getInt(res + 20);
+                int element = element(format, channels);
+                if (ptr == 0 || w <= 0 || h <= 0 || w > Integer.MAX_VALUE || h > Integer.MAX_VALUE || pitch < w * element)
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch2D resource " + w + "x" + h + " pitch " + pitch);
+                int pitchAlign = d.backend.devices().get(0).attribute(51);  // TEXTURE_PITCH_ALIGNMENT
+                if (pitchAlign > 0 && pitch % pitchAlign != 0)
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch " + pitch + " is not a multiple of " + pitchAlign);
+                return new Resource(new TextureDescriptor(ptr, pitch, pitch * h, (int) w, (int) h, 1, 0, format, channels, 0, 0, clamp, border),
+                        -1, false);
+            }
+            default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "resource type " + type);
+        }
+    }
+
+    private static int element(int format, int channels) throws CudaException {
+        int bytes = TextureDescriptor.formatBytes(format);
+        if (bytes < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "format 0x" + Integer.toHexString(format));
+        if (channels != 1 && channels != 2 && channels != 4) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "numChannels " + channels);
+        return bytes * channels;
+    }
+
+    /** The resource's descriptor with a CUDA_TEXTURE_DESC's sampling applied. */
+    private static TextureDescriptor sampled(Resource res, long tex) throws CudaException {
+        TextureDescriptor r = res.texels();
+        int[] address = new int[3];
+        for (int k = 0; k < 3; k++) {
+            address[k] = HostRuntime.getInt(tex + 4L * k);
+            if (address[k] < 0 || address[k] > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address mode " + address[k]);
+        }
+        int filter = HostRuntime.getInt(tex + 12), flags = HostRuntime.getInt(tex + 16);
+        if (filter != 0 && filter != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "filter mode " + filter);
+        if ((flags & TRSF_SRGB) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "sRGB textures are not supported");
+        float[] border = new float[4];
+        for (int k = 0; k < 4; k++) border[k] = Float.intBitsToFloat(HostRuntime.getInt(tex + 40 + 4L * k));
+        // what the resource fixes stays: linear memory reads zeros outside, a layer axis clamps
+        if (res.linear()) {
+            address = r.address().clone();
+            border = new float[4];
+            filter = 0;  // no filtering of linear memory
+        } else if (res.layerAxis() >= 0) {
+            address[res.layerAxis()] = TextureDescriptor.CLAMP;
+        }
+        return new TextureDescriptor(r.base(), r.pitch(), r.slicePitch(), r.width(), r.height(), r.depth(), r.layers(), r.format(),
+                r.channels(), flags & (TextureDescriptor.READ_AS_INTEGER | TextureDescriptor.NORMALIZED_COORDINATES), filter, address, border);
+    }
+
+    /** Writes the descriptor to new device memory of the current context's device: the handle. */
+    private long publish(TextureDescriptor t, TexObject o) throws CudaException {
+        Context c = d.requireCurrent();
+        long dev = d.backend.allocate(c.device, TextureDescriptor.BYTES);
+        long staging = HostRuntime.allocate(TextureDescriptor.BYTES, 16);
+        if (staging == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "texture descriptor");
+        try {
+            byte[] bytes = t.toBytes();
+            HostRuntime.write(staging, bytes, 0, bytes.length);
+            d.backend.copy(dev, staging, TextureDescriptor.BYTES);
+        } catch (CudaException e) {
+            d.backend.free(dev);
+            throw e;
+        } finally {
+            HostRuntime.release(staging);
+        }
+        objects.put(dev, new TexObject(o.surface(), c.device, o.resource(), o.texture(), o.view()));
+        return dev;
+    }
+
+    private TexObject object(long handle, boolean surface) throws CudaException {
+        TexObject o = objects.get(handle);
+        if (o == null || o.surface() != surface)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no " + (surface ? "surface" : "texture") + " object 0x" + Long.toHexString(handle));
+        return o;
+    }
+
+    private void destroy(long handle, boolean surface) throws CudaException {
+        object(handle, surface);
+        if (objects.remove(handle) == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "destroyed already");
+        Context c = d.current();
+        if (c != null) c.drain();  // kernels in flight may still read it
+        d.backend.free(handle);
+    }
+
+    @Override
+    public int cuTexObjectCreate(long pTexObject, long pResDesc, long pTexDesc, long pResViewDesc) {
+        return Api.call("cuTexObjectCreate", () -> {
+            d.requireInit();
+            Mem.nonNull(pTexObject, "pTexObject");
+            Mem.nonNull(pResDesc, "pResDesc");
+            Mem.nonNull(pTexDesc, "pTexDesc");
+            TextureDescriptor t = sampled(resource(pResDesc, false), pTexDesc);
+            byte[] view = read(pResViewDesc, VIEW_DESC_BYTES);
+            if (pResViewDesc != 0) {
+                // only the identity view: no format reinterpretation, the whole mip chain and every layer
+                int format = HostRuntime.getInt(pResViewDesc), firstLevel = HostRuntime.getInt(pResViewDesc + 32),
+                        firstLayer = HostRuntime.getInt(pResViewDesc + 40);
+                if (format != 0 || firstLevel != 0 || firstLayer != 0)
+                    throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "resource views (format " + format + ", level " + firstLevel + ", layer " + firstLayer + ")");
+            }
+            long h = publish(t, new TexObject(false, 0, read(pResDesc, RESOURCE_DESC_BYTES), read(pTexDesc, TEXTURE_DESC_BYTES), view));
+            HostRuntime.putLong(pTexObject, h);
+        });
+    }
+
+    @Override
+    public int cuTexObjectDestroy(long texObject) {
+        return Api.call("cuTexObjectDestroy", () -> {
+            d.requireInit();
+            destroy(texObject, false);
+        });
+    }
+
+    @Override
+    public int cuTexObjectGetResourceDesc(long pResDesc, long texObject) {
+        return Api.call("cuTexObjectGetResourceDesc", () -> {
+            d.requireInit();
+            Mem.nonNull(pResDesc, "pResDesc");
+            byte[] r = object(texObject, false).resource();
+            HostRuntime.write(pResDesc, r, 0, r.length);
+        });
+    }
+
+    @Override
+    public int cuTexObjectGetTextureDesc(long pTexDesc, long texObject) {
+        return Api.call("cuTexObjectGetTextureDesc", () -> {
+            d.requireInit();
+            Mem.nonNull(pTexDesc, "pTexDesc");
+            byte[] t = object(texObject, false).texture();
+            HostRuntime.write(pTexDesc, t, 0, t.length);
+        });
+    }
+
+    @Override
+    public int cuTexObjectGetResourceViewDesc(long pResViewDesc, long texObject) {
+        return Api.call("cuTexObjectGetResourceViewDesc", () -> {
+            d.requireInit();
+            Mem.nonNull(pResViewDesc, "pResViewDesc");
+            byte[] v = object(texObject, false).view();
+            HostRuntime.write(pResViewDesc, v, 0, v.length);
+        });
+    }
+
+    @Override
+    public int cuSurfObjectCreate(long pSurfObject, long pResDesc) {
+        return Api.call("cuSurfObjectCreate", () -> {
+            d.requireInit();
+            Mem.nonNull(pSurfObject, "pSurfObject");
+            Mem.nonNull(pResDesc, "pResDesc");
+            TextureDescriptor t = resource(pResDesc, true).texels();
+            long h = publish(t, new TexObject(true, 0, read(pResDesc, RESOURCE_DESC_BYTES), new byte[0], new byte[0]));
+            HostRuntime.putLong(pSurfObject, h);
+        });
+    }
+
+    @Override
+    public int cuSurfObjectDestroy(long surfObject) {
+        return Api.call("cuSurfObjectDestroy", () -> {
+            d.requireInit();
+            destroy(surfObject, true);
+        });
+    }
+
+    @Override
+    public int cuSurfObjectGetResourceDesc(long pResDesc, long surfObject) {
+        return Api.call("cuSurfObjectGetResourceDesc", () -> {
+            d.requireInit();
+            Mem.nonNull(pResDesc, "pResDesc");
+            byte[] r = object(surfObject, true).resource();
+            HostRuntime.write(pResDesc, r, 0, r.length);
+        });
+    }
+}
