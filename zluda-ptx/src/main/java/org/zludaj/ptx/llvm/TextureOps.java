@@ -131,7 +131,7 @@ final class TextureOps {
     /**
      * {@value #TEXEL}(desc, x, y, z): the texel at integer coordinates after the address modes, as four 32-bit values:
      * float bits where the texture reads as float (float and half formats, normalized 8/16-bit integers), else the
-     * sign- or zero-extended integers. Missing channels read 0, alpha 1 (1.0 for floats).
+     * sign- or zero-extended integers. Missing channels read 0 (alpha too, as NVIDIA's hardware returns them).
      */
     private LLVMValueRef texelFunction() {
         LLVMValueRef f = LLVMGetNamedFunction(l.module, TEXEL);
@@ -174,7 +174,6 @@ final class TextureOps {
             LLVMValueRef result = LLVMGetUndef(v4i32());
             for (int c = 0; c < 4; c++) {
                 LLVMValueRef present = LLVMBuildICmp(b, LLVMIntULT, c32(c), channels, "");
-                LLVMValueRef missing = c == 3 ? select(asFloat, c32(Float.floatToRawIntBits(1f)), c32(1)) : c32(0);
                 LLVMBasicBlockRef read = block(fn, "channel" + c), joined = block(fn, "channel" + c + ".done");
                 LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
                 LLVMBuildCondBr(b, present, read, joined);
@@ -184,7 +183,7 @@ final class TextureOps {
                 LLVMBuildBr(b, joined);
                 LLVMPositionBuilderAtEnd(b, joined);
                 LLVMValueRef phi = LLVMBuildPhi(b, i32(), "");
-                LLVMAddIncoming(phi, Ll.array(value, missing), Ll.array(readEnd, from), 2);
+                LLVMAddIncoming(phi, Ll.array(value, c32(0)), Ll.array(readEnd, from), 2);
                 result = LLVMBuildInsertElement(b, result, phi, c32(c), "");
             }
             LLVMBuildRet(b, result);
@@ -230,7 +229,7 @@ final class TextureOps {
      * {@value #SAMPLE}(desc, u, v, w, dims, layerAxis, layer): the first {@code dims} coordinates scaled when the
      * texture has normalized coordinates, then point sampled (floor) or, for linear filtering of textures that read as
      * float, interpolated between the 2, 4 or 8 nearest texels with weights in 1/256 steps as NVIDIA's hardware
-     * computes them; axis {@code layerAxis} (-1: none) reads layer {@code layer}.
+     * computes them (each axis's fraction rounded to 1/256, each corner's product of them rounded again); axis {@code layerAxis} (-1: none) reads layer {@code layer}.
      */
     private LLVMValueRef sampleFunction() {
         LLVMValueRef f = LLVMGetNamedFunction(l.module, SAMPLE);
@@ -256,8 +255,8 @@ final class TextureOps {
                 LLVMValueRef shifted = select(linear, LLVMBuildFSub(b, x, cf(0.5), ""), x);
                 LLVMValueRef fl = floor(shifted);
                 LLVMValueRef a = LLVMBuildFSub(b, shifted, fl, "");
-                // 8 fractional bits, as the hardware's filter weights
-                a = LLVMBuildFMul(b, Ll.intrinsic(l.module, b, "llvm.rint", new LLVMTypeRef[] {f32()}, LLVMBuildFMul(b, a, cf(256), "")), cf(1.0 / 256), "");
+                // 8 fractional bits, as the hardware's filter weights: the fraction in 1/256 units (0..256)
+                a = Ll.intrinsic(l.module, b, "llvm.rint", new LLVMTypeRef[] {f32()}, LLVMBuildFMul(b, a, cf(256), ""));
                 LLVMValueRef index = LLVMBuildFPToSI(b, fl, i32(), "");
                 LLVMValueRef isLayer = eq(layerAxis, k);
                 i0[k] = select(used, index, select(isLayer, layer, c32(0)));
@@ -270,13 +269,19 @@ final class TextureOps {
             LLVMPositionBuilderAtEnd(b, filtered);
             LLVMValueRef sum = LLVMConstNull(v4f32());
             for (int corner = 0; corner < 8; corner++) {
-                LLVMValueRef[] c = new LLVMValueRef[3];
-                LLVMValueRef weight = cf(1);
+                LLVMValueRef[] c = new LLVMValueRef[3], w = new LLVMValueRef[3];
                 for (int k = 0; k < 3; k++) {
                     boolean up = (corner >> k & 1) != 0;
                     c[k] = up ? LLVMBuildAdd(b, i0[k], c32(1), "") : i0[k];
-                    weight = LLVMBuildFMul(b, weight, up ? frac[k] : LLVMBuildFSub(b, cf(1), frac[k], ""), "");
+                    w[k] = up ? frac[k] : LLVMBuildFSub(b, cf(256), frac[k], "");
                 }
+                // the corner's weight, in 1/256 units as NVIDIA's hardware forms it (fitted to 96 samples on an H200):
+                // x times z rounded to the nearest (ties down), that times y rounded to the nearest (ties to even)
+                LLVMValueRef xz = Ll.intrinsic(l.module, b, "llvm.ceil", new LLVMTypeRef[] {f32()},
+                        LLVMBuildFSub(b, LLVMBuildFMul(b, LLVMBuildFMul(b, w[0], w[2], ""), cf(1.0 / 256), ""), cf(0.5), ""));
+                LLVMValueRef weight = Ll.intrinsic(l.module, b, "llvm.rint", new LLVMTypeRef[] {f32()},
+                        LLVMBuildFMul(b, LLVMBuildFMul(b, xz, w[1], ""), cf(1.0 / 256), ""));
+                weight = LLVMBuildFMul(b, weight, cf(1.0 / 256), "");
                 LLVMValueRef t = LLVMBuildBitCast(b, LLVMBuildCall2(b, texelType(), texel, Ll.array(d, c[0], c[1], c[2]), 4, ""), v4f32(), "");
                 LLVMValueRef w4 = LLVMBuildShuffleVector(b, LLVMBuildInsertElement(b, LLVMGetUndef(v4f32()), weight, c32(0), ""),
                         LLVMGetUndef(v4f32()), LLVMConstNull(v4i32()), "");
