@@ -23,6 +23,28 @@ final class CodeLoader {
 
     private static final Logger LOG = LoggerFactory.getLogger(CodeLoader.class);
 
+    /**
+     * Loads a module or library from a file (cuModuleLoad, cuLibraryLoadFromFile): PTX text, a fatbin or a cubin, as
+     * the file holds; a missing or unreadable file is CUDA_ERROR_FILE_NOT_FOUND, as NVIDIA answers.
+     */
+    static Library loadFile(Driver d, String path, boolean module) throws CudaException {
+        byte[] bytes;
+        try {
+            bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(path));
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            throw new CudaException(CuResult.CUDA_ERROR_FILE_NOT_FOUND, "cannot read " + path + ": " + e.getMessage());
+        }
+        long buffer = HostRuntime.allocate(bytes.length + 16L, 16);
+        if (buffer == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "reading " + path);
+        try {
+            HostRuntime.write(buffer, bytes, 0, bytes.length);
+            HostRuntime.fill8(buffer + bytes.length, 0, 16);  // NUL-terminated, and at least a magic's worth of bytes
+            return load(d, buffer, module);
+        } finally {
+            HostRuntime.release(buffer);
+        }
+    }
+
     static Library load(Driver d, long image, boolean module) throws CudaException {
         Mem.nonNull(image, "image");
         int magic = ByteBuffer.wrap(HostRuntime.bytes(image, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();

@@ -175,6 +175,48 @@ final class ContextApi implements CuContextApi {
         });
     }
 
+    /** Shared memory bank size (deprecated; NVIDIA keeps 4-byte banks: CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE). */
+    @Override
+    public int cuCtxGetSharedMemConfig(long pConfig) {
+        return Api.call("cuCtxGetSharedMemConfig", () -> {
+            d.requireCurrent();
+            Mem.putInt(pConfig, 1, "pConfig");
+        });
+    }
+
+    @Override
+    public int cuCtxSetSharedMemConfig(int config) {
+        return Api.call("cuCtxSetSharedMemConfig", () -> {
+            d.requireCurrent();
+            if (config < 0 || config > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "shared memory config " + config);
+        });
+    }
+
+    /**
+     * Peer access between contexts: no device here reaches another's memory directly (cuDeviceCanAccessPeer answers
+     * 0), so enabling it is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, for a context of the same device
+     * CUDA_ERROR_INVALID_DEVICE, as NVIDIA answers; copies between devices work without it (cuMemcpyPeer).
+     */
+    @Override
+    public int cuCtxEnablePeerAccess(long peerContext, int flags) {
+        return Api.call("cuCtxEnablePeerAccess", () -> {
+            Context c = d.requireCurrent();
+            Context peer = d.handles.get(peerContext, Context.class);
+            if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
+            if (peer.device == c.device) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "peer access to the same device");
+            throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "device " + c.device + " cannot access device " + peer.device);
+        });
+    }
+
+    @Override
+    public int cuCtxDisablePeerAccess(long peerContext) {
+        return Api.call("cuCtxDisablePeerAccess", () -> {
+            d.requireCurrent();
+            d.handles.get(peerContext, Context.class);
+            throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access was never enabled");
+        });
+    }
+
     // ---- primary contexts
 
     @Override

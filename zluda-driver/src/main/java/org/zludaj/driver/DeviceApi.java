@@ -144,4 +144,38 @@ final class DeviceApi implements CuDeviceApi {
             HostRuntime.write(pciBusId, b, 0, b.length);
         });
     }
+
+    /** The device whose PCI address ("domain:bus:device.function", domain optional, hexadecimal) is given. */
+    @Override
+    public int cuDeviceGetByPCIBusId(long dev, long pciBusId) {
+        return Api.call("cuDeviceGetByPCIBusId", () -> {
+            d.requireInit();
+            Mem.nonNull(dev, "dev");
+            String id = Mem.string(pciBusId, "pciBusId").trim().toLowerCase(java.util.Locale.ROOT);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:([0-9a-f]{1,8}):)?([0-9a-f]{1,2}):([0-9a-f]{1,2})(?:\\.[0-7])?").matcher(id);
+            if (!m.matches()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a PCI bus id: " + id);
+            int domain = m.group(1) == null ? 0 : Integer.parseInt(m.group(1), 16);
+            int bus = Integer.parseInt(m.group(2), 16), device = Integer.parseInt(m.group(3), 16);
+            for (int i = 0; i < d.deviceCount(); i++) {
+                Device dv = dev(i);
+                if (dv.attribute(50) == domain && dv.attribute(33) == bus && dv.attribute(34) == device) {
+                    Mem.putInt(dev, i, "dev");
+                    return;
+                }
+            }
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "no device at " + id);
+        });
+    }
+
+    /** The widest 1-D texture over linear memory of this element: the device's limit in elements (2^27 on NVIDIA's). */
+    @Override
+    public int cuDeviceGetTexture1DLinearMaxWidth(long maxWidthInElements, int format, int numChannels, int device) {
+        return Api.call("cuDeviceGetTexture1DLinearMaxWidth", () -> {
+            Mem.nonNull(maxWidthInElements, "maxWidthInElements");
+            Device dv = dev(device);
+            if (org.zludaj.ptx.TextureDescriptor.formatBytes(format) < 0 || (numChannels != 1 && numChannels != 2 && numChannels != 4))
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "format 0x" + Integer.toHexString(format) + " x " + numChannels);
+            HostRuntime.putLong(maxWidthInElements, dv.attribute(69));  // MAXIMUM_TEXTURE1D_LINEAR_WIDTH
+        });
+    }
 }

@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 import org.zludaj.api.ApiSet;
 import org.zludaj.api.CuGraphApi;
 import org.zludaj.api.CuInteropApi;
-import org.zludaj.api.CuMiscApi;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.backend.host.HostBackend;
@@ -126,7 +125,7 @@ public final class Driver {
         // groups in alphabetical order, as GenApi declares them
         return new ApiSet(new ContextApi(this), new DarkApi(this), new DeviceApi(this), new ErrorApi(), new EventApi(this),
                 new GraphApi(this), new InitApi(this), new CuInteropApi() {}, new LaunchApi(this), new LibraryApi(this),
-                new MemoryApi(this), new MemoryPoolApi(this), new CuMiscApi() {}, new ModuleApi(this), new StreamApi(this),
+                new MemoryApi(this), new MemoryPoolApi(this), new MiscApi(this), new ModuleApi(this), new StreamApi(this),
                 new TextureApi(this), new VirtualMemoryApi(this));
     }
 

@@ -433,6 +433,39 @@ final class LaunchApi implements CuLaunchApi {
         return Api.call("cuFuncLoad", () -> d.handles.get(function, Kernel.class));
     }
 
+    @Override
+    public int cuFuncGetParamInfo(long func, long paramIndex, long paramOffset, long paramSize) {
+        return Api.call("cuFuncGetParamInfo", () -> paramInfo(d.handles.get(func, Kernel.class), paramIndex, paramOffset, paramSize));
+    }
+
+    /** The offset and size of a kernel parameter in the parameter buffer (C layout of the PTX parameters). */
+    static void paramInfo(Kernel k, long index, long offsetOut, long sizeOut) throws CudaException {
+        List<Variable> params = k.code.ptx().params();
+        if (index < 0 || index >= params.size())
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "parameter " + index + " of a kernel with " + params.size());
+        long offset = 0;
+        for (int i = 0; ; i++) {
+            Variable p = params.get(i);
+            long align = p.align() > 0 ? p.align() : Math.max(1, p.elementSize());
+            offset = (offset + align - 1) / align * align;
+            if (i == index) {
+                if (offsetOut != 0) HostRuntime.putLong(offsetOut, offset);
+                if (sizeOut != 0) HostRuntime.putLong(sizeOut, p.size());
+                return;
+            }
+            offset += p.size();
+        }
+    }
+
+    /** Shared memory bank size (deprecated: NVIDIA accepts it and keeps 4-byte banks). */
+    @Override
+    public int cuFuncSetSharedMemConfig(long hfunc, int config) {
+        return Api.call("cuFuncSetSharedMemConfig", () -> {
+            d.handles.get(hfunc, Kernel.class);
+            if (config < 0 || config > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "shared memory config " + config);
+        });
+    }
+
     /** A cache preference (CU_FUNC_CACHE_PREFER_NONE..EQUAL): recorded by NVIDIA, without effect here. */
     @Override
     public int cuFuncSetCacheConfig(long hfunc, int config) {

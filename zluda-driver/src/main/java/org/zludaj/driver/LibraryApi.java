@@ -32,6 +32,49 @@ final class LibraryApi implements CuLibraryApi {
     }
 
     @Override
+    public int cuLibraryLoadFromFile(long library, long fileName, long jitOptions, long jitOptionsValues, int numJitOptions,
+                                     long libraryOptions, long libraryOptionValues, int numLibraryOptions) {
+        return Api.call("cuLibraryLoadFromFile", () -> {
+            Mem.nonNull(library, "library");
+            String path = Mem.string(fileName, "fileName");
+            d.requireInit();
+            if (numJitOptions < 0 || numLibraryOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
+            JitOptions jit = JitOptions.read(numJitOptions, jitOptions, jitOptionsValues);
+            Library lib;
+            try {
+                lib = CodeLoader.loadFile(d, path, false);
+            } catch (CudaException e) {
+                jit.error(e.getMessage());
+                throw e;
+            }
+            HostRuntime.putLong(library, CodeLoader.register(d, lib));
+        });
+    }
+
+    @Override
+    public int cuKernelGetParamInfo(long kernel, long paramIndex, long paramOffset, long paramSize) {
+        return Api.call("cuKernelGetParamInfo", () -> LaunchApi.paramInfo(d.handles.get(kernel, Kernel.class), paramIndex, paramOffset, paramSize));
+    }
+
+    /** A preference only (as cuFuncSetCacheConfig): checked and accepted. */
+    @Override
+    public int cuKernelSetCacheConfig(long kernel, int config, int dev) {
+        return Api.call("cuKernelSetCacheConfig", () -> {
+            d.checkDevice(dev);
+            d.handles.get(kernel, Kernel.class);
+            if (config < 0 || config > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cache config " + config);
+        });
+    }
+
+    /** A {@code .global} variable of a library by name (managed variables are ordinary device-visible memory here). */
+    @Override
+    public int cuLibraryGetManaged(long dptr, long bytes, long library, long name) {
+        return Api.call("cuLibraryGetManaged", () -> {
+            CodeLoader.global(d.handles.get(library, Library.class), Mem.string(name, "name"), dptr, bytes);
+        });
+    }
+
+    @Override
     public int cuLibraryUnload(long library) {
         return Api.call("cuLibraryUnload", () -> CodeLoader.unload(d, library));
     }

@@ -304,6 +304,29 @@ final class MemoryApi implements CuMemoryApi {
         });
     }
 
+    /**
+     * CUDA_MEMCPY3D_PEER has CUDA_MEMCPY3D's layout with each side's context where CUDA_MEMCPY3D keeps a reserved
+     * pointer: the contexts are checked, and the copy is the same (unified addressing reaches both devices).
+     */
+    private int copy3DPeer(String name, long pCopy, long stream, boolean ptds) {
+        return Api.call(name, () -> {
+            Mem.nonNull(pCopy, "pCopy");
+            for (long at : new long[] {64, 88 + 64}) {
+                long ctx = HostRuntime.getLong(pCopy + at);
+                if (ctx != 0) d.handles.get(ctx, Context.class);
+            }
+            Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
+            Copy3D c = read3D(pCopy);
+            if (stream != -1 && c.pinned) s.enqueue(name, c.op, null, null);
+            else s.run(name, c.op);
+        });
+    }
+
+    @Override public int cuMemcpy3DPeer(long pCopy) { return copy3DPeer("cuMemcpy3DPeer", pCopy, -1, false); }
+    @Override public int cuMemcpy3DPeer_ptds(long pCopy) { return copy3DPeer("cuMemcpy3DPeer", pCopy, -1, true); }
+    @Override public int cuMemcpy3DPeerAsync(long pCopy, long s) { return copy3DPeer("cuMemcpy3DPeerAsync", pCopy, s, false); }
+    @Override public int cuMemcpy3DPeerAsync_ptsz(long pCopy, long s) { return copy3DPeer("cuMemcpy3DPeerAsync", pCopy, s, true); }
+
     @Override public int cuMemcpy3D_v2(long pCopy) { return copy3D("cuMemcpy3D", pCopy, -1, false); }
     @Override public int cuMemcpy3D_v2_ptds(long pCopy) { return copy3D("cuMemcpy3D", pCopy, -1, true); }
     @Override public int cuMemcpy3DAsync_v2(long pCopy, long s) { return copy3D("cuMemcpy3DAsync", pCopy, s, false); }
@@ -632,14 +655,25 @@ final class MemoryApi implements CuMemoryApi {
         });
     }
 
+    /** The CUDA 8 form (a device ordinal, or CU_DEVICE_CPU): the same hints. */
+    @Override
+    public int cuMemAdvise(long devPtr, long count, int advice, int device) {
+        return Api.call("cuMemAdvise", () -> {
+            if (device != -1) d.checkDevice(device);
+            advise(devPtr, count, advice);
+        });
+    }
+
+    private void advise(long devPtr, long count, int advice) throws CudaException {
+        d.requireCurrent();
+        var e = Driver.allocationOf(d.deviceMemory, devPtr);
+        if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");
+        if (advice < 1 || advice > 6) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "advice " + advice);
+    }
+
     @Override
     public int cuMemAdvise_v2(long devPtr, long count, int advice, long location) {
-        return Api.call("cuMemAdvise", () -> {
-            d.requireCurrent();
-            var e = Driver.allocationOf(d.deviceMemory, devPtr);
-            if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");
-            if (advice < 1 || advice > 6) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "advice " + advice);
-        });
+        return Api.call("cuMemAdvise", () -> advise(devPtr, count, advice));
     }
 }

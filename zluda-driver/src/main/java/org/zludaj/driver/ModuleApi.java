@@ -32,6 +32,26 @@ final class ModuleApi implements CuModuleApi {
         });
     }
 
+    @Override
+    public int cuModuleLoad(long module, long fname) {
+        return Api.call("cuModuleLoad", () -> {
+            Mem.nonNull(module, "module");
+            String path = Mem.string(fname, "fname");
+            d.requireCurrent();
+            HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.loadFile(d, path, true)));
+        });
+    }
+
+    /** A fatbin image (PTX text is taken too, as by cuModuleLoadData). */
+    @Override
+    public int cuModuleLoadFatBinary(long module, long fatCubin) {
+        return Api.call("cuModuleLoadFatBinary", () -> {
+            Mem.nonNull(module, "module");
+            d.requireCurrent();
+            HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.load(d, fatCubin, true)));
+        });
+    }
+
     /** Loads a module, reporting into the JIT log buffers. */
     Library load(long image, JitOptions jit) throws CudaException {
         try {
@@ -81,5 +101,77 @@ final class ModuleApi implements CuModuleApi {
     @Override
     public int cuModuleEnumerateFunctions(long functions, int numFunctions, long mod) {
         return Api.call("cuModuleEnumerateFunctions", () -> LibraryApi.enumerate(d, functions, numFunctions, d.handles.get(mod, Library.class)));
+    }
+
+    // ---- the JIT linker (cuLink*): PTX inputs linked into one module (Linker)
+
+    private int linkCreate(int numOptions, long options, long optionValues, long stateOut) {
+        return Api.call("cuLinkCreate", () -> {
+            d.requireCurrent();
+            Mem.nonNull(stateOut, "stateOut");
+            if (numOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
+            HostRuntime.putLong(stateOut, d.handles.add(new Linker(JitOptions.read(numOptions, options, optionValues))));
+        });
+    }
+
+    @Override public int cuLinkCreate(int n, long options, long values, long stateOut) { return linkCreate(n, options, values, stateOut); }
+    @Override public int cuLinkCreate_v2(int n, long options, long values, long stateOut) { return linkCreate(n, options, values, stateOut); }
+
+    private int linkAddData(long state, int type, long data, long size, long name) {
+        return Api.call("cuLinkAddData", () -> {
+            Linker l = d.handles.get(state, Linker.class);
+            Mem.nonNull(data, "data");
+            if (size <= 0 || size > Integer.MAX_VALUE) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "size " + size);
+            byte[] bytes = new byte[(int) size];
+            HostRuntime.read(data, bytes, 0, bytes.length);
+            l.add(type, bytes, name == 0 ? "input" : HostRuntime.string(name));
+        });
+    }
+
+    @Override
+    public int cuLinkAddData(long state, int type, long data, long size, long name, int n, long options, long values) {
+        return linkAddData(state, type, data, size, name);
+    }
+
+    @Override
+    public int cuLinkAddData_v2(long state, int type, long data, long size, long name, int n, long options, long values) {
+        return linkAddData(state, type, data, size, name);
+    }
+
+    private int linkAddFile(long state, int type, long path) {
+        return Api.call("cuLinkAddFile", () -> {
+            Linker l = d.handles.get(state, Linker.class);
+            String file = Mem.string(path, "path");
+            byte[] bytes;
+            try {
+                bytes = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(file));
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                throw new CudaException(CuResult.CUDA_ERROR_FILE_NOT_FOUND, "cannot read " + file + ": " + e.getMessage());
+            }
+            l.add(type, bytes, file);
+        });
+    }
+
+    @Override public int cuLinkAddFile(long state, int type, long path, int n, long options, long values) { return linkAddFile(state, type, path); }
+    @Override public int cuLinkAddFile_v2(long state, int type, long path, int n, long options, long values) { return linkAddFile(state, type, path); }
+
+    @Override
+    public int cuLinkComplete(long state, long cubinOut, long sizeOut) {
+        return Api.call("cuLinkComplete", () -> {
+            Linker l = d.handles.get(state, Linker.class);
+            Mem.nonNull(cubinOut, "cubinOut");
+            long[] image = l.complete();
+            HostRuntime.putLong(cubinOut, image[0]);
+            if (sizeOut != 0) HostRuntime.putLong(sizeOut, image[1]);
+        });
+    }
+
+    @Override
+    public int cuLinkDestroy(long state) {
+        return Api.call("cuLinkDestroy", () -> {
+            Linker l = d.handles.get(state, Linker.class);
+            d.handles.remove(state);
+            l.destroy();
+        });
     }
 }

@@ -129,6 +129,7 @@ public final class Lowering {
         for (Function f : ptx.functions()) {
             if (f.entry()) continue;
             if (!f.isDefined() && target.hasRuntimeCall(f.name())) continue;  // the target calls its own (C signature)
+            if (functions.containsKey(f.name())) continue;  // a forward declaration and its definition: one function
             int pointers = f.returns().size() + f.params().size();
             LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.functionType(ctx, pointers));
             functions.put(f.name(), fn);

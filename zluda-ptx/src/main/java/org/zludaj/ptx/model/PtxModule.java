@@ -17,8 +17,14 @@ public record PtxModule(String name, String version, List<String> targets, int a
         return 0;
     }
 
+    /** The function of this name: its definition where the module has one (after forward declarations), else its declaration. */
     public Function function(String name) {
-        for (Function f : functions) if (f.name().equals(name)) return f;
-        return null;
+        Function declared = null;
+        for (Function f : functions) {
+            if (!f.name().equals(name)) continue;
+            if (f.isDefined()) return f;
+            if (declared == null) declared = f;
+        }
+        return declared;
     }
 }
