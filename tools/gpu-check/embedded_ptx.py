@@ -19,7 +19,7 @@ k = 0
 for run in runs:
     s = ''.join(re.findall(literal, run.group(0)))
     s = re.sub(r'\\(.)', lambda m: escapes.get(m.group(1), m.group(1)), s)
-    if '.version' in s and '.entry' in s:
+    if '.version' in s and ('.entry' in s or '.func' in s):
         with open(os.path.join(out, '%s_%d.ptx' % (name, k)), 'w') as f:
             f.write(s)
         k += 1

@@ -39,13 +39,16 @@ nvcc -arch=compute_80 -o "$carry/bin/flash_attention_80" ptx-tests/src/test/cuda
 # the driver-API C programs (built with gcc on the GPU machine), their embedded PTX extracted for precompiling
 mkdir -p "$carry/c" "$carry/cptx"
 for n in driver_vectoradd driver_functions driver_kernel_attrs driver_streams driver_stream_ops driver_pointers driver_arrays \
-         driver_memcpy2d driver_graphs driver_graph_nodes driver_graph_more driver_vmm driver_textures; do
+         driver_memcpy2d driver_graphs driver_graph_nodes driver_graph_more driver_graph_api driver_vmm driver_textures driver_modules; do
   cp "ptx-tests/src/test/c/$n.c" "$carry/c/"
   python3 tools/gpu-check/embedded_ptx.py "ptx-tests/src/test/c/$n.c" "$carry/cptx" > /dev/null
 done
 cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
+# driver_modules.c links two of its PTX modules at run time (cuLinkComplete): the linked module too
+dist/bin/zluda link "$carry/cptx/driver_modules_1.ptx" "$carry/cptx/driver_modules_2.ptx" -o "$carry/cptx/driver_modules_linked.ptx"
+rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into the other)
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true

@@ -185,4 +185,33 @@ class DriverProgramsTest {
         assertTrue(r.stdout().contains("texture description: address 1 1 1 filter 0 flags 0 anisotropy 0 border -3.69731e+28 "
                 + "-3.69731e+28 -3.69731e+28 -3.69731e+28 reserved0 -286331154\n"), r.toString());
     }
+
+    /**
+     * c/driver_modules.c: modules and libraries from files, parameter layouts, PCI lookup, deprecated configuration,
+     * profiler control, peer access, 3-D peer copies, CUDA 8 memory advice, and the JIT linker joining two PTX inputs
+     * (one calls a function the other defines). The errors are NVIDIA's (recorded on an H200, driver 580.159.04):
+     * a parameter index past the last and a bad shared-memory config are CUDA_ERROR_INVALID_VALUE, a missing file
+     * CUDA_ERROR_FILE_NOT_FOUND, an unknown PCI id CUDA_ERROR_INVALID_DEVICE and a malformed one INVALID_VALUE, peer
+     * access to a context of the same device CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, disabling it
+     * CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, advice on device memory INVALID_VALUE, a bad cubin for the linker
+     * CUDA_ERROR_NO_BINARY_FOR_GPU, and an empty link completes.
+     */
+    @Test
+    void modulesLibrariesAndLinkingAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_modules", "PASS: modules, libraries and linking");
+        assertTrue(r.stdout().contains("errors: 1 301 1 101 1 217 705 1 209 0\n"), r.toString());
+    }
+
+    /**
+     * c/driver_graph_api.c: generic cuGraphAddNode, parameters read and changed on graphs and executables, disabled
+     * nodes, instantiation with parameters, clones, node removal, edges, kernel node attributes, user objects, DOT.
+     * NVIDIA's answers (H200): memset parameters of a kernel node, a node not in the clone, a missing edge, memset
+     * parameters for an executable's kernel node, a conditional node without a handle, a node of another graph and
+     * disabling a host node are all CUDA_ERROR_INVALID_VALUE.
+     */
+    @Test
+    void graphApiAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_graph_api", "PASS: graph API");
+        assertTrue(r.stdout().contains("errors: 1 1 1 1 1 1 1\n"), r.toString());
+    }
 }

@@ -194,8 +194,8 @@ final class ContextApi implements CuContextApi {
 
     /**
      * Peer access between contexts: no device here reaches another's memory directly (cuDeviceCanAccessPeer answers
-     * 0), so enabling it is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, for a context of the same device
-     * CUDA_ERROR_INVALID_DEVICE, as NVIDIA answers; copies between devices work without it (cuMemcpyPeer).
+     * 0), so enabling it is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (NVIDIA answers so for a context of the same device
+     * too: recorded on an H200); copies between devices work without it (cuMemcpyPeer).
      */
     @Override
     public int cuCtxEnablePeerAccess(long peerContext, int flags) {
@@ -203,7 +203,6 @@ final class ContextApi implements CuContextApi {
             Context c = d.requireCurrent();
             Context peer = d.handles.get(peerContext, Context.class);
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
-            if (peer.device == c.device) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "peer access to the same device");
             throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "device " + c.device + " cannot access device " + peer.device);
         });
     }

@@ -38,6 +38,8 @@ public final class Graph {
          */
         long address, bytes;
         byte[] allocParams;
+        /** Memcpy, memset and host nodes: their parameters as given (CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CUDA_HOST_NODE_PARAMS). */
+        byte[] params;
         private final Runnable release;
         private final AtomicInteger refs = new AtomicInteger(1);
 
@@ -65,6 +67,8 @@ public final class Graph {
         final List<Node> dependencies = new ArrayList<>();
         final Graph graph;
         volatile long handle;
+        /** Kernel nodes: launch attributes set on the node (CUkernelNodeAttrValue members by attribute id). */
+        final Map<Integer, byte[]> attributes = new java.util.concurrent.ConcurrentHashMap<>();
 
         Node(Graph graph, Work work) {
             this.graph = graph;
@@ -80,6 +84,56 @@ public final class Graph {
     }
 
     final List<Node> nodes = new ArrayList<>();
+    /** A clone's nodes: the original node of each (cuGraphNodeFindInClone). */
+    final Map<Node, Node> clonedFrom = new HashMap<>();
+    /** User objects the graph holds references to, with their counts (cuGraphRetainUserObject). */
+    final Map<UserObject, Integer> userObjects = new HashMap<>();
+
+    /**
+     * A CUuserObject: a pointer and its destructor, called once the last reference (the application's, graphs' and
+     * executables') is released.
+     */
+    static final class UserObject {
+        final long ptr, destroy;
+        private final AtomicInteger refs;
+
+        UserObject(long ptr, long destroy, int initial) {
+            this.ptr = ptr;
+            this.destroy = destroy;
+            this.refs = new AtomicInteger(initial);
+        }
+
+        void retain(int count) {
+            refs.addAndGet(count);
+        }
+
+        /** True when this released the last reference (the destructor has then run). */
+        boolean release(int count) {
+            if (refs.addAndGet(-count) != 0) return false;
+            org.zludaj.nativ.HostRuntime.callHostFunction(destroy, ptr);
+            return true;
+        }
+    }
+
+    /** Releases the graph's user object references (when it is destroyed). */
+    synchronized void releaseUserObjects() {
+        userObjects.forEach((o, n) -> o.release(n));
+        userObjects.clear();
+    }
+
+    /** Removes a node and every edge to it; its work is dropped. */
+    synchronized void remove(Node n) {
+        nodes.remove(n);
+        for (Node other : nodes) other.dependencies.removeIf(x -> x == n);
+        n.work.drop();
+    }
+
+    /** The nodes that depend on {@code n}. */
+    synchronized List<Node> dependents(Node n) {
+        List<Node> out = new ArrayList<>();
+        for (Node other : nodes) if (other.dependencies.contains(n)) out.add(other);
+        return out;
+    }
 
     /** The node type of a captured operation, from its description. */
     private static int typeOf(String kind) {
@@ -113,30 +167,38 @@ public final class Graph {
 
     /** The nodes' work in a topological order (creation order among independent nodes), each retained once. */
     synchronized List<Work> snapshot() throws CudaException {
+        List<Work> order = new ArrayList<>();
+        for (Node n : ordered()) order.add(n.work);
+        order.forEach(Work::retain);
+        return order;
+    }
+
+    /** The nodes in a topological order (creation order among independent nodes). */
+    synchronized List<Node> ordered() throws CudaException {
         Map<Node, Integer> waiting = new HashMap<>();
         Map<Node, List<Node>> dependents = new HashMap<>();
         for (Node n : nodes) {
             waiting.put(n, n.dependencies.size());
             for (Node dep : n.dependencies) dependents.computeIfAbsent(dep, k -> new ArrayList<>()).add(n);
         }
-        List<Work> order = new ArrayList<>();
+        List<Node> order = new ArrayList<>();
         ArrayDeque<Node> ready = new ArrayDeque<>();
         for (Node n : nodes) if (waiting.get(n) == 0) ready.add(n);
         while (!ready.isEmpty()) {
             Node n = ready.poll();
-            order.add(n.work);
+            order.add(n);
             for (Node next : dependents.getOrDefault(n, List.of()))
                 if (waiting.merge(next, -1, Integer::sum) == 0) ready.add(next);
         }
         if (order.size() != nodes.size())
             throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "the graph's dependencies form a cycle");
-        order.forEach(Work::retain);
         return order;
     }
 
     synchronized void destroy() {
         nodes.forEach(n -> n.work.drop());
         nodes.clear();
+        releaseUserObjects();
     }
 
     /** A copy (cuGraphAddChildGraphNode, cuGraphClone): the same work, retained, with the same dependencies. */
@@ -145,24 +207,79 @@ public final class Graph {
         Map<Node, Node> map = new HashMap<>();
         for (Node n : nodes) {
             Node c = new Node(g, n.work.retain());
+            c.attributes.putAll(n.attributes);
             map.put(n, c);
             g.nodes.add(c);
+            g.clonedFrom.put(c, n);
         }
         for (Node n : nodes) for (Node dep : n.dependencies) map.get(n).dependencies.add(map.get(dep));
         return g;
     }
 
-    /** A CUgraphExec: work to enqueue, in order, on the stream it is launched in. */
+    /**
+     * A CUgraphExec: work to enqueue, in order, on the stream it is launched in; the graph's node at each position
+     * (for the per-executable changes cuGraphExec*SetParams and cuGraphNodeSetEnabled), the instantiation flags, and
+     * references to the graph's user objects.
+     */
     static final class Exec {
         private List<Work> work;
+        private final List<Node> nodes;
+        private final boolean[] disabled;
+        final long flags;
+        private final Map<UserObject, Integer> userObjects;
 
-        /** Takes the (retained) work of {@link Graph#snapshot}. */
-        Exec(List<Work> work) {
-            this.work = work;
+        /** Takes the (retained) work of the graph's nodes, in the order of {@link Graph#ordered}. */
+        Exec(Graph g, long flags) throws CudaException {
+            synchronized (g) {
+                this.nodes = g.ordered();
+                List<Work> w = new ArrayList<>();
+                for (Node n : nodes) w.add(n.work.retain());
+                this.work = w;
+                this.userObjects = new HashMap<>(g.userObjects);
+            }
+            userObjects.keySet().forEach(o -> o.retain(1));  // one reference each while the executable lives
+            this.disabled = new boolean[nodes.size()];
+            this.flags = flags;
         }
 
         synchronized List<Work> work() {
-            return work;
+            List<Work> out = new ArrayList<>();
+            for (int i = 0; i < work.size(); i++) if (!disabled[i]) out.add(work.get(i));
+            return out;
+        }
+
+        /** The position of the graph's node {@code n} in this executable. */
+        synchronized int indexOf(Node n) throws CudaException {
+            int i = nodes.indexOf(n);
+            if (i < 0) throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "the node is not in the graph the executable was made of");
+            return i;
+        }
+
+        /** Gives the executable's copy of a node new work (the graph's node keeps its own). */
+        synchronized void replace(Node n, Work w) throws CudaException {
+            int i;
+            try {
+                i = indexOf(n);
+            } catch (CudaException e) {
+                w.drop();
+                throw e;
+            }
+            if (work.get(i).type != w.type) {
+                w.drop();
+                throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "the node's type cannot change");
+            }
+            List<Work> next = new ArrayList<>(work);
+            Work old = next.set(i, w);
+            work = next;
+            old.drop();
+        }
+
+        synchronized void enable(Node n, boolean enabled) throws CudaException {
+            disabled[indexOf(n)] = !enabled;
+        }
+
+        synchronized boolean enabled(Node n) throws CudaException {
+            return !disabled[indexOf(n)];
         }
 
         /** cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters); else drops it. */
@@ -178,6 +295,8 @@ public final class Graph {
         synchronized void destroy() {
             work.forEach(Work::drop);
             work = List.of();
+            userObjects.forEach((o, count) -> o.release(1));
+            userObjects.clear();
         }
     }
 }

@@ -5,9 +5,12 @@ import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
 
 /**
- * Graphs (cuGraph*): made by stream capture or node by node (kernel, memcpy, memset, host and empty nodes with their
- * dependencies), instantiated, launched, updated, destroyed; kernel node parameters read and changed. Child graphs,
- * event/memory-allocation nodes, conditional nodes and per-executable node changes are not supported yet.
+ * Graphs (cuGraph*): made by stream capture or node by node (kernel, memcpy, memset, host, empty, child graph, event
+ * record/wait, memory alloc/free nodes, also through the generic cuGraphAddNode), inspected (nodes, edges, roots,
+ * dependents, parameters, DOT output), changed (parameters, edges, node removal, clones), instantiated, launched,
+ * updated and changed per executable (parameters, enabled nodes); user objects live as long as graphs and
+ * executables hold them. Not supported: conditional nodes, external semaphore and batched memory-operation nodes
+ * added through cuGraphAddNode, edge data other than the default, device-side launch.
  */
 final class GraphApi implements CuGraphApi {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GraphApi.class);
@@ -112,12 +115,27 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(nodeParams, false)));
     }
 
+    static final int MEMCPY3D_BYTES = 200, MEMSET_PARAMS_BYTES = 40, HOST_PARAMS_BYTES = 16;
+
+    private static byte[] bytes(long p, int n) {
+        byte[] b = new byte[n];
+        HostRuntime.read(p, b, 0, n);
+        return b;
+    }
+
+    /** A memcpy node's work from CUDA_MEMCPY3D (kept for cuGraphMemcpyNodeGetParams). */
+    private Graph.Work memcpyWork(long copyParams) throws CudaException {
+        MemoryApi.Copy3D copy = new MemoryApi(d).read3D(copyParams);
+        Graph.Work w = new Graph.Work("cuMemcpy3D", Graph.MEMCPY, copy.op(), null, null);
+        w.params = bytes(copyParams, MEMCPY3D_BYTES);
+        return w;
+    }
+
     @Override
     public int cuGraphAddMemcpyNode(long phGraphNode, long hGraph, long deps, long numDeps, long copyParams, long ctx) {
         return Api.call("cuGraphAddMemcpyNode", () -> {
             d.context(ctx);
-            MemoryApi.Copy3D copy = new MemoryApi(d).read3D(copyParams);
-            addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("cuMemcpy3D", Graph.MEMCPY, copy.op(), null, null));
+            addNode(phGraphNode, hGraph, deps, numDeps, memcpyWork(copyParams));
         });
     }
 
@@ -126,6 +144,12 @@ final class GraphApi implements CuGraphApi {
     public int cuGraphAddMemsetNode(long phGraphNode, long hGraph, long deps, long numDeps, long p, long ctx) {
         return Api.call("cuGraphAddMemsetNode", () -> {
             d.context(ctx);
+            addNode(phGraphNode, hGraph, deps, numDeps, memsetWork(p));
+        });
+    }
+
+    private Graph.Work memsetWork(long p) throws CudaException {
+        {
             Mem.nonNull(p, "memsetParams");
             long dst = HostRuntime.getLong(p), pitch = HostRuntime.getLong(p + 8);
             int value = HostRuntime.getInt(p + 16), size = HostRuntime.getInt(p + 20);
@@ -136,23 +160,28 @@ final class GraphApi implements CuGraphApi {
             Stream.Op op = () -> {
                 for (long y = 0; y < height; y++) d.backend.fill(dst + y * pitch, size, value, width);
             };
-            addNode(phGraphNode, hGraph, deps, numDeps, new Graph.Work("cuMemset", Graph.MEMSET, op, null, null));
-        });
+            Graph.Work w = new Graph.Work("cuMemset", Graph.MEMSET, op, null, null);
+            w.params = bytes(p, MEMSET_PARAMS_BYTES);
+            return w;
+        }
     }
 
     /** CUDA_HOST_NODE_PARAMS {fn, userData}: the function runs on a stream thread in the node's turn. */
     @Override
     public int cuGraphAddHostNode(long phGraphNode, long hGraph, long deps, long numDeps, long p) {
-        return Api.call("cuGraphAddHostNode", () -> {
-            Mem.nonNull(p, "nodeParams");
-            long fn = HostRuntime.getLong(p), userData = HostRuntime.getLong(p + 8);
-            Mem.nonNull(fn, "fn");
-            addNode(phGraphNode, hGraph, deps, numDeps,
-                    new Graph.Work("host function", Graph.HOST, () -> {
-                        d.backend.fence(Stream.runningQueueIfAny());
-                        HostRuntime.callHostFunction(fn, userData);
-                    }, null, null));
-        });
+        return Api.call("cuGraphAddHostNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, hostWork(p)));
+    }
+
+    private Graph.Work hostWork(long p) throws CudaException {
+        Mem.nonNull(p, "nodeParams");
+        long fn = HostRuntime.getLong(p), userData = HostRuntime.getLong(p + 8);
+        Mem.nonNull(fn, "fn");
+        Graph.Work w = new Graph.Work("host function", Graph.HOST, () -> {
+            d.backend.fence(Stream.runningQueueIfAny());
+            HostRuntime.callHostFunction(fn, userData);
+        }, null, null);
+        w.params = bytes(p, HOST_PARAMS_BYTES);
+        return w;
     }
 
     @Override
@@ -396,11 +425,17 @@ final class GraphApi implements CuGraphApi {
     @Override public int cuGraphKernelNodeSetParams(long hNode, long p) { return kernelSetParams(hNode, p, false); }
 
     private void instantiate(long phGraphExec, long hGraph, long flags) throws CudaException {
+        instantiate(phGraphExec, hGraph, flags, false);
+    }
+
+    /** UPLOAD (2) only through cuGraphInstantiateWithParams, which has the stream for it. */
+    private void instantiate(long phGraphExec, long hGraph, long flags, boolean upload) throws CudaException {
         Mem.nonNull(phGraphExec, "phGraphExec");
         Graph g = d.handles.get(hGraph, Graph.class);
-        if ((flags & ~(1L | 8L)) != 0)  // AUTO_FREE_ON_LAUNCH and USE_NODE_PRIORITY change nothing here
+        if ((flags & ~(1L | 8L | (upload ? 2L : 0L))) != 0)  // AUTO_FREE_ON_LAUNCH and USE_NODE_PRIORITY change nothing here
             throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "instantiate flags " + flags);
-        HostRuntime.putLong(phGraphExec, d.handles.add(new Graph.Exec(g.snapshot())));
+        // UPLOAD is not one of the executable's flags (cuGraphExecGetFlags: 0 after it, as NVIDIA answers)
+        HostRuntime.putLong(phGraphExec, d.handles.add(new Graph.Exec(g, flags & ~2L)));
     }
 
     @Override
@@ -476,6 +511,490 @@ final class GraphApi implements CuGraphApi {
             HostRuntime.putLong(resultInfo + 8, 0);
             HostRuntime.putLong(resultInfo + 16, 0);
             if (!ok) throw new CudaException(CuResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "the graph's topology differs");
+        });
+    }
+
+    // ---- node parameters read and changed (graph nodes and executables' copies)
+
+    private Graph.Node node(long hNode) throws CudaException {
+        return d.handles.get(hNode, Graph.Node.class);
+    }
+
+    private int getParams(String name, long hNode, long out, int type, String what) {
+        return Api.call(name, () -> {
+            Graph.Work w = work(hNode, type, what);
+            Mem.nonNull(out, "nodeParams");
+            if (w.params == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, what + " made by stream capture has no parameters to read");
+            HostRuntime.write(out, w.params, 0, w.params.length);
+        });
+    }
+
+    @Override public int cuGraphMemcpyNodeGetParams(long n, long p) { return getParams("cuGraphMemcpyNodeGetParams", n, p, Graph.MEMCPY, "a memcpy node"); }
+    @Override public int cuGraphMemsetNodeGetParams(long n, long p) { return getParams("cuGraphMemsetNodeGetParams", n, p, Graph.MEMSET, "a memset node"); }
+    @Override public int cuGraphHostNodeGetParams(long n, long p) { return getParams("cuGraphHostNodeGetParams", n, p, Graph.HOST, "a host node"); }
+
+    /** New work for a graph node of {@code type} (executables made before keep theirs). */
+    private void setWork(long hNode, int type, String what, Graph.Work w) throws CudaException {
+        Graph.Node node = node(hNode);
+        if (node.work.type != type) {
+            w.drop();
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not " + what);
+        }
+        synchronized (node.graph) {
+            node.replace(w);
+        }
+    }
+
+    @Override
+    public int cuGraphMemcpyNodeSetParams(long hNode, long p) {
+        return Api.call("cuGraphMemcpyNodeSetParams", () -> setWork(hNode, Graph.MEMCPY, "a memcpy node", memcpyWork(p)));
+    }
+
+    @Override
+    public int cuGraphMemsetNodeSetParams(long hNode, long p) {
+        return Api.call("cuGraphMemsetNodeSetParams", () -> setWork(hNode, Graph.MEMSET, "a memset node", memsetWork(p)));
+    }
+
+    @Override
+    public int cuGraphHostNodeSetParams(long hNode, long p) {
+        return Api.call("cuGraphHostNodeSetParams", () -> setWork(hNode, Graph.HOST, "a host node", hostWork(p)));
+    }
+
+    @Override
+    public int cuGraphEventRecordNodeSetEvent(long hNode, long event) {
+        return Api.call("cuGraphEventRecordNodeSetEvent", () -> setWork(hNode, Graph.EVENT_RECORD, "an event record node", eventWork(event, true)));
+    }
+
+    @Override
+    public int cuGraphEventWaitNodeSetEvent(long hNode, long event) {
+        return Api.call("cuGraphEventWaitNodeSetEvent", () -> setWork(hNode, Graph.EVENT_WAIT, "an event wait node", eventWork(event, false)));
+    }
+
+    /** The executable's copy of the node takes new work; the graph's node is unchanged. */
+    private void execSet(long hExec, long hNode, Graph.Work w) throws CudaException {
+        Graph.Exec e;
+        Graph.Node n;
+        try {
+            e = d.handles.get(hExec, Graph.Exec.class);
+            n = node(hNode);
+        } catch (CudaException x) {
+            w.drop();
+            throw x;
+        }
+        e.replace(n, w);
+    }
+
+    @Override
+    public int cuGraphExecKernelNodeSetParams_v2(long hExec, long hNode, long p) {
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, kernelWork(p, true)));
+    }
+
+    @Override
+    public int cuGraphExecKernelNodeSetParams(long hExec, long hNode, long p) {
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, kernelWork(p, false)));
+    }
+
+    @Override
+    public int cuGraphExecMemcpyNodeSetParams(long hExec, long hNode, long p, long ctx) {
+        return Api.call("cuGraphExecMemcpyNodeSetParams", () -> {
+            d.context(ctx);
+            execSet(hExec, hNode, memcpyWork(p));
+        });
+    }
+
+    @Override
+    public int cuGraphExecMemsetNodeSetParams(long hExec, long hNode, long p, long ctx) {
+        return Api.call("cuGraphExecMemsetNodeSetParams", () -> {
+            d.context(ctx);
+            execSet(hExec, hNode, memsetWork(p));
+        });
+    }
+
+    @Override
+    public int cuGraphExecHostNodeSetParams(long hExec, long hNode, long p) {
+        return Api.call("cuGraphExecHostNodeSetParams", () -> execSet(hExec, hNode, hostWork(p)));
+    }
+
+    @Override
+    public int cuGraphExecEventRecordNodeSetEvent(long hExec, long hNode, long event) {
+        return Api.call("cuGraphExecEventRecordNodeSetEvent", () -> execSet(hExec, hNode, eventWork(event, true)));
+    }
+
+    @Override
+    public int cuGraphExecEventWaitNodeSetEvent(long hExec, long hNode, long event) {
+        return Api.call("cuGraphExecEventWaitNodeSetEvent", () -> execSet(hExec, hNode, eventWork(event, false)));
+    }
+
+    /** Kernel, memset and memcpy nodes only (NVIDIA answers CUDA_ERROR_INVALID_VALUE for the others: recorded on an H200). */
+    @Override
+    public int cuGraphNodeSetEnabled(long hExec, long hNode, int isEnabled) {
+        return Api.call("cuGraphNodeSetEnabled", () -> {
+            Graph.Exec e = d.handles.get(hExec, Graph.Exec.class);
+            Graph.Node n = node(hNode);
+            int type = n.work.type;
+            if (type != Graph.KERNEL && type != Graph.MEMSET && type != Graph.MEMCPY)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "only kernel, memset and memcpy nodes can be disabled");
+            e.enable(n, isEnabled != 0);
+        });
+    }
+
+    @Override
+    public int cuGraphNodeGetEnabled(long hExec, long hNode, long isEnabled) {
+        return Api.call("cuGraphNodeGetEnabled", () -> Mem.putInt(isEnabled, d.handles.get(hExec, Graph.Exec.class).enabled(node(hNode)) ? 1 : 0, "isEnabled"));
+    }
+
+    @Override
+    public int cuGraphExecGetFlags(long hExec, long flags) {
+        return Api.call("cuGraphExecGetFlags", () -> Mem.putLong(flags, d.handles.get(hExec, Graph.Exec.class).flags, "flags"));
+    }
+
+    // ---- kernel node attributes (CUkernelNodeAttrValue: only the member an attribute uses is read or written)
+
+    @Override
+    public int cuGraphKernelNodeGetAttribute(long hNode, int attr, long value) {
+        return Api.call("cuGraphKernelNodeGetAttribute", () -> {
+            Graph.Node n = node(hNode);
+            if (n.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
+            Mem.nonNull(value, "value_out");
+            if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attribute " + attr);
+            byte[] v = n.attributes.getOrDefault(attr, new byte[64]);
+            HostRuntime.write(value, v, 0, StreamApi.attributeBytes(attr));
+        });
+    }
+
+    @Override
+    public int cuGraphKernelNodeSetAttribute(long hNode, int attr, long value) {
+        return Api.call("cuGraphKernelNodeSetAttribute", () -> {
+            Graph.Node n = node(hNode);
+            if (n.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
+            Mem.nonNull(value, "value");
+            if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attribute " + attr);
+            byte[] v = new byte[64];
+            HostRuntime.read(value, v, 0, StreamApi.attributeBytes(attr));
+            n.attributes.put(attr, v);
+        });
+    }
+
+    @Override
+    public int cuGraphKernelNodeCopyAttributes(long dst, long src) {
+        return Api.call("cuGraphKernelNodeCopyAttributes", () -> {
+            Graph.Node to = node(dst), from = node(src);
+            if (to.work.type != Graph.KERNEL || from.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not kernel nodes");
+            to.attributes.clear();
+            to.attributes.putAll(from.attributes);
+        });
+    }
+
+    // ---- graph structure: clones, removal, edges, roots, dependents
+
+    @Override
+    public int cuGraphClone(long phGraphClone, long originalGraph) {
+        return Api.call("cuGraphClone", () -> {
+            Mem.nonNull(phGraphClone, "phGraphClone");
+            HostRuntime.putLong(phGraphClone, d.handles.add(d.handles.get(originalGraph, Graph.class).copy()));
+        });
+    }
+
+    @Override
+    public int cuGraphNodeFindInClone(long phNode, long hOriginalNode, long hClonedGraph) {
+        return Api.call("cuGraphNodeFindInClone", () -> {
+            Mem.nonNull(phNode, "phNode");
+            Graph clone = d.handles.get(hClonedGraph, Graph.class);
+            Graph.Node original = node(hOriginalNode);
+            synchronized (clone) {
+                for (var e : clone.clonedFrom.entrySet()) {
+                    if (e.getValue() == original && clone.nodes.contains(e.getKey())) {
+                        HostRuntime.putLong(phNode, handleOf(e.getKey()));
+                        return;
+                    }
+                }
+            }
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the node has no copy in that graph");
+        });
+    }
+
+    @Override
+    public int cuGraphDestroyNode(long hNode) {
+        return Api.call("cuGraphDestroyNode", () -> {
+            Graph.Node n = node(hNode);
+            n.graph.remove(n);
+            d.handles.remove(hNode);
+        });
+    }
+
+    /** Writes up to *count node handles (all of them counted when the array is NULL), as the cuGraph*Nodes queries do. */
+    private void putNodes(java.util.List<Graph.Node> list, long array, long count, String what) throws CudaException {
+        Mem.nonNull(count, what);
+        if (array == 0) {
+            HostRuntime.putLong(count, list.size());
+            return;
+        }
+        long n = Math.min(HostRuntime.getLong(count), list.size());
+        for (int i = 0; i < n; i++) HostRuntime.putLong(array + 8L * i, handleOf(list.get(i)));
+        HostRuntime.putLong(count, n);
+    }
+
+    @Override
+    public int cuGraphGetRootNodes(long hGraph, long roots, long numRoots) {
+        return Api.call("cuGraphGetRootNodes", () -> {
+            Graph g = d.handles.get(hGraph, Graph.class);
+            java.util.List<Graph.Node> list = new java.util.ArrayList<>();
+            synchronized (g) {
+                for (Graph.Node n : g.nodes) if (n.dependencies.isEmpty()) list.add(n);
+            }
+            putNodes(list, roots, numRoots, "numRootNodes");
+        });
+    }
+
+    private int dependents(long hNode, long out, long edgeData, long count) {
+        return Api.call("cuGraphNodeGetDependentNodes", () -> {
+            Graph.Node n = node(hNode);
+            var list = n.graph.dependents(n);
+            putNodes(list, out, count, "numDependentNodes");
+            if (edgeData != 0 && out != 0) HostRuntime.write(edgeData, new byte[8 * list.size()], 0, (int) Math.min(8L * list.size(), 8L * HostRuntime.getLong(count)));
+        });
+    }
+
+    @Override public int cuGraphNodeGetDependentNodes(long n, long out, long count) { return dependents(n, out, 0, count); }
+    @Override public int cuGraphNodeGetDependentNodes_v2(long n, long out, long edges, long count) { return dependents(n, out, edges, count); }
+
+    /** Edge data (CUgraphEdgeData, 8 bytes) is the default everywhere here: zeros. */
+    @Override
+    public int cuGraphNodeGetDependencies_v2(long hNode, long deps, long edgeData, long numDeps) {
+        int r = cuGraphNodeGetDependencies(hNode, deps, numDeps);
+        if (r == 0 && edgeData != 0 && deps != 0) {
+            long n = HostRuntime.getLong(numDeps);
+            HostRuntime.write(edgeData, new byte[(int) (8 * n)], 0, (int) (8 * n));
+        }
+        return r;
+    }
+
+    private int edges(long hGraph, long from, long to, long edgeData, long numEdges) {
+        return Api.call("cuGraphGetEdges", () -> {
+            Graph g = d.handles.get(hGraph, Graph.class);
+            Mem.nonNull(numEdges, "numEdges");
+            java.util.List<Graph.Node[]> list = new java.util.ArrayList<>();
+            synchronized (g) {
+                for (Graph.Node n : g.nodes) for (Graph.Node dep : n.dependencies) list.add(new Graph.Node[] {dep, n});
+            }
+            if (from == 0 && to == 0) {
+                HostRuntime.putLong(numEdges, list.size());
+                return;
+            }
+            Mem.nonNull(from, "from");
+            Mem.nonNull(to, "to");
+            long n = Math.min(HostRuntime.getLong(numEdges), list.size());
+            for (int i = 0; i < n; i++) {
+                HostRuntime.putLong(from + 8L * i, handleOf(list.get(i)[0]));
+                HostRuntime.putLong(to + 8L * i, handleOf(list.get(i)[1]));
+                if (edgeData != 0) HostRuntime.putLong(edgeData + 8L * i, 0);
+            }
+            HostRuntime.putLong(numEdges, n);
+        });
+    }
+
+    @Override public int cuGraphGetEdges(long g, long from, long to, long n) { return edges(g, from, to, 0, n); }
+    @Override public int cuGraphGetEdges_v2(long g, long from, long to, long edges, long n) { return edges(g, from, to, edges, n); }
+
+    private int removeDependencies(long hGraph, long from, long to, long count) {
+        return Api.call("cuGraphRemoveDependencies", () -> {
+            Graph g = d.handles.get(hGraph, Graph.class);
+            var froms = dependencies(from, count);
+            var tos = dependencies(to, count);
+            synchronized (g) {
+                for (int i = 0; i < froms.size(); i++)
+                    if (!tos.get(i).dependencies.contains(froms.get(i)))
+                        throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no such edge");
+                for (int i = 0; i < froms.size(); i++) tos.get(i).dependencies.remove(froms.get(i));
+            }
+        });
+    }
+
+    @Override public int cuGraphRemoveDependencies(long g, long from, long to, long n) { return removeDependencies(g, from, to, n); }
+
+    @Override
+    public int cuGraphRemoveDependencies_v2(long g, long from, long to, long edgeData, long n) {
+        return removeDependencies(g, from, to, n);
+    }
+
+    // ---- instantiation with parameters, generic nodes
+
+    /** CUDA_GRAPH_INSTANTIATE_PARAMS {flags, hUploadStream, hErrNode_out, result_out}. */
+    private int instantiateWithParams(long phGraphExec, long hGraph, long p, boolean ptsz) {
+        return Api.call("cuGraphInstantiateWithParams", () -> {
+            Mem.nonNull(p, "instantiateParams");
+            long flags = HostRuntime.getLong(p), upload = HostRuntime.getLong(p + 8);
+            HostRuntime.putLong(p + 16, 0);
+            HostRuntime.putInt(p + 24, 1);  // CUDA_GRAPH_INSTANTIATE_ERROR until it succeeds
+            instantiate(phGraphExec, hGraph, flags, true);
+            if ((flags & 2) != 0)  // UPLOAD: ordered on the stream like cuGraphUpload
+                streams.resolve(upload, ptsz).enqueue("cuGraphUpload", () -> {}, null, null);
+            HostRuntime.putInt(p + 24, 0);  // CUDA_GRAPH_INSTANTIATE_SUCCESS
+        });
+    }
+
+    @Override public int cuGraphInstantiateWithParams(long ph, long g, long p) { return instantiateWithParams(ph, g, p, false); }
+    @Override public int cuGraphInstantiateWithParams_ptsz(long ph, long g, long p) { return instantiateWithParams(ph, g, p, true); }
+
+    /** Turns a nested call's CUresult back into the exception of the call around it. */
+    private static void ok(int r, String what) throws CudaException {
+        if (r != 0) throw new CudaException(r, what);
+    }
+
+    /**
+     * CUgraphNodeParams {type, reserved[3], union at 16}: each node type as its own cuGraphAdd*Node takes it
+     * (kernel v3 = v2's layout, memcpy {flags, reserved, ctx, CUDA_MEMCPY3D}, memset v2, host v2, child graph,
+     * event, memory alloc v2 with its dptr written back, memory free).
+     */
+    private void addGeneric(long phGraphNode, long hGraph, long deps, long numDeps, long p) throws CudaException {
+        Mem.nonNull(p, "nodeParams");
+        int type = HostRuntime.getInt(p);
+        long u = p + 16;
+        switch (type) {
+            case Graph.KERNEL -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(u, true));
+            case Graph.MEMCPY -> {
+                d.context(HostRuntime.getLong(u + 8));
+                addNode(phGraphNode, hGraph, deps, numDeps, memcpyWork(u + 16));
+            }
+            case Graph.MEMSET -> {
+                d.context(HostRuntime.getLong(u + 40));
+                addNode(phGraphNode, hGraph, deps, numDeps, memsetWork(u));
+            }
+            case Graph.HOST -> addNode(phGraphNode, hGraph, deps, numDeps, hostWork(u));
+            case Graph.CHILD -> ok(cuGraphAddChildGraphNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "child graph node");
+            case Graph.EMPTY -> ok(cuGraphAddEmptyNode(phGraphNode, hGraph, deps, numDeps), "empty node");
+            case Graph.EVENT_WAIT -> ok(cuGraphAddEventWaitNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "event wait node");
+            case Graph.EVENT_RECORD -> ok(cuGraphAddEventRecordNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "event record node");
+            case Graph.MEM_ALLOC -> ok(cuGraphAddMemAllocNode(phGraphNode, hGraph, deps, numDeps, u), "memory alloc node");
+            case Graph.MEM_FREE -> ok(cuGraphAddMemFreeNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "memory free node");
+            case 13 -> {  // CONDITIONAL: its handle first (NVIDIA: INVALID_VALUE without one, recorded on an H200)
+                if (HostRuntime.getLong(u) == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a conditional node without a handle");
+                throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "conditional graph nodes");
+            }
+            case 8, 9, 12 -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "graph node type " + type + " (external semaphores, batched memory operations)");
+            default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "graph node type " + type);
+        }
+    }
+
+    @Override
+    public int cuGraphAddNode(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
+        return Api.call("cuGraphAddNode", () -> addGeneric(phGraphNode, hGraph, deps, numDeps, nodeParams));
+    }
+
+    @Override
+    public int cuGraphAddNode_v2(long phGraphNode, long hGraph, long deps, long edgeData, long numDeps, long nodeParams) {
+        return Api.call("cuGraphAddNode", () -> addGeneric(phGraphNode, hGraph, deps, numDeps, nodeParams));
+    }
+
+    /** The work a CUgraphNodeParams describes, for the node types whose parameters can change. */
+    private Graph.Work genericWork(long p) throws CudaException {
+        Mem.nonNull(p, "nodeParams");
+        int type = HostRuntime.getInt(p);
+        long u = p + 16;
+        return switch (type) {
+            case Graph.KERNEL -> kernelWork(u, true);
+            case Graph.MEMCPY -> memcpyWork(u + 16);
+            case Graph.MEMSET -> memsetWork(u);
+            case Graph.HOST -> hostWork(u);
+            case Graph.EVENT_WAIT -> eventWork(HostRuntime.getLong(u), false);
+            case Graph.EVENT_RECORD -> eventWork(HostRuntime.getLong(u), true);
+            default -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "changing the parameters of a node of type " + type);
+        };
+    }
+
+    @Override
+    public int cuGraphNodeSetParams(long hNode, long nodeParams) {
+        return Api.call("cuGraphNodeSetParams", () -> {
+            Graph.Work w = genericWork(nodeParams);
+            setWork(hNode, w.type, "a node of type " + w.type, w);
+        });
+    }
+
+    @Override
+    public int cuGraphExecNodeSetParams(long hExec, long hNode, long nodeParams) {
+        return Api.call("cuGraphExecNodeSetParams", () -> execSet(hExec, hNode, genericWork(nodeParams)));
+    }
+
+    // ---- user objects
+
+    @Override
+    public int cuUserObjectCreate(long objectOut, long ptr, long destroy, int initialRefcount, int flags) {
+        return Api.call("cuUserObjectCreate", () -> {
+            Mem.nonNull(objectOut, "object_out");
+            Mem.nonNull(destroy, "destroy");
+            if (initialRefcount <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "initialRefcount " + initialRefcount);
+            if (flags != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be CU_USER_OBJECT_NO_DESTRUCTOR_SYNC");
+            HostRuntime.putLong(objectOut, d.handles.add(new Graph.UserObject(ptr, destroy, initialRefcount)));
+        });
+    }
+
+    @Override
+    public int cuUserObjectRetain(long object, int count) {
+        return Api.call("cuUserObjectRetain", () -> {
+            if (count <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
+            d.handles.get(object, Graph.UserObject.class).retain(count);
+        });
+    }
+
+    @Override
+    public int cuUserObjectRelease(long object, int count) {
+        return Api.call("cuUserObjectRelease", () -> {
+            if (count <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
+            if (d.handles.get(object, Graph.UserObject.class).release(count)) d.handles.remove(object);
+        });
+    }
+
+    /** flags 1 (CU_GRAPH_USER_OBJECT_MOVE): the caller's references move to the graph. */
+    @Override
+    public int cuGraphRetainUserObject(long graph, long object, int count, int flags) {
+        return Api.call("cuGraphRetainUserObject", () -> {
+            Graph g = d.handles.get(graph, Graph.class);
+            Graph.UserObject o = d.handles.get(object, Graph.UserObject.class);
+            if (count <= 0 || (flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count + ", flags " + flags);
+            if ((flags & 1) == 0) o.retain(count);
+            synchronized (g) {
+                g.userObjects.merge(o, count, Integer::sum);
+            }
+        });
+    }
+
+    @Override
+    public int cuGraphReleaseUserObject(long graph, long object, int count) {
+        return Api.call("cuGraphReleaseUserObject", () -> {
+            Graph g = d.handles.get(graph, Graph.class);
+            Graph.UserObject o = d.handles.get(object, Graph.UserObject.class);
+            if (count <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "count " + count);
+            synchronized (g) {
+                int held = g.userObjects.getOrDefault(o, 0);
+                if (held < count) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the graph holds " + held + " references");
+                if (held == count) g.userObjects.remove(o);
+                else g.userObjects.put(o, held - count);
+            }
+            o.release(count);
+        });
+    }
+
+    // ---- DOT output
+
+    /** The graph in Graphviz DOT: one vertex per node (its kind), one arrow per dependency. */
+    @Override
+    public int cuGraphDebugDotPrint(long hGraph, long path, int flags) {
+        return Api.call("cuGraphDebugDotPrint", () -> {
+            Graph g = d.handles.get(hGraph, Graph.class);
+            String file = Mem.string(path, "path");
+            StringBuilder dot = new StringBuilder("digraph zluda_graph {\n");
+            synchronized (g) {
+                for (int i = 0; i < g.nodes.size(); i++)
+                    dot.append("  n").append(i).append(" [label=\"").append(g.nodes.get(i).work.kind.replace("\"", "'")).append("\"];\n");
+                for (int i = 0; i < g.nodes.size(); i++)
+                    for (Graph.Node dep : g.nodes.get(i).dependencies) dot.append("  n").append(g.nodes.indexOf(dep)).append(" -> n").append(i).append(";\n");
+            }
+            dot.append("}\n");
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(file), dot);
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                throw new CudaException(CuResult.CUDA_ERROR_OPERATING_SYSTEM, "cannot write " + file + ": " + e.getMessage());
+            }
         });
     }
 }

@@ -29,6 +29,8 @@ final class Linker {
     final JitOptions jit;
     private final List<PtxModule> inputs = new ArrayList<>();
     private long image;
+    /** The first input that failed: NVIDIA's cuLinkComplete then fails with its error (recorded on an H200). */
+    private CudaException failed;
 
     Linker(JitOptions jit) {
         this.jit = jit;
@@ -58,16 +60,14 @@ final class Linker {
                     ptx.sort(java.util.Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
                     inputs.add(parse(name, ptx.get(0).text()));
                 }
-                case INPUT_CUBIN, INPUT_OBJECT, INPUT_LIBRARY -> {
-                    boolean elf = bytes.length >= 64 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F';
-                    if (!elf && type == INPUT_CUBIN) throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, name + ": not a cubin");
-                    throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, name + ": NVIDIA machine code cannot run here: ZLUDA-J links PTX");
-                }
+                case INPUT_CUBIN, INPUT_OBJECT, INPUT_LIBRARY ->  // (NVIDIA too answers NO_BINARY_FOR_GPU for a bad cubin)
+                        throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, name + ": NVIDIA machine code cannot run here: ZLUDA-J links PTX");
                 case INPUT_NVVM -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, name + ": NVVM IR inputs are not supported");
                 default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "input type " + type);
             }
         } catch (CudaException e) {
             jit.error(e.getMessage());
+            if (failed == null) failed = e;
             throw e;
         }
     }
@@ -92,7 +92,8 @@ final class Linker {
 
     /** The linked module: every definition once; extern declarations resolved within the inputs become prototypes. */
     static PtxModule link(List<PtxModule> inputs) throws CudaException {
-        if (inputs.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "nothing was added to the link");
+        // nothing added: an empty module, as NVIDIA's linker completes an empty link (recorded on an H200)
+        if (inputs.isEmpty()) return new PtxModule("linked", "7.0", List.of("sm_52"), 64, List.of(), List.of());
         Map<String, Function> definitions = new LinkedHashMap<>();
         Map<String, Function> unresolved = new LinkedHashMap<>();
         Map<String, Variable> data = new LinkedHashMap<>(), externData = new LinkedHashMap<>();
@@ -156,6 +157,7 @@ final class Linker {
 
     /** Links the inputs; the image (NUL-terminated PTX) stays valid until {@link #destroy}. */
     synchronized long[] complete() throws CudaException {
+        if (failed != null) throw new CudaException(failed.result(), "an input failed: " + failed.getMessage());
         String ptx;
         try {
             ptx = PtxPrinter.print(link(inputs));

@@ -62,6 +62,6 @@ class LinkerTest {
         CudaException e = assertThrows(CudaException.class,
                 () -> Linker.link(List.of(Ptx.parse("a.ptx", CALLEE), Ptx.parse("b.ptx", CALLEE))));
         assertEquals(CuResult.CUDA_ERROR_INVALID_PTX, e.result());
-        assertEquals(CuResult.CUDA_ERROR_INVALID_VALUE, assertThrows(CudaException.class, () -> Linker.link(List.of())).result());
+        assertTrue(Linker.link(List.of()).functions().isEmpty(), "an empty link completes (as NVIDIA's) with an empty module");
     }
 }
