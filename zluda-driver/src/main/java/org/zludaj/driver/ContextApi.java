@@ -312,4 +312,10 @@ final class ContextApi implements CuContextApi {
     public int cuCtxResetPersistingL2Cache() {
         return Api.call("cuCtxResetPersistingL2Cache", d::requireCurrent);
     }
+
+    // the first ABI of these (the same arguments): as the _v2 functions
+    @Override public int cuCtxCreate(long pctx, int flags, int dev) { return cuCtxCreate_v2(pctx, flags, dev); }
+    @Override public int cuCtxDestroy(long ctx) { return cuCtxDestroy_v2(ctx); }
+    @Override public int cuCtxPushCurrent(long ctx) { return cuCtxPushCurrent_v2(ctx); }
+    @Override public int cuCtxPopCurrent(long pctx) { return cuCtxPopCurrent_v2(pctx); }
 }

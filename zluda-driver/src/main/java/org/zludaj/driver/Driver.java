@@ -28,6 +28,10 @@ public final class Driver {
     /** Flags of page-locked host memory (cuMemHostAlloc's, cuMemHostRegister's), by base; managed allocations. */
     final java.util.concurrent.ConcurrentHashMap<Long, Integer> hostFlags = new java.util.concurrent.ConcurrentHashMap<>();
     final java.util.Set<Long> managedMemory = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Memory of graph allocation nodes still allocated (base -> size), and the most there was (per driver). */
+    final java.util.concurrent.ConcurrentHashMap<Long, Long> graphMemory = new java.util.concurrent.ConcurrentHashMap<>();
+    final java.util.concurrent.atomic.AtomicLong graphMemoryHigh = new java.util.concurrent.atomic.AtomicLong();
+
     /** Bases of cuMemHostRegister ranges (page-locked, but not allocated by the driver). */
     final java.util.Set<Long> registeredMemory = java.util.concurrent.ConcurrentHashMap.newKeySet();
 

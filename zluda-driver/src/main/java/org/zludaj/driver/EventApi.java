@@ -99,4 +99,7 @@ final class EventApi implements CuEventApi {
     public int cuEventElapsedTime(long pMilliseconds, long hStart, long hEnd) {
         return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
     }
+
+    /** The first ABI (the same argument). */
+    @Override public int cuEventDestroy(long hEvent) { return cuEventDestroy_v2(hEvent); }
 }

@@ -282,14 +282,20 @@ public final class Graph {
             return !disabled[indexOf(n)];
         }
 
-        /** cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters); else drops it. */
-        synchronized boolean update(List<Work> next) {
-            boolean same = next.size() == work.size();
+        /**
+         * cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters); else drops it. The
+         * CUgraphExecUpdateResult: 0 success, 2 topology changed, 6 not supported (memory nodes, as NVIDIA answers).
+         */
+        synchronized int update(List<Work> next) {
+            boolean memory = false;
+            for (Work w : work) memory |= w.type == MEM_ALLOC || w.type == MEM_FREE;
+            for (Work w : next) memory |= w.type == MEM_ALLOC || w.type == MEM_FREE;
+            boolean same = !memory && next.size() == work.size();
             for (int i = 0; same && i < next.size(); i++) same = next.get(i).kind.equals(work.get(i).kind);
             List<Work> gone = same ? work : next;
             if (same) work = next;
             gone.forEach(Work::drop);
-            return same;
+            return same ? 0 : memory ? 6 : 2;
         }
 
         synchronized void destroy() {

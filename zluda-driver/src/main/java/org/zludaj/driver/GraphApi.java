@@ -294,6 +294,9 @@ final class GraphApi implements CuGraphApi {
             d.requireCurrent();
             long p = d.backend.allocate(device, bytes);
             d.deviceMemory.put(p, bytes);
+            d.graphMemory.put(p, bytes);
+            long now = d.graphMemory.values().stream().mapToLong(Long::longValue).sum();
+            d.graphMemoryHigh.accumulateAndGet(now, Math::max);
             HostRuntime.putLong(nodeParams + 112, p);
             Graph.Work w = new Graph.Work("memory alloc", Graph.MEM_ALLOC, () -> {}, null, null);
             w.address = p;
@@ -319,6 +322,7 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphAddMemFreeNode", () -> {
             if (!d.deviceMemory.containsKey(dptr)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dptr is not an allocation");
             Graph.Work w = new Graph.Work("memory free", Graph.MEM_FREE, () -> {}, () -> {
+                d.graphMemory.remove(dptr);
                 if (d.deviceMemory.remove(dptr) != null) {
                     try {
                         d.backend.free(dptr);
@@ -497,7 +501,8 @@ final class GraphApi implements CuGraphApi {
 
     /**
      * cuGraphExecUpdate: a graph with the same sequence of node kinds replaces the executable's nodes (new kernel
-     * arguments, copy addresses); otherwise CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED. resultInfo: result (int) at 0,
+     * arguments, copy addresses); otherwise CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED, or _NOT_SUPPORTED where
+     * memory nodes are involved (as NVIDIA answers). resultInfo: result (int) at 0,
      * errorNode at 8, errorFromNode at 16.
      */
     @Override
@@ -506,11 +511,11 @@ final class GraphApi implements CuGraphApi {
             Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
             Graph g = d.handles.get(hGraph, Graph.class);
             Mem.nonNull(resultInfo, "resultInfo");
-            boolean ok = e.update(g.snapshot());
-            HostRuntime.putInt(resultInfo, ok ? 0 : 2);
+            int result = e.update(g.snapshot());
+            HostRuntime.putInt(resultInfo, result);
             HostRuntime.putLong(resultInfo + 8, 0);
             HostRuntime.putLong(resultInfo + 16, 0);
-            if (!ok) throw new CudaException(CuResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "the graph's topology differs");
+            if (result != 0) throw new CudaException(CuResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, result == 6 ? "graphs with memory nodes" : "the graph's topology differs");
         });
     }
 
@@ -996,5 +1001,62 @@ final class GraphApi implements CuGraphApi {
                 throw new CudaException(CuResult.CUDA_ERROR_OPERATING_SYSTEM, "cannot write " + file + ": " + e.getMessage());
             }
         });
+    }
+
+    // ---- the first ABIs, graph memory
+
+    @Override
+    public int cuGraphInstantiate(long phGraphExec, long hGraph, long phErrorNode, long logBuffer, long bufferSize) {
+        return cuGraphInstantiate_v2(phGraphExec, hGraph, phErrorNode, logBuffer, bufferSize);
+    }
+
+    /** The CUDA 10-11 form: the error node and result through two pointers. */
+    @Override
+    public int cuGraphExecUpdate(long hGraphExec, long hGraph, long hErrorNodeOut, long updateResultOut) {
+        return Api.call("cuGraphExecUpdate", () -> {
+            Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
+            Graph g = d.handles.get(hGraph, Graph.class);
+            Mem.nonNull(updateResultOut, "updateResult_out");
+            int result = e.update(g.snapshot());
+            if (hErrorNodeOut != 0) HostRuntime.putLong(hErrorNodeOut, 0);
+            HostRuntime.putInt(updateResultOut, result);
+            if (result != 0) throw new CudaException(CuResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, result == 6 ? "graphs with memory nodes" : "the graph's topology differs");
+        });
+    }
+
+    /**
+     * CUgraphMem_attribute: USED_MEM_CURRENT (0) and RESERVED_MEM_CURRENT (2) are the bytes of graph allocations
+     * still allocated, the _HIGH ones (1, 3) the most there was; only the high marks can be reset, to 0.
+     */
+    @Override
+    public int cuDeviceGetGraphMemAttribute(int device, int attr, long value) {
+        return Api.call("cuDeviceGetGraphMemAttribute", () -> {
+            d.checkDevice(device);
+            Mem.nonNull(value, "value");
+            long current = d.graphMemory.values().stream().mapToLong(Long::longValue).sum();
+            long v = switch (attr) {
+                case 0, 2 -> current;
+                case 1, 3 -> Math.max(current, d.graphMemoryHigh.get());
+                default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "graph memory attribute " + attr);
+            };
+            HostRuntime.putLong(value, v);
+        });
+    }
+
+    @Override
+    public int cuDeviceSetGraphMemAttribute(int device, int attr, long value) {
+        return Api.call("cuDeviceSetGraphMemAttribute", () -> {
+            d.checkDevice(device);
+            Mem.nonNull(value, "value");
+            if ((attr != 1 && attr != 3) || HostRuntime.getLong(value) != 0)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "only the high marks can be set, to 0");
+            d.graphMemoryHigh.set(d.graphMemory.values().stream().mapToLong(Long::longValue).sum());
+        });
+    }
+
+    /** Graph memory goes back to the system when freed here: nothing is kept to trim. */
+    @Override
+    public int cuDeviceGraphMemTrim(int device) {
+        return Api.call("cuDeviceGraphMemTrim", () -> d.checkDevice(device));
     }
 }

@@ -12,6 +12,12 @@ public final class Kernel {
     volatile int maxDynamicShared;
     /** CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT (-1: no preference). */
     volatile int carveout = -1;
+    /** The launch state of the first launch API (cuFuncSetBlockShape, cuFuncSetSharedSize, cuParamSet*): block, shared bytes, parameters. */
+    final int[] legacyBlock = {1, 1, 1};
+    volatile int legacyShared;
+    /** The parameter space cuParamSet* write into (4 KiB, as NVIDIA's: writes past cuParamSetSize are accepted) and its launch size. */
+    final byte[] legacyParams = new byte[4096];
+    volatile int legacyParamSize;
     private final long staticShared;
     private long nativeName;
 

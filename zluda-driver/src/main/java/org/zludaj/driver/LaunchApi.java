@@ -474,4 +474,104 @@ final class LaunchApi implements CuLaunchApi {
             if (config < 0 || config > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cache config " + config);
         });
     }
+
+    // ---- the first launch API (CUDA 1-3, deprecated): the function keeps a block shape, shared bytes and a
+    // parameter buffer; cuLaunch/cuLaunchGrid launch it as cuLaunchKernel with that buffer (CU_LAUNCH_PARAM_BUFFER_*)
+
+    @Override
+    public int cuFuncSetBlockShape(long hfunc, int x, int y, int z) {
+        return Api.call("cuFuncSetBlockShape", () -> {
+            Kernel k = d.handles.get(hfunc, Kernel.class);
+            if (x <= 0 || y <= 0 || z <= 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + x + "x" + y + "x" + z);
+            synchronized (k.legacyBlock) {
+                k.legacyBlock[0] = x;
+                k.legacyBlock[1] = y;
+                k.legacyBlock[2] = z;
+            }
+        });
+    }
+
+    @Override
+    public int cuFuncSetSharedSize(long hfunc, int bytes) {
+        return Api.call("cuFuncSetSharedSize", () -> d.handles.get(hfunc, Kernel.class).legacyShared = bytes);
+    }
+
+    @Override
+    public int cuParamSetSize(long hfunc, int numbytes) {
+        return Api.call("cuParamSetSize", () -> {
+            Kernel k = d.handles.get(hfunc, Kernel.class);
+            if (numbytes < 0 || numbytes > k.legacyParams.length) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "parameter size " + numbytes);
+            k.legacyParamSize = numbytes;
+        });
+    }
+
+    private void paramBytes(long hfunc, int offset, byte[] b) throws CudaException {
+        Kernel k = d.handles.get(hfunc, Kernel.class);
+        synchronized (k.legacyBlock) {
+            byte[] p = k.legacyParams;
+            if (offset < 0 || offset + b.length > p.length)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "[" + offset + ", +" + b.length + ") outside the " + p.length + " bytes of parameter space");
+            System.arraycopy(b, 0, p, offset, b.length);
+        }
+    }
+
+    private static byte[] le(int v) {
+        return java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(v).array();
+    }
+
+    @Override
+    public int cuParamSeti(long hfunc, int offset, int value) {
+        return Api.call("cuParamSeti", () -> paramBytes(hfunc, offset, le(value)));
+    }
+
+    @Override
+    public int cuParamSetf(long hfunc, int offset, float value) {
+        return Api.call("cuParamSetf", () -> paramBytes(hfunc, offset, le(Float.floatToRawIntBits(value))));
+    }
+
+    @Override
+    public int cuParamSetv(long hfunc, int offset, long ptr, int numbytes) {
+        return Api.call("cuParamSetv", () -> {
+            if (numbytes < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "numbytes " + numbytes);
+            if (numbytes > 0) Mem.nonNull(ptr, "ptr");
+            paramBytes(hfunc, offset, HostRuntime.bytes(ptr, numbytes));
+        });
+    }
+
+    private int legacyLaunch(String name, long f, int gw, int gh, long stream) {
+        Kernel k;
+        int[] block;
+        byte[] params;
+        try {
+            k = d.handles.get(f, Kernel.class);
+        } catch (CudaException e) {
+            return Api.call(name, () -> {
+                throw e;
+            });
+        }
+        synchronized (k.legacyBlock) {
+            block = k.legacyBlock.clone();
+            params = java.util.Arrays.copyOf(k.legacyParams, k.legacyParamSize);
+        }
+        // {BUFFER_POINTER, buffer, BUFFER_SIZE, &size, END}, then the size and the buffer
+        long extra = HostRuntime.allocate(40 + 8 + Math.max(params.length, 1), 16);
+        if (extra == 0) return CuResult.CUDA_ERROR_OUT_OF_MEMORY;
+        try {
+            long size = extra + 40, buffer = extra + 48;
+            HostRuntime.write(buffer, params, 0, params.length);
+            HostRuntime.putLong(size, params.length);
+            HostRuntime.putLong(extra, PARAM_BUFFER_POINTER);
+            HostRuntime.putLong(extra + 8, buffer);
+            HostRuntime.putLong(extra + 16, PARAM_BUFFER_SIZE);
+            HostRuntime.putLong(extra + 24, size);
+            HostRuntime.putLong(extra + 32, PARAM_END);
+            return launch(f, gw, gh, 1, block[0], block[1], block[2], k.legacyShared, stream, 0, params.length == 0 ? 0 : extra, false);
+        } finally {
+            HostRuntime.release(extra);
+        }
+    }
+
+    @Override public int cuLaunch(long f) { return legacyLaunch("cuLaunch", f, 1, 1, 0); }
+    @Override public int cuLaunchGrid(long f, int w, int h) { return legacyLaunch("cuLaunchGrid", f, w, h, 0); }
+    @Override public int cuLaunchGridAsync(long f, int w, int h, long s) { return legacyLaunch("cuLaunchGridAsync", f, w, h, s); }
 }

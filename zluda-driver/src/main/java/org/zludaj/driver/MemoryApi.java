@@ -62,6 +62,7 @@ final class MemoryApi implements CuMemoryApi {
             d.deviceMemory.remove(dptr);
             d.pinnedMemory.remove(dptr);
             d.managedMemory.remove(dptr);
+            d.graphMemory.remove(dptr);
         });
     }
 
@@ -675,5 +676,110 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemAdvise_v2(long devPtr, long count, int advice, long location) {
         return Api.call("cuMemAdvise", () -> advise(devPtr, count, advice));
+    }
+
+    // ---- batched copies and memory hints (CUDA 12.8/13)
+
+    /**
+     * count copies, each of sizes[i] bytes from srcs[i] to dsts[i], in stream order (not on the legacy stream, as
+     * NVIDIA requires). The attributes (access order and location hints) only describe the copies: checked, then
+     * nothing more to do here.
+     */
+    private int batchCopy(long dsts, long srcs, long sizes, long count, long attrs, long attrsIdxs, long numAttrs, long failIdx,
+                          long hStream, boolean ptsz) {
+        return Api.call("cuMemcpyBatchAsync", () -> {
+            if (failIdx != 0) HostRuntime.putLong(failIdx, -1L);  // SIZE_MAX: not a particular copy
+            if (count == 0 || hStream == 0 || hStream == 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, count == 0 ? "no copies" : "the legacy stream");
+            Mem.nonNull(dsts, "dsts");
+            Mem.nonNull(srcs, "srcs");
+            Mem.nonNull(sizes, "sizes");
+            if (numAttrs < 1 || numAttrs > count) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "numAttrs " + numAttrs);
+            Mem.nonNull(attrs, "attrs");
+            Mem.nonNull(attrsIdxs, "attrsIdxs");
+            if (HostRuntime.getLong(attrsIdxs) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attrsIdxs[0] must be 0");
+            Stream s = streams.resolve(hStream, ptsz);
+            long[][] copies = new long[(int) count][3];
+            for (int i = 0; i < count; i++) {
+                copies[i] = new long[] {HostRuntime.getLong(dsts + 8L * i), HostRuntime.getLong(srcs + 8L * i), HostRuntime.getLong(sizes + 8L * i)};
+                if (copies[i][2] > 0 && (copies[i][0] == 0 || copies[i][1] == 0)) {
+                    if (failIdx != 0) HostRuntime.putLong(failIdx, i);
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy " + i + " has a null address");
+                }
+            }
+            s.enqueue("cuMemcpyBatchAsync", () -> {
+                for (long[] c : copies) if (c[2] > 0) d.backend.copy(c[0], c[1], c[2]);
+            }, null, null);
+        });
+    }
+
+    @Override
+    public int cuMemcpyBatchAsync(long dsts, long srcs, long sizes, long count, long attrs, long attrsIdxs, long numAttrs, long failIdx, long s) {
+        return batchCopy(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, s, false);
+    }
+
+    @Override
+    public int cuMemcpyBatchAsync_ptsz(long dsts, long srcs, long sizes, long count, long attrs, long attrsIdxs, long numAttrs, long failIdx, long s) {
+        return batchCopy(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, s, true);
+    }
+
+    @Override
+    public int cuMemcpyBatchAsync_v2(long dsts, long srcs, long sizes, long count, long attrs, long attrsIdxs, long numAttrs, long s) {
+        return batchCopy(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, 0, s, false);
+    }
+
+    @Override
+    public int cuMemcpyBatchAsync_v2_ptsz(long dsts, long srcs, long sizes, long count, long attrs, long attrsIdxs, long numAttrs, long s) {
+        return batchCopy(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, 0, s, true);
+    }
+
+    /**
+     * Prefetching and discarding ranges of managed memory: hints where all memory is reachable from host and device
+     * alike (their contents after a discard are undefined, which keeping them satisfies). Checked and ordered in the
+     * stream.
+     */
+    private int batchHint(String name, long dptrs, long sizes, long count, long flags, long hStream, boolean ptsz) {
+        return Api.call(name, () -> {
+            if (count == 0 || flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, count == 0 ? "no ranges" : "flags must be 0");
+            Mem.nonNull(dptrs, "dptrs");
+            Mem.nonNull(sizes, "sizes");
+            Stream s = streams.resolve(hStream, ptsz);
+            for (int i = 0; i < count; i++) {
+                long p = HostRuntime.getLong(dptrs + 8L * i), n = HostRuntime.getLong(sizes + 8L * i);
+                var e = Driver.allocationOf(d.deviceMemory, p);
+                if (e == null || !d.managedMemory.contains(e.getKey()) || p + n > e.getKey() + e.getValue())
+                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "range " + i + " is not managed memory");
+            }
+            s.enqueue(name, () -> {}, null, null);
+        });
+    }
+
+    @Override
+    public int cuMemPrefetchBatchAsync(long dptrs, long sizes, long count, long locs, long locIdxs, long numLocs, long flags, long s) {
+        return batchHint("cuMemPrefetchBatchAsync", dptrs, sizes, count, flags, s, false);
+    }
+
+    @Override
+    public int cuMemPrefetchBatchAsync_ptsz(long dptrs, long sizes, long count, long locs, long locIdxs, long numLocs, long flags, long s) {
+        return batchHint("cuMemPrefetchBatchAsync", dptrs, sizes, count, flags, s, true);
+    }
+
+    @Override
+    public int cuMemDiscardBatchAsync(long dptrs, long sizes, long count, long flags, long s) {
+        return batchHint("cuMemDiscardBatchAsync", dptrs, sizes, count, flags, s, false);
+    }
+
+    @Override
+    public int cuMemDiscardBatchAsync_ptsz(long dptrs, long sizes, long count, long flags, long s) {
+        return batchHint("cuMemDiscardBatchAsync", dptrs, sizes, count, flags, s, true);
+    }
+
+    @Override
+    public int cuMemDiscardAndPrefetchBatchAsync(long dptrs, long sizes, long count, long locs, long locIdxs, long numLocs, long flags, long s) {
+        return batchHint("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count, flags, s, false);
+    }
+
+    @Override
+    public int cuMemDiscardAndPrefetchBatchAsync_ptsz(long dptrs, long sizes, long count, long locs, long locIdxs, long numLocs, long flags, long s) {
+        return batchHint("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count, flags, s, true);
     }
 }

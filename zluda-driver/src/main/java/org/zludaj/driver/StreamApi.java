@@ -479,4 +479,7 @@ final class StreamApi implements CuStreamApi {
     @Override public int cuStreamWaitValue64_ptsz(long h, long addr, long v, int flags) { return waitValue("cuStreamWaitValue64", h, addr, v, 8, flags, true); }
 
     private static final ThreadLocal<Integer> CAPTURE_MODE = ThreadLocal.withInitial(() -> 0);
+
+    /** The first ABI (the same argument). */
+    @Override public int cuStreamDestroy(long hStream) { return cuStreamDestroy_v2(hStream); }
 }
