@@ -87,6 +87,7 @@ CUresult cuGraphNodeSetEnabled(CUgraphExec e, CUgraphNode n, unsigned enabled);
 CUresult cuGraphNodeGetEnabled(CUgraphExec e, CUgraphNode n, unsigned *enabled);
 CUresult cuGraphLaunch(CUgraphExec e, CUstream s);
 CUresult cuGraphExecDestroy(CUgraphExec e);
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *e, CUgraph g, unsigned long long flags);
 CUresult cuGraphClone(CUgraph *clone, CUgraph original);
 CUresult cuGraphNodeFindInClone(CUgraphNode *n, CUgraphNode original, CUgraph clone);
 CUresult cuGraphDestroyNode(CUgraphNode n);
@@ -102,6 +103,20 @@ CUresult cuUserObjectCreate(CUuserObject *o, void *ptr, CUhostFn destroy, unsign
 CUresult cuUserObjectRelease(CUuserObject o, unsigned count);
 CUresult cuGraphRetainUserObject(CUgraph g, CUuserObject o, unsigned count, unsigned flags);
 CUresult cuGraphDebugDotPrint(CUgraph g, const char *path, unsigned flags);
+typedef struct CUevent_st *CUevent;
+CUresult cuEventCreate(CUevent *e, unsigned flags);
+CUresult cuEventRecord(CUevent e, CUstream s);
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags);
+CUresult cuStreamBeginCapture_v2(CUstream s, int mode);
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g);
+CUresult cuStreamGetCaptureInfo_v3(CUstream s, int *status, unsigned long long *id, CUgraph *g, const CUgraphNode **deps,
+                                   const void **edges, size_t *numDeps);
+CUresult cuStreamUpdateCaptureDependencies(CUstream s, CUgraphNode *deps, size_t n, unsigned flags);
+CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps, const void *edges, size_t n, int mode);
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s);
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, CUstream s, void **params, void **extra);
 
 static int bad;
 #define CHECK(x) do { CUresult r_ = (x); if (r_) { printf("FAIL %s = %d (line %d)\n", #x, r_, __LINE__); return 1; } } while (0)
@@ -321,7 +336,72 @@ int main(void) {
         usleep(10000);
     }
     EXPECT(afterGraph == 0 && destroyed == 7, "user object destroyed %d then %d", afterGraph, destroyed);
-    printf("errors: %d %d %d %d %d %d %d\n", e[0], e[1], e[2], e[3], e[4], e[5], e[6]);
+    /* capture across streams: a memsets, b joins through an event and adds, a rejoins and copies */
+    CUstream sa, sb;
+    CHECK(cuStreamCreate(&sa, 1));
+    CHECK(cuStreamCreate(&sb, 1));
+    CUevent fork, join;
+    CHECK(cuEventCreate(&fork, 0));
+    CHECK(cuEventCreate(&join, 0));
+    CHECK(cuStreamBeginCapture_v2(sa, 0));
+    CHECK(cuMemsetD32Async(buf, 1, 64, sa));
+    CHECK(cuEventRecord(fork, sa));
+    CHECK(cuStreamWaitEvent(sb, fork, 0));
+    int status = -1;
+    size_t nd = 99;
+    const CUgraphNode *cdeps = NULL;
+    CHECK(cuStreamGetCaptureInfo_v3(sb, &status, NULL, NULL, &cdeps, NULL, &nd));
+    EXPECT(status == 1 && nd == 1 && cdeps != NULL, "b joined the capture: status %d, %zu dependencies", status, nd);
+    CHECK(cuLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, sb, params, NULL));  /* + 10 */
+    CHECK(cuEventRecord(join, sb));
+    CHECK(cuStreamWaitEvent(sa, join, 0));
+    CHECK(cuStreamGetCaptureInfo_v3(sa, &status, NULL, NULL, &cdeps, NULL, &nd));
+    EXPECT(nd == 2, "a depends on its memset and b's kernel: %zu", nd);
+    CHECK(cuMemcpyDtoDAsync_v2(copy, buf, 256, sa));
+    CUgraph fj;
+    CHECK(cuStreamEndCapture(sa, &fj));
+    count = 8;
+    CHECK(cuGraphGetEdges(fj, from, to, &count));
+    size_t fjNodes = 0;
+    CHECK(cuGraphGetNodes(fj, NULL, &fjNodes));
+    EXPECT(fjNodes == 3 && count == 3, "fork-join graph: %zu nodes, %zu edges", fjNodes, count);
+    CUgraphExec fx;
+    CHECK(cuGraphInstantiateWithFlags(&fx, fj, 0));
+    CHECK(cuGraphLaunch(fx, sa));
+    CHECK(cuStreamSynchronize(sa));
+    CHECK(cuMemcpyDtoH_v2(h, copy, 256));
+    EXPECT(h[0] == 11 && h[63] == 11, "fork-join result %u", h[0]);
+    CHECK(cuGraphExecDestroy(fx));
+
+    /* capture into an existing graph after one of its nodes; a dependency set replaced with none */
+    CUgraph into;
+    CUgraphNode first;
+    CHECK(cuGraphCreate(&into, 0));
+    CHECK(cuGraphAddEmptyNode(&first, into, NULL, 0));
+    CHECK(cuStreamBeginCaptureToGraph(sa, into, &first, NULL, 1, 0));
+    CHECK(cuMemsetD32Async(buf, 4, 64, sa));
+    CHECK(cuStreamUpdateCaptureDependencies(sa, NULL, 0, 1 /* SET */));
+    CHECK(cuMemsetD32Async(copy, 5, 64, sa));
+    CUgraph same = NULL;
+    CHECK(cuStreamEndCapture(sa, &same));
+    size_t intoNodes = 0, intoRoots = 0;
+    CHECK(cuGraphGetNodes(into, NULL, &intoNodes));
+    CHECK(cuGraphGetRootNodes(into, NULL, &intoRoots));
+    EXPECT(same == into && intoNodes == 3 && intoRoots == 2, "captured into the graph: %p, %zu nodes, %zu roots", (void *)same, intoNodes, intoRoots);
+    CHECK(cuGraphDestroy(into));
+    CHECK(cuGraphDestroy(fj));
+
+    /* ending a capture in a stream that joined it: refused, and the capture is broken */
+    CHECK(cuStreamBeginCapture_v2(sa, 0));
+    CHECK(cuEventRecord(fork, sa));
+    CHECK(cuStreamWaitEvent(sb, fork, 0));
+    CHECK(cuMemsetD32Async(buf, 1, 64, sb));
+    CUgraph broken = NULL;
+    e[7] = cuStreamEndCapture(sb, &broken);
+    CUresult ended = cuStreamEndCapture(sa, &broken);
+    EXPECT(ended == 901 /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */ && broken == NULL, "the origin's end: %d", ended);
+
+    printf("errors: %d %d %d %d %d %d %d %d\n", e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]);
     if (bad) { printf("FAIL: %d\n", bad); return 1; }
     printf("PASS: graph API\n");
     return 0;

@@ -22,5 +22,20 @@ public final class Event {
 
     synchronized void record(CompletableFuture<Void> completion) {
         recorded = completion;
+        captureOrigin = null;
+    }
+
+    /**
+     * A record in a capturing stream: no work, but the capture's place (its origin stream and the dependencies at
+     * that point), which a stream waiting on the event joins.
+     */
+    volatile Stream captureOrigin;
+    volatile java.util.List<Graph.Node> captureNodes = java.util.List.of();
+    volatile long captureId;
+
+    synchronized void recordInCapture(Stream s) {
+        captureOrigin = s.captureOrigin;
+        captureNodes = s.captureDependencies;
+        captureId = s.captureId;
     }
 }

@@ -36,6 +36,10 @@ final class EventApi implements CuEventApi {
         return Api.call("cuEventRecord", () -> {
             Event e = d.handles.get(hEvent, Event.class);
             Stream s = streams.resolve(hStream, ptds);
+            if (s.capture != null) {  // in a capture: the event marks the capture's place (for cross-stream joins)
+                e.recordInCapture(s);
+                return;
+            }
             e.record(s.enqueue("cuEventRecord", () -> {
                 d.backend.fence(s.deviceQueue());  // the event completes when the device has done the stream's earlier work
                 e.recordedNanos = System.nanoTime();

@@ -75,6 +75,12 @@ public final class Graph {
             this.work = work;
         }
 
+        /** The node's CUgraphNode, made when first asked for. */
+        synchronized long handle(Handles handles) {
+            if (handle == 0) handle = handles.add(this);
+            return handle;
+        }
+
         /** New work for the node (cuGraph*NodeSetParams); executables keep the old one. */
         void replace(Work w) {
             Work old = work;
@@ -144,11 +150,12 @@ public final class Graph {
         return EMPTY;
     }
 
-    /** Stream capture: the operation depends on the one captured before it. */
-    synchronized void add(String kind, Stream.Op op, Runnable release) {
+    /** Stream capture: the operation depends on the capturing stream's current dependencies. */
+    synchronized Node addCaptured(String kind, Stream.Op op, Runnable release, List<Node> dependencies) {
         Node n = new Node(this, new Work(kind, typeOf(kind), op, release, null));
-        if (!nodes.isEmpty()) n.dependencies.add(nodes.get(nodes.size() - 1));
+        n.dependencies.addAll(dependencies);
         nodes.add(n);
+        return n;
     }
 
     /** An explicit node after {@code dependencies} (nodes of this graph). */

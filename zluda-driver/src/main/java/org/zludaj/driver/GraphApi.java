@@ -61,10 +61,7 @@ final class GraphApi implements CuGraphApi {
 
     /** The node's CUgraphNode, made when first asked for. */
     private long handleOf(Graph.Node node) {
-        synchronized (node) {
-            if (node.handle == 0) node.handle = d.handles.add(node);
-            return node.handle;
-        }
+        return node.handle(d.handles);
     }
 
     /** The nodes of a dependencies array. */

@@ -55,23 +55,57 @@ public final class Stream {
     private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
     private static final java.util.concurrent.atomic.AtomicLong CAPTURES = new java.util.concurrent.atomic.AtomicLong();
-    /** Stream capture: the graph being recorded (operations are recorded instead of run), its id, whether it broke. */
+    /**
+     * Stream capture: the graph being recorded (operations are recorded instead of run), its handle and id, whether it
+     * broke; the nodes the next captured operation depends on; the stream that began the capture (this one, or the
+     * origin a captured event's wait joined it to) and, on the origin, the streams that joined.
+     */
     volatile Graph capture;
     volatile long captureGraphHandle, captureId;
     volatile boolean captureInvalidated;
+    /** Whether the capture records into the application's graph (cuStreamBeginCaptureToGraph): it is not ours to destroy. */
+    volatile boolean captureIntoExisting;
+    volatile List<Graph.Node> captureDependencies = List.of();
+    volatile Stream captureOrigin;
+    final java.util.Set<Stream> joinedCaptures = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Native array of the dependencies' handles that cuStreamGetCaptureInfo hands out, and its capacity. */
+    long captureDependencyArray;
+    int captureDependencyCapacity;
 
-    void beginCapture(Graph g, long handle) {
+    void beginCapture(Graph g, long handle, List<Graph.Node> dependencies, boolean existing) {
         capture = g;
         captureGraphHandle = handle;
         captureId = CAPTURES.incrementAndGet();
         captureInvalidated = false;
+        captureIntoExisting = existing;
+        captureDependencies = List.copyOf(dependencies);
+        captureOrigin = this;
+        joinedCaptures.clear();
     }
 
-    /** Records {@code op} in the capture; false when the stream is not capturing. */
+    /** Joins the capture of {@code origin} (a wait on an event it recorded), depending on {@code dependencies}. */
+    void joinCapture(Stream origin, List<Graph.Node> dependencies) {
+        capture = origin.capture;
+        captureGraphHandle = origin.captureGraphHandle;
+        captureId = origin.captureId;
+        captureInvalidated = false;
+        captureIntoExisting = origin.captureIntoExisting;
+        captureDependencies = List.copyOf(dependencies);
+        captureOrigin = origin;
+        origin.joinedCaptures.add(this);
+    }
+
+    void endCapture() {
+        capture = null;
+        captureDependencies = List.of();
+        captureOrigin = null;
+    }
+
+    /** Records {@code op} in the capture after the stream's dependencies; false when the stream is not capturing. */
     boolean captured(String kind, Op op, Runnable release) {
         Graph g = capture;
         if (g == null) return false;
-        g.add(kind, op, release);
+        captureDependencies = List.of(g.addCaptured(kind, op, release, captureDependencies));
         return true;
     }
     private CudaException error;

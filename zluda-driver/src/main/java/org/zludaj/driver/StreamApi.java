@@ -113,6 +113,22 @@ final class StreamApi implements CuStreamApi {
             Stream s = resolve(hStream, ptds);
             Event e = d.handles.get(hEvent, Event.class);
             if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            Stream origin = e.captureOrigin;
+            if (origin != null && origin.capture != null && origin.captureId == e.captureId) {
+                // an event recorded in a capture: the waiting stream joins it (or adds the event's place to its dependencies)
+                if (s.capture == null) {
+                    if (s.legacy) throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "the legacy stream cannot join a capture");
+                    s.joinCapture(origin, e.captureNodes);
+                } else if (s.captureId == e.captureId) {
+                    java.util.LinkedHashSet<Graph.Node> union = new java.util.LinkedHashSet<>(s.captureDependencies);
+                    union.addAll(e.captureNodes);
+                    s.captureDependencies = java.util.List.copyOf(union);
+                } else {
+                    s.captureInvalidated = true;
+                    throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "the event belongs to another capture");
+                }
+                return;
+            }
             s.enqueue("cuStreamWaitEvent", () -> {}, e.recorded(), null);
         });
     }
@@ -157,7 +173,8 @@ final class StreamApi implements CuStreamApi {
     @Override public int cuStreamGetId(long hStream, long streamId) { return id(hStream, streamId, false); }
     @Override public int cuStreamGetId_ptsz(long hStream, long streamId) { return id(hStream, streamId, true); }
 
-    // ---- stream capture (one stream: its operations become a chain of graph nodes)
+    // ---- stream capture: each operation a node after the stream's capture dependencies (the last node, or those an
+    // event wait joined in from other streams of the capture, or what cuStreamUpdateCaptureDependencies set)
 
     private int beginCapture(long hStream, int mode, boolean ptds) {
         return Api.call("cuStreamBeginCapture", () -> {
@@ -166,9 +183,62 @@ final class StreamApi implements CuStreamApi {
             if (mode < 0 || mode > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "capture mode " + mode);
             if (s.capture != null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is already capturing");
             Graph g = new Graph();
-            s.beginCapture(g, d.handles.add(g));
+            s.beginCapture(g, d.handles.add(g), java.util.List.of(), false);
         });
     }
+
+    /** Captures into the application's graph, after the given nodes of it. */
+    private int beginCaptureToGraph(long hStream, long hGraph, long deps, long edgeData, long numDeps, int mode, boolean ptsz) {
+        return Api.call("cuStreamBeginCaptureToGraph", () -> {
+            Stream s = resolve(hStream, ptsz);
+            Graph g = d.handles.get(hGraph, Graph.class);
+            if (s.legacy) throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "the legacy default stream cannot be captured");
+            if (mode < 0 || mode > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "capture mode " + mode);
+            if (s.capture != null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is already capturing");
+            var nodes = captureNodes(g, deps, numDeps);
+            s.beginCapture(g, hGraph, nodes, true);
+        });
+    }
+
+    @Override
+    public int cuStreamBeginCaptureToGraph(long hStream, long hGraph, long deps, long edgeData, long numDeps, int mode) {
+        return beginCaptureToGraph(hStream, hGraph, deps, edgeData, numDeps, mode, false);
+    }
+
+    @Override
+    public int cuStreamBeginCaptureToGraph_ptsz(long hStream, long hGraph, long deps, long edgeData, long numDeps, int mode) {
+        return beginCaptureToGraph(hStream, hGraph, deps, edgeData, numDeps, mode, true);
+    }
+
+    /** Nodes of the capture's graph from an array of handles. */
+    private java.util.List<Graph.Node> captureNodes(Graph g, long array, long count) throws CudaException {
+        if (count > 0) Mem.nonNull(array, "dependencies");
+        var list = new java.util.ArrayList<Graph.Node>();
+        for (long i = 0; i < count; i++) {
+            Graph.Node n = d.handles.get(HostRuntime.getLong(array + 8 * i), Graph.Node.class);
+            if (n.graph != g) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a node of another graph");
+            list.add(n);
+        }
+        return list;
+    }
+
+    /** flags 0 (CU_STREAM_ADD_CAPTURE_DEPENDENCIES) adds to the stream's dependencies, 1 (SET) replaces them. */
+    private int updateCaptureDependencies(long hStream, long deps, long numDeps, int flags, boolean ptsz) {
+        return Api.call("cuStreamUpdateCaptureDependencies", () -> {
+            Stream s = resolve(hStream, ptsz);
+            if (s.capture == null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is not capturing");
+            if (flags != 0 && flags != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            var nodes = captureNodes(s.capture, deps, numDeps);
+            java.util.LinkedHashSet<Graph.Node> next = new java.util.LinkedHashSet<>(flags == 1 ? java.util.List.of() : s.captureDependencies);
+            next.addAll(nodes);
+            s.captureDependencies = java.util.List.copyOf(next);
+        });
+    }
+
+    @Override public int cuStreamUpdateCaptureDependencies(long s, long deps, long n, int flags) { return updateCaptureDependencies(s, deps, n, flags, false); }
+    @Override public int cuStreamUpdateCaptureDependencies_ptsz(long s, long deps, long n, int flags) { return updateCaptureDependencies(s, deps, n, flags, true); }
+    @Override public int cuStreamUpdateCaptureDependencies_v2(long s, long deps, long edges, long n, int flags) { return updateCaptureDependencies(s, deps, n, flags, false); }
+    @Override public int cuStreamUpdateCaptureDependencies_v2_ptsz(long s, long deps, long edges, long n, int flags) { return updateCaptureDependencies(s, deps, n, flags, true); }
 
     @Override public int cuStreamBeginCapture(long hStream) { return beginCapture(hStream, 0, false); }
     @Override public int cuStreamBeginCapture_v2(long hStream, int mode) { return beginCapture(hStream, mode, false); }
@@ -180,12 +250,25 @@ final class StreamApi implements CuStreamApi {
             Mem.nonNull(phGraph, "phGraph");
             Graph g = s.capture;
             if (g == null) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_STATE, "the stream is not capturing");
+            if (s.captureOrigin != s) {  // NVIDIA: the capture breaks too (its origin's end then answers INVALIDATED)
+                Stream origin = s.captureOrigin;
+                if (origin != null) origin.captureInvalidated = true;
+                s.captureInvalidated = true;
+                throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, "the capture began in another stream");
+            }
             long handle = s.captureGraphHandle;
-            boolean broken = s.captureInvalidated;
-            s.capture = null;
+            boolean broken = s.captureInvalidated, existing = s.captureIntoExisting;
+            for (Stream joined : s.joinedCaptures) {
+                broken |= joined.captureInvalidated;
+                if (joined.captureId == s.captureId) joined.endCapture();
+            }
+            s.joinedCaptures.clear();
+            s.endCapture();
             if (broken) {
-                g.destroy();
-                d.handles.remove(handle);
+                if (!existing) {
+                    g.destroy();
+                    d.handles.remove(handle);
+                }
                 HostRuntime.putLong(phGraph, 0);
                 throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "a synchronous operation broke the capture");
             }
@@ -207,7 +290,24 @@ final class StreamApi implements CuStreamApi {
     @Override public int cuStreamIsCapturing(long hStream, long status) { return isCapturing(hStream, status, false); }
     @Override public int cuStreamIsCapturing_ptsz(long hStream, long status) { return isCapturing(hStream, status, true); }
 
-    /** Status, capture id and graph; the dependency set is reported empty. */
+    /**
+     * The stream's capture dependencies as a driver-owned array of node handles (valid until the next query on the
+     * stream, as NVIDIA's is until the stream's next call).
+     */
+    private long dependencyArray(Stream s, java.util.List<Graph.Node> list) throws CudaException {
+        synchronized (s) {
+            if (s.captureDependencyCapacity < list.size()) {
+                if (s.captureDependencyArray != 0) HostRuntime.release(s.captureDependencyArray);
+                s.captureDependencyCapacity = Math.max(8, list.size());
+                s.captureDependencyArray = HostRuntime.allocate(8L * s.captureDependencyCapacity, 8);
+                if (s.captureDependencyArray == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "capture dependencies");
+            }
+            for (int i = 0; i < list.size(); i++) HostRuntime.putLong(s.captureDependencyArray + 8L * i, list.get(i).handle(d.handles));
+            return s.captureDependencyArray;
+        }
+    }
+
+    /** Status, capture id and graph, and the nodes the next captured operation will depend on. */
     private int captureInfo(long hStream, long status, long id, long graph, long deps, long edges, long numDeps, boolean ptds) {
         return Api.call("cuStreamGetCaptureInfo", () -> {
             Stream s = resolve(hStream, ptds);
@@ -215,9 +315,10 @@ final class StreamApi implements CuStreamApi {
             boolean active = s.capture != null;
             if (id != 0) HostRuntime.putLong(id, active ? s.captureId : 0);
             if (graph != 0) HostRuntime.putLong(graph, active ? s.captureGraphHandle : 0);
-            if (deps != 0) HostRuntime.putLong(deps, 0);
-            if (edges != 0) HostRuntime.putLong(edges, 0);
-            if (numDeps != 0) HostRuntime.putLong(numDeps, 0);
+            var list = active ? s.captureDependencies : java.util.List.<Graph.Node>of();
+            if (deps != 0) HostRuntime.putLong(deps, list.isEmpty() ? 0 : dependencyArray(s, list));
+            if (edges != 0) HostRuntime.putLong(edges, 0);  // default edges: NULL means all default
+            if (numDeps != 0) HostRuntime.putLong(numDeps, list.size());
         });
     }
 
