@@ -73,6 +73,19 @@ CUresult cuLinkCreate_v2(unsigned n, int *options, void **values, CUlinkState *s
 CUresult cuLinkAddData_v2(CUlinkState state, int type, void *data, size_t size, const char *name, unsigned n, int *options, void **values);
 CUresult cuLinkComplete(CUlinkState state, void **cubin, size_t *size);
 CUresult cuLinkDestroy(CUlinkState state);
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+CUresult cuCtxGetId(CUcontext ctx, unsigned long long *id);
+CUresult cuCtxRecordEvent(CUcontext ctx, CUevent e);
+CUresult cuCtxWaitEvent(CUcontext ctx, CUevent e);
+CUresult cuCtxSetCurrent(CUcontext ctx);
+CUresult cuEventCreate(CUevent *e, unsigned flags);
+CUresult cuEventSynchronize(CUevent e);
+CUresult cuEventQuery(CUevent e);
+CUresult cuStreamCreate(CUstream *s, unsigned flags);
+CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s);
+CUresult cuMemHostRegister(void *p, size_t n, unsigned flags);
+CUresult cuMemHostUnregister(void *p);
 
 static int bad;
 #define CHECK(x) do { CUresult r_ = (x); if (r_) { printf("FAIL %s = %d (line %d)\n", #x, r_, __LINE__); return 1; } } while (0)
@@ -233,6 +246,30 @@ int main(void) {
     CHECK(cuLinkCreate_v2(0, NULL, NULL, &second));
     e[9] = cuLinkComplete(second, &image, &imageSize);                 /* nothing added */
     CHECK(cuLinkDestroy(second));
+
+    /* context ids; an event recorded after all of a context's work, which its streams then wait for */
+    unsigned long long id1 = 0, id2 = 0;
+    CHECK(cuCtxGetId(ctx, &id1));
+    CHECK(cuCtxGetId(other, &id2));
+    EXPECT(id1 != 0 && id2 != 0 && id1 != id2, "context ids %llu %llu", id1, id2);
+    CHECK(cuCtxSetCurrent(ctx));
+    CUstream s1, s2;
+    CHECK(cuStreamCreate(&s1, 1));
+    CHECK(cuStreamCreate(&s2, 1));
+    CHECK(cuMemsetD32Async(dst, 0x11111111u, 8, s1));
+    CHECK(cuMemsetD32Async(dst + 32, 0x22222222u, 8, s2));
+    CUevent ce;
+    CHECK(cuEventCreate(&ce, 0));
+    CHECK(cuCtxRecordEvent(ctx, ce));
+    CHECK(cuEventSynchronize(ce));
+    unsigned words[16];
+    CHECK(cuMemcpyDtoH_v2(words, dst, 64));
+    EXPECT(words[0] == 0x11111111u && words[15] == 0x22222222u && cuEventQuery(ce) == 0, "context event after both streams");
+    CHECK(cuCtxWaitEvent(ctx, ce));
+    /* the first cuMemHostRegister */
+    static char pageAligned[8192] __attribute__((aligned(4096)));
+    CHECK(cuMemHostRegister(pageAligned, 4096, 0));
+    CHECK(cuMemHostUnregister(pageAligned));
 
     printf("errors: %d %d %d %d %d %d %d %d %d %d\n", e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8], e[9]);
     CHECK(cuModuleUnload(linked));

@@ -318,4 +318,47 @@ final class ContextApi implements CuContextApi {
     @Override public int cuCtxDestroy(long ctx) { return cuCtxDestroy_v2(ctx); }
     @Override public int cuCtxPushCurrent(long ctx) { return cuCtxPushCurrent_v2(ctx); }
     @Override public int cuCtxPopCurrent(long pctx) { return cuCtxPopCurrent_v2(pctx); }
+
+    /**
+     * Records the event after all work submitted to the context so far: a marker in each of its streams (the legacy
+     * stream included), the event completing when all have.
+     */
+    @Override
+    public int cuCtxRecordEvent(long hCtx, long hEvent) {
+        return Api.call("cuCtxRecordEvent", () -> {
+            Context c = d.context(hCtx);
+            Event e = d.handles.get(hEvent, Event.class);
+            java.util.List<java.util.concurrent.CompletableFuture<Void>> done = new java.util.ArrayList<>();
+            java.util.List<Stream> all = new java.util.ArrayList<>(c.streams());
+            all.add(c.legacy);
+            for (Stream s : all) {
+                if (s.capture != null) throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "a stream of the context is capturing");
+            }
+            for (Stream s : all) done.add(s.enqueue("cuCtxRecordEvent", () -> d.backend.fence(s.deviceQueue()), null, null));
+            e.record(java.util.concurrent.CompletableFuture.allOf(done.toArray(new java.util.concurrent.CompletableFuture<?>[0])).thenRun(() -> {
+                e.recordedNanos = System.nanoTime();
+            }));
+        });
+    }
+
+    /** The context's streams (the legacy one included) wait for the event's work before their later work. */
+    @Override
+    public int cuCtxWaitEvent(long hCtx, long hEvent) {
+        return Api.call("cuCtxWaitEvent", () -> {
+            Context c = d.context(hCtx);
+            Event e = d.handles.get(hEvent, Event.class);
+            java.util.List<Stream> all = new java.util.ArrayList<>(c.streams());
+            all.add(c.legacy);
+            for (Stream s : all) s.enqueue("cuCtxWaitEvent", () -> {}, e.recorded(), null);
+        });
+    }
+
+    /** A context's id: unique in the process, as NVIDIA's (the handle serves: handles are never reused). */
+    @Override
+    public int cuCtxGetId(long ctx, long ctxId) {
+        return Api.call("cuCtxGetId", () -> {
+            Context c = d.context(ctx);
+            Mem.putLong(ctxId, c.handle, "ctxId");
+        });
+    }
 }

@@ -22,8 +22,9 @@ public final class InfoMain {
         int[] major = new int[1], minor = new int[1], patch = new int[1];
         org.bytedeco.llvm.global.LLVM.LLVMGetVersion(major, minor, patch);
         System.out.println("LLVM: " + major[0] + "." + minor[0] + "." + patch[0] + " (org.bytedeco:llvm), compiler build " + Compiler.BUILD_ID);
-        System.out.println("backends:");
         Backend host = new org.zludaj.driver.backend.host.HostBackend(8, 6);
+        System.out.println(ApiCoverage.describe(new Driver(host).apis()) + ", " + ApiCoverage.IN_C.size() + " of them in the shim's C");
+        System.out.println("backends:");
         for (Device d : host.devices()) {
             System.out.printf(Locale.ROOT, "  host: available: %s, compute capability %d.%d, %d SMs, %.1f GiB%n", d.name(), d.attribute(75),
                     d.attribute(76), d.attribute(16), d.totalMemory() / (double) (1L << 30));

@@ -782,4 +782,11 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemDiscardAndPrefetchBatchAsync_ptsz(long dptrs, long sizes, long count, long locs, long locIdxs, long numLocs, long flags, long s) {
         return batchHint("cuMemDiscardAndPrefetchBatchAsync", dptrs, sizes, count, flags, s, true);
     }
+
+    /** The first ABI of cuMemHostRegister has the same arguments. (The other first-ABI memory functions take 32-bit
+     * device addresses and sizes, which no allocation here fits: they answer CUDA_ERROR_NOT_SUPPORTED.) */
+    @Override
+    public int cuMemHostRegister(long p, long bytesize, int flags) {
+        return cuMemHostRegister_v2(p, bytesize, flags);
+    }
 }
