@@ -229,4 +229,17 @@ class DriverProgramsTest {
         Programs.Result r = passes(dir, "driver_legacy", "PASS: first ABIs, first launch API, batched memory calls");
         assertTrue(r.stdout().contains("errors: 0 1 1 1 1 910 (update result 6)\n"), r.toString());
     }
+
+    /**
+     * c/driver_texrefs.c: texture and surface references through .texref/.surfref variables, bound to an array (point
+     * and linear filtering, clamp and border with a border color), to linear and pitched memory, read back, and a
+     * surface reference written by a kernel. NVIDIA's answers (H200): an unknown name or a surface reference's name is
+     * CUDA_ERROR_NOT_FOUND, dimension 3 and reading the array of a reference bound to memory INVALID_VALUE; a filter
+     * mode of 7 and an unknown format are accepted.
+     */
+    @Test
+    void textureAndSurfaceReferencesAsNvidia(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_texrefs", "PASS: texture and surface references");
+        assertTrue(r.stdout().contains("errors: 500 500 1 0 1 0\n"), r.toString());
+    }
 }

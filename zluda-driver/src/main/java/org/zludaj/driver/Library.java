@@ -35,6 +35,8 @@ public final class Library {
     private final ConcurrentHashMap<String, Object> locks = new ConcurrentHashMap<>();
     /** Kernel name -> handle, so a name always yields the same CUkernel. */
     final ConcurrentHashMap<String, Long> kernels = new ConcurrentHashMap<>();
+    /** Its texture and surface references by name (cuModuleGetTexRef, cuModuleGetSurfRef). */
+    final java.util.Map<String, TextureReference> references = new java.util.HashMap<>();
     /** Its handle (cuFuncGetModule), set when the application receives it. */
     volatile long handle;
 

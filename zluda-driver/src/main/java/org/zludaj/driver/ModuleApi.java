@@ -10,6 +10,7 @@ final class ModuleApi implements CuModuleApi {
 
     ModuleApi(Driver d) {
         this.d = d;
+        this.textures = new TextureApi(d);
     }
 
     @Override
@@ -172,6 +173,29 @@ final class ModuleApi implements CuModuleApi {
             Linker l = d.handles.get(state, Linker.class);
             d.handles.remove(state);
             l.destroy();
+        });
+    }
+
+    // ---- texture and surface references of a module (their functions: TextureApi)
+
+    /** For the module's references only (texture objects are the driver's TextureApi's). */
+    private final TextureApi textures;
+
+    @Override
+    public int cuModuleGetTexRef(long pTexRef, long hmod, long name) {
+        return Api.call("cuModuleGetTexRef", () -> {
+            Mem.nonNull(pTexRef, "pTexRef");
+            Library lib = d.handles.get(hmod, Library.class);
+            HostRuntime.putLong(pTexRef, textures.moduleReference(lib, Mem.string(name, "name"), false).handle);
+        });
+    }
+
+    @Override
+    public int cuModuleGetSurfRef(long pSurfRef, long hmod, long name) {
+        return Api.call("cuModuleGetSurfRef", () -> {
+            Mem.nonNull(pSurfRef, "pSurfRef");
+            Library lib = d.handles.get(hmod, Library.class);
+            HostRuntime.putLong(pSurfRef, textures.moduleReference(lib, Mem.string(name, "name"), true).handle);
         });
     }
 }

@@ -41,61 +41,66 @@ final class TextureApi implements CuTextureApi {
     /** The texels of a resource, their axis of layers (-1: none), and whether they are linear memory. */
     record Resource(TextureDescriptor texels, int layerAxis, boolean linear) {}
 
+    private static final int[] CLAMPED = {TextureDescriptor.CLAMP, TextureDescriptor.CLAMP, TextureDescriptor.CLAMP};
+
+    /** A CUDA array's texels (layered arrays keep their layers on the next axis). */
+    static Resource fromArray(CudaArray a) {
+        long pitch = a.pitch();
+        boolean layered = (a.flags & ARRAY_LAYERED) != 0;
+        int w = (int) a.width, h = (int) Math.max(1, a.height), depth = (int) Math.max(1, a.depth), layers = 0, axis = -1;
+        if (layered && a.height == 0) {  // 1-D layered: the layers are rows
+            layers = depth;
+            h = depth;
+            depth = 1;
+            axis = 1;
+        } else if (layered) {
+            layers = depth;
+            axis = 2;
+        }
+        return new Resource(new TextureDescriptor(a.base, pitch, pitch * h, w, h, depth, layers, a.format, a.channels, 0, 0, CLAMPED, new float[4]),
+                axis, false);
+    }
+
+    /** Linear memory: integer fetches outside read zeros whatever the address mode. */
+    static Resource fromLinear(long ptr, int format, int channels, long size) throws CudaException {
+        int element = element(format, channels);
+        if (ptr == 0 || size < element) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource of " + size + " bytes at 0x" + Long.toHexString(ptr));
+        if (size / element > Integer.MAX_VALUE) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource too large");
+        int[] zeros = {TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE};
+        return new Resource(new TextureDescriptor(ptr, size, size, (int) (size / element), 1, 1, 0, format, channels, 0, 0, zeros, new float[4]),
+                -1, true);
+    }
+
+    /** Pitched 2-D memory. */
+    Resource fromPitch2D(long ptr, int format, int channels, long w, long h, long pitch) throws CudaException {
+        int element = element(format, channels);
+        if (ptr == 0 || w <= 0 || h <= 0 || w > Integer.MAX_VALUE || h > Integer.MAX_VALUE || pitch < w * element)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch2D resource " + w + "x" + h + " pitch " + pitch);
+        int pitchAlign = d.backend.devices().get(0).attribute(51);  // TEXTURE_PITCH_ALIGNMENT
+        if (pitchAlign > 0 && pitch % pitchAlign != 0)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch " + pitch + " is not a multiple of " + pitchAlign);
+        return new Resource(new TextureDescriptor(ptr, pitch, pitch * h, (int) w, (int) h, 1, 0, format, channels, 0, 0, CLAMPED, new float[4]),
+                -1, false);
+    }
+
     /** The texels a CUDA_RESOURCE_DESC names, as a descriptor with default sampling (point, clamp, unnormalized). */
     private Resource resource(long res, boolean surface) throws CudaException {
         int type = HostRuntime.getInt(res);
-        int[] clamp = {TextureDescriptor.CLAMP, TextureDescriptor.CLAMP, TextureDescriptor.CLAMP};
-        float[] border = new float[4];
         if (surface && type != RESOURCE_ARRAY)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "surface objects are made of CUDA arrays (resource type " + type + ")");
-        switch (type) {
-            case RESOURCE_ARRAY -> {
-                // (NVIDIA makes surfaces of arrays created without CUDA_ARRAY3D_SURFACE_LDST too: recorded on an H200)
-                CudaArray a = d.handles.get(HostRuntime.getLong(res + 8), CudaArray.class);
-                long pitch = a.pitch();
-                boolean layered = (a.flags & ARRAY_LAYERED) != 0;
-                int w = (int) a.width, h = (int) Math.max(1, a.height), depth = (int) Math.max(1, a.depth), layers = 0, axis = -1;
-                if (layered && a.height == 0) {  // 1-D layered: the layers are rows
-                    layers = depth;
-                    h = depth;
-                    depth = 1;
-                    axis = 1;
-                } else if (layered) {
-                    layers = depth;
-                    axis = 2;
-                }
-                return new Resource(new TextureDescriptor(a.base, pitch, pitch * h, w, h, depth, layers, a.format, a.channels, 0, 0, clamp, border),
-                        axis, false);
-            }
+        return switch (type) {
+            // (NVIDIA makes surfaces of arrays created without CUDA_ARRAY3D_SURFACE_LDST too: recorded on an H200)
+            case RESOURCE_ARRAY -> fromArray(d.handles.get(HostRuntime.getLong(res + 8), CudaArray.class));
             case RESOURCE_MIPMAPPED_ARRAY -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "mipmapped arrays are not supported");
-            case RESOURCE_LINEAR -> {
-                long ptr = HostRuntime.getLong(res + 8), size = HostRuntime.getLong(res + 24);
-                int format = HostRuntime.getInt(res + 16), channels = HostRuntime.getInt(res + 20);
-                int element = element(format, channels);
-                if (ptr == 0 || size < element) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource of " + size + " bytes at 0x" + Long.toHexString(ptr));
-                if (size / element > Integer.MAX_VALUE) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "linear resource too large");
-                // linear memory: integer fetches outside read zeros whatever the address mode
-                int[] zeros = {TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE};
-                return new Resource(new TextureDescriptor(ptr, size, size, (int) (size / element), 1, 1, 0, format, channels, 0, 0, zeros, border),
-                        -1, true);
-            }
-            case RESOURCE_PITCH2D -> {
-                long ptr = HostRuntime.getLong(res + 8), w = HostRuntime.getLong(res + 24), h = HostRuntime.getLong(res + 32), pitch = HostRuntime.getLong(res + 40);
-                int format = HostRuntime.getInt(res + 16), channels = HostRuntime.getInt(res + 20);
-                int element = element(format, channels);
-                if (ptr == 0 || w <= 0 || h <= 0 || w > Integer.MAX_VALUE || h > Integer.MAX_VALUE || pitch < w * element)
-                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch2D resource " + w + "x" + h + " pitch " + pitch);
-                int pitchAlign = d.backend.devices().get(0).attribute(51);  // TEXTURE_PITCH_ALIGNMENT
-                if (pitchAlign > 0 && pitch % pitchAlign != 0)
-                    throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch " + pitch + " is not a multiple of " + pitchAlign);
-                return new Resource(new TextureDescriptor(ptr, pitch, pitch * h, (int) w, (int) h, 1, 0, format, channels, 0, 0, clamp, border),
-                        -1, false);
-            }
+            case RESOURCE_LINEAR -> fromLinear(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
+                    HostRuntime.getLong(res + 24));
+            case RESOURCE_PITCH2D -> fromPitch2D(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
+                    HostRuntime.getLong(res + 24), HostRuntime.getLong(res + 32), HostRuntime.getLong(res + 40));
             default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "resource type " + type);
-        }
+        };
     }
 
-    private static int element(int format, int channels) throws CudaException {
+    static int element(int format, int channels) throws CudaException {
         int bytes = TextureDescriptor.formatBytes(format);
         if (bytes < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "format 0x" + Integer.toHexString(format));
         if (channels != 1 && channels != 2 && channels != 4) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "numChannels " + channels);
@@ -104,17 +109,23 @@ final class TextureApi implements CuTextureApi {
 
     /** The resource's descriptor with a CUDA_TEXTURE_DESC's sampling applied. */
     private static TextureDescriptor sampled(Resource res, long tex) throws CudaException {
-        TextureDescriptor r = res.texels();
         int[] address = new int[3];
-        for (int k = 0; k < 3; k++) {
-            address[k] = HostRuntime.getInt(tex + 4L * k);
+        for (int k = 0; k < 3; k++) address[k] = HostRuntime.getInt(tex + 4L * k);
+        float[] border = new float[4];
+        for (int k = 0; k < 4; k++) border[k] = Float.intBitsToFloat(HostRuntime.getInt(tex + 40 + 4L * k));
+        return sampled(res, address, HostRuntime.getInt(tex + 12), HostRuntime.getInt(tex + 16), border);
+    }
+
+    /** The resource's descriptor with this sampling: address modes, filter, CU_TRSF_* flags, border color. */
+    static TextureDescriptor sampled(Resource res, int[] addressModes, int filter, int flags, float[] borderColor) throws CudaException {
+        TextureDescriptor r = res.texels();
+        int[] address = addressModes.clone();
+        for (int k = 0; k < 3; k++)
             if (address[k] < 0 || address[k] > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "address mode " + address[k]);
-        }
-        int filter = HostRuntime.getInt(tex + 12), flags = HostRuntime.getInt(tex + 16);
         if (filter != 0 && filter != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "filter mode " + filter);
         if ((flags & TRSF_SRGB) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "sRGB textures are not supported");
         float[] border = new float[4];
-        for (int k = 0; k < 4; k++) border[k] = inFormat(Float.intBitsToFloat(HostRuntime.getInt(tex + 40 + 4L * k)), r.format(), flags);
+        for (int k = 0; k < 4; k++) border[k] = inFormat(borderColor[k], r.format(), flags);
         // what the resource fixes stays: linear memory reads zeros outside, a layer axis clamps
         if (res.linear()) {
             address = r.address().clone();
@@ -153,21 +164,27 @@ final class TextureApi implements CuTextureApi {
         return (float) Math.scalb(Math.rint(Math.scalb((double) v, 10 - exp)), exp - 10);
     }
 
+    /** Writes {@code bytes} to device memory {@code dev} (through host memory the backend can copy from). */
+    static void writeDevice(Driver d, long dev, byte[] bytes) throws CudaException {
+        long staging = HostRuntime.allocate(bytes.length, 16);
+        if (staging == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "texture descriptor");
+        try {
+            HostRuntime.write(staging, bytes, 0, bytes.length);
+            d.backend.copy(dev, staging, bytes.length);
+        } finally {
+            HostRuntime.release(staging);
+        }
+    }
+
     /** Writes the descriptor to new device memory of the current context's device: the handle. */
     private long publish(TextureDescriptor t, TexObject o) throws CudaException {
         Context c = d.requireCurrent();
         long dev = d.backend.allocate(c.device, TextureDescriptor.BYTES);
-        long staging = HostRuntime.allocate(TextureDescriptor.BYTES, 16);
-        if (staging == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "texture descriptor");
         try {
-            byte[] bytes = t.toBytes();
-            HostRuntime.write(staging, bytes, 0, bytes.length);
-            d.backend.copy(dev, staging, TextureDescriptor.BYTES);
+            writeDevice(d, dev, t.toBytes());
         } catch (CudaException e) {
             d.backend.free(dev);
             throw e;
-        } finally {
-            HostRuntime.release(staging);
         }
         objects.put(dev, new TexObject(o.surface(), c.device, o.resource(), o.texture(), o.view()));
         return dev;
@@ -278,5 +295,273 @@ final class TextureApi implements CuTextureApi {
             byte[] r = object(surfObject, true).resource();
             HostRuntime.write(pResDesc, r, 0, r.length);
         });
+    }
+
+    // ---- texture and surface references (cuTexRef*, cuSurfRef*: CUDA's first texture API, gone from CUDA 12's runtime)
+
+    private TextureReference ref(long h, boolean surface) throws CudaException {
+        TextureReference r = d.handles.get(h, TextureReference.class);
+        if (r.surface != surface) throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, surface ? "not a surface reference" : "not a texture reference");
+        return r;
+    }
+
+    /** Runs a change of a texture reference's state, then rewrites its descriptor. */
+    private int change(String name, long h, TextureReference.Change change) {
+        return change(name, h, change, true);
+    }
+
+    /**
+     * {@code strict}: the new state must describe a texture (bindings); otherwise (format, filter: NVIDIA accepts any
+     * value there, recorded on an H200) a state that describes none reads zeros until it is corrected.
+     */
+    private int change(String name, long h, TextureReference.Change change, boolean strict) {
+        return Api.call(name, () -> {
+            TextureReference r = ref(h, false);
+            synchronized (r) {
+                change.apply(r);
+                r.update(this, strict);
+            }
+        });
+    }
+
+    @Override
+    public int cuTexRefCreate(long pTexRef) {
+        return Api.call("cuTexRefCreate", () -> {
+            Mem.nonNull(pTexRef, "pTexRef");
+            TextureReference r = new TextureReference(false, 0, d.requireCurrent().device);
+            r.create(this);
+            HostRuntime.putLong(pTexRef, d.handles.add(r));
+        });
+    }
+
+    @Override
+    public int cuTexRefDestroy(long hTexRef) {
+        return Api.call("cuTexRefDestroy", () -> {
+            TextureReference r = ref(hTexRef, false);
+            if (r.slot != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a module's texture reference lives as long as the module");
+            d.handles.remove(hTexRef);
+            Context c = d.current();
+            if (c != null) c.drain();
+            d.backend.free(r.descriptor);
+        });
+    }
+
+    /** Flags: CU_TRSA_OVERRIDE_FORMAT (1) keeps the reference's format instead of the array's. */
+    @Override
+    public int cuTexRefSetArray(long hTexRef, long hArray, int flags) {
+        return change("cuTexRefSetArray", hTexRef, r -> {
+            CudaArray a = d.handles.get(hArray, CudaArray.class);
+            if ((flags & ~1) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
+            r.bindArray(a, hArray, (flags & 1) != 0);
+        });
+    }
+
+    private int setAddress(long byteOffset, long hTexRef, long dptr, long bytes) {
+        return change("cuTexRefSetAddress", hTexRef, r -> {
+            if (byteOffset != 0) HostRuntime.putLong(byteOffset, 0);  // no alignment offset: any address is taken as it is
+            r.bindLinear(dptr, bytes);
+        });
+    }
+
+    @Override public int cuTexRefSetAddress_v2(long byteOffset, long h, long dptr, long bytes) { return setAddress(byteOffset, h, dptr, bytes); }
+
+    /** CUDA_ARRAY_DESCRIPTOR {Width, Height, Format, NumChannels} describes the pitched memory. */
+    private int setAddress2D(long hTexRef, long desc, long dptr, long pitch) {
+        return change("cuTexRefSetAddress2D", hTexRef, r -> {
+            Mem.nonNull(desc, "desc");
+            r.bindPitch2D(dptr, HostRuntime.getLong(desc), HostRuntime.getLong(desc + 8), HostRuntime.getInt(desc + 16),
+                    HostRuntime.getInt(desc + 20), pitch);
+        });
+    }
+
+    @Override public int cuTexRefSetAddress2D_v2(long h, long desc, long dptr, long pitch) { return setAddress2D(h, desc, dptr, pitch); }
+    @Override public int cuTexRefSetAddress2D_v3(long h, long desc, long dptr, long pitch) { return setAddress2D(h, desc, dptr, pitch); }
+
+    @Override
+    public int cuTexRefSetFormat(long hTexRef, int fmt, int components) {
+        return change("cuTexRefSetFormat", hTexRef, r -> {
+            r.format = fmt;
+            r.channels = components;
+        }, false);
+    }
+
+    @Override
+    public int cuTexRefSetAddressMode(long hTexRef, int dim, int am) {
+        return change("cuTexRefSetAddressMode", hTexRef, r -> {
+            if (dim < 0 || dim > 2 || am < 0 || am > 3) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dimension " + dim + ", mode " + am);
+            r.addressModes[dim] = am;
+        });
+    }
+
+    @Override
+    public int cuTexRefSetFilterMode(long hTexRef, int fm) {
+        return change("cuTexRefSetFilterMode", hTexRef, r -> r.filter = fm, false);
+    }
+
+    @Override
+    public int cuTexRefSetFlags(long hTexRef, int flags) {
+        return change("cuTexRefSetFlags", hTexRef, r -> r.flags = flags);
+    }
+
+    @Override
+    public int cuTexRefSetBorderColor(long hTexRef, long color) {
+        return change("cuTexRefSetBorderColor", hTexRef, r -> {
+            Mem.nonNull(color, "pBorderColor");
+            for (int k = 0; k < 4; k++) r.border[k] = Float.intBitsToFloat(HostRuntime.getInt(color + 4L * k));
+        });
+    }
+
+    /** Anisotropy and the mipmap settings are kept and read back; without mipmapped arrays they change no fetch. */
+    @Override
+    public int cuTexRefSetMaxAnisotropy(long hTexRef, int maxAniso) {
+        return change("cuTexRefSetMaxAnisotropy", hTexRef, r -> r.maxAnisotropy = maxAniso);
+    }
+
+    @Override
+    public int cuTexRefSetMipmapFilterMode(long hTexRef, int fm) {
+        return change("cuTexRefSetMipmapFilterMode", hTexRef, r -> {
+            if (fm != 0 && fm != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "filter mode " + fm);
+            r.mipmapFilter = fm;
+        });
+    }
+
+    @Override
+    public int cuTexRefSetMipmapLevelBias(long hTexRef, float bias) {
+        return change("cuTexRefSetMipmapLevelBias", hTexRef, r -> r.mipmapBias = bias);
+    }
+
+    @Override
+    public int cuTexRefSetMipmapLevelClamp(long hTexRef, float min, float max) {
+        return change("cuTexRefSetMipmapLevelClamp", hTexRef, r -> {
+            r.mipmapMin = min;
+            r.mipmapMax = max;
+        });
+    }
+
+    @Override
+    public int cuTexRefSetMipmappedArray(long hTexRef, long hMipmappedArray, int flags) {
+        return Api.call("cuTexRefSetMipmappedArray", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "mipmapped arrays are not supported");
+        });
+    }
+
+    private interface Getter {
+        void get(TextureReference r) throws CudaException;
+    }
+
+    private int get(String name, long h, Getter g) {
+        return Api.call(name, () -> {
+            TextureReference r = ref(h, false);
+            synchronized (r) {
+                g.get(r);
+            }
+        });
+    }
+
+    @Override
+    public int cuTexRefGetAddress_v2(long pdptr, long h) {
+        return get("cuTexRefGetAddress", h, r -> {
+            if (r.kind != TextureReference.LINEAR && r.kind != TextureReference.PITCH2D)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the reference is not bound to memory");
+            Mem.putLong(pdptr, r.address, "pdptr");
+        });
+    }
+
+    @Override
+    public int cuTexRefGetArray(long phArray, long h) {
+        return get("cuTexRefGetArray", h, r -> {
+            if (r.kind != TextureReference.ARRAY) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the reference is not bound to an array");
+            Mem.putLong(phArray, r.arrayHandle, "phArray");
+        });
+    }
+
+    @Override
+    public int cuTexRefGetAddressMode(long pam, long h, int dim) {
+        return get("cuTexRefGetAddressMode", h, r -> {
+            if (dim < 0 || dim > 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dimension " + dim);
+            Mem.putInt(pam, r.addressModes[dim], "pam");
+        });
+    }
+
+    @Override public int cuTexRefGetFilterMode(long pfm, long h) { return get("cuTexRefGetFilterMode", h, r -> Mem.putInt(pfm, r.filter, "pfm")); }
+    @Override public int cuTexRefGetFlags(long pFlags, long h) { return get("cuTexRefGetFlags", h, r -> Mem.putInt(pFlags, r.flags, "pFlags")); }
+    @Override public int cuTexRefGetMaxAnisotropy(long p, long h) { return get("cuTexRefGetMaxAnisotropy", h, r -> Mem.putInt(p, r.maxAnisotropy, "pmaxAniso")); }
+    @Override public int cuTexRefGetMipmapFilterMode(long p, long h) { return get("cuTexRefGetMipmapFilterMode", h, r -> Mem.putInt(p, r.mipmapFilter, "pfm")); }
+
+    @Override
+    public int cuTexRefGetFormat(long pFormat, long pNumChannels, long h) {
+        return get("cuTexRefGetFormat", h, r -> {
+            if (pFormat != 0) HostRuntime.putInt(pFormat, r.format);
+            if (pNumChannels != 0) HostRuntime.putInt(pNumChannels, r.channels);
+        });
+    }
+
+    @Override
+    public int cuTexRefGetBorderColor(long color, long h) {
+        return get("cuTexRefGetBorderColor", h, r -> {
+            Mem.nonNull(color, "pBorderColor");
+            for (int k = 0; k < 4; k++) HostRuntime.putInt(color + 4L * k, Float.floatToRawIntBits(r.border[k]));
+        });
+    }
+
+    @Override
+    public int cuTexRefGetMipmapLevelBias(long p, long h) {
+        return get("cuTexRefGetMipmapLevelBias", h, r -> Mem.putInt(p, Float.floatToRawIntBits(r.mipmapBias), "pbias"));
+    }
+
+    @Override
+    public int cuTexRefGetMipmapLevelClamp(long pMin, long pMax, long h) {
+        return get("cuTexRefGetMipmapLevelClamp", h, r -> {
+            Mem.putInt(pMin, Float.floatToRawIntBits(r.mipmapMin), "pminMipmapLevelClamp");
+            Mem.putInt(pMax, Float.floatToRawIntBits(r.mipmapMax), "pmaxMipmapLevelClamp");
+        });
+    }
+
+    @Override
+    public int cuSurfRefSetArray(long hSurfRef, long hArray, int flags) {
+        return Api.call("cuSurfRefSetArray", () -> {
+            TextureReference r = ref(hSurfRef, true);
+            CudaArray a = d.handles.get(hArray, CudaArray.class);
+            if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
+            synchronized (r) {
+                r.bindArray(a, hArray, false);
+                r.update(this, true);
+            }
+        });
+    }
+
+    @Override
+    public int cuSurfRefGetArray(long phArray, long hSurfRef) {
+        return Api.call("cuSurfRefGetArray", () -> {
+            TextureReference r = ref(hSurfRef, true);
+            synchronized (r) {
+                if (r.kind != TextureReference.ARRAY) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "the reference is not bound to an array");
+                Mem.putLong(phArray, r.arrayHandle, "phArray");
+            }
+        });
+    }
+
+    /** The module's reference of this name (cuModuleGetTexRef/SurfRef): one object per name, made at first ask. */
+    TextureReference moduleReference(Library lib, String name, boolean surface) throws CudaException {
+        var v = lib.ptx.globals().stream().filter(g -> g.name().equals(name)).findFirst().orElse(null);
+        org.zludaj.ptx.model.Type want = surface ? org.zludaj.ptx.model.Type.SURFREF : org.zludaj.ptx.model.Type.TEXREF;
+        if (v == null || v.type() != want)
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no " + (surface ? ".surfref " : ".texref ") + name + " in the module");
+        synchronized (lib.references) {
+            TextureReference r = lib.references.get(name);
+            if (r == null) {
+                var g = lib.program.global(name);
+                if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no storage for " + name);
+                r = new TextureReference(surface, g.address(), d.requireCurrent().device);
+                r.create(this);
+                r.handle = d.handles.add(r);
+                lib.references.put(name, r);
+            }
+            return r;
+        }
+    }
+
+    Driver driver() {
+        return d;
     }
 }

@@ -20,8 +20,9 @@ import org.zludaj.ptx.model.Type;
  * {@code suq}. The handle points to a {@link org.zludaj.ptx.TextureDescriptor}; the kernel itself applies the address
  * modes, the filter and the format conversion, in two helper functions of the module ({@value #TEXEL}: one texel by
  * integer coordinates; {@value #SAMPLE}: coordinates scaled, point or linear filtered). The same IR runs on every
- * target. Texture references ({@code .texref}), separate samplers, cube maps, multisample textures, mipmap levels and
- * formatted surface stores are reported as not supported.
+ * target. Texture references ({@code .texref}/{@code .surfref} variables) read the descriptor address the driver keeps
+ * in the variable. Separate samplers, cube maps, multisample textures, mipmap levels and formatted surface stores are
+ * reported as not supported.
  */
 final class TextureOps {
     static final String TEXEL = "__zluda_tex_texel", SAMPLE = "__zluda_tex_sample";
@@ -310,13 +311,24 @@ final class TextureOps {
         if (i.operands().size() <= index || !(i.operands().get(index) instanceof Operand.Bracket br))
             throw new Lowering.Unsupported(i.line(), i.text() + ": expected [handle, coordinates]");
         if (br.elements().size() != 2)
-            throw new Lowering.Unsupported(i.line(), i.text() + ": texture references and separate samplers are not supported (only texture and surface objects)");
+            throw new Lowering.Unsupported(i.line(), i.text() + ": separate samplers (the independent texture mode) are not supported");
         return br.elements();
     }
 
+    /**
+     * The descriptor: a texture or surface object's handle, or, for a {@code .texref}/{@code .surfref} module variable
+     * (texture references), the descriptor address the driver stored in that variable.
+     */
     private LLVMValueRef handle(Instruction i, Operand o) {
-        if (o instanceof Operand.Name n && l.variable(n.name()) != null)
-            throw new Lowering.Unsupported(i.line(), i.text() + ": texture/surface reference " + n.name() + " is not supported (only texture and surface objects)");
+        if (o instanceof Operand.Name n && l.variable(n.name()) != null) {
+            Lowering.Var v = l.variable(n.name());
+            Type t = v.v().type();
+            if (t != Type.TEXREF && t != Type.SURFREF)
+                throw new Lowering.Unsupported(i.line(), i.text() + ": " + n.name() + " is neither a texture/surface handle nor a .texref/.surfref");
+            LLVMValueRef slot = LLVMBuildLoad2(b, i64(), l.variablePointer(v, i), "");
+            LLVMSetAlignment(slot, 8);
+            return LLVMBuildIntToPtr(b, slot, ptr(), "");
+        }
         return LLVMBuildIntToPtr(b, l.read(i, o, Type.U64), ptr(), "");
     }
 

@@ -60,6 +60,33 @@ class TextureOpsTest {
         }
     }
 
+    @Test
+    void textureReferencesReadTheDescriptorAddressFromTheirVariable() throws Exception {
+        String ptx = """
+                .version 7.0
+                .target sm_75
+                .address_size 64
+                .global .texref tref;
+                .global .surfref sref;
+                .visible .entry k(.param .u64 o)
+                {
+                .reg .f32 %f<8>; .reg .u64 %rd<2>; .reg .u32 %r<4>;
+                ld.param.u64 %rd1, [o];
+                mov.f32 %f1, 0f3F000000;
+                mov.u32 %r2, 4;
+                tex.2d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [tref, {%f1, %f1}];
+                suld.b.2d.b32.zero {%r1}, [sref, {%r2, %r2}];
+                st.global.f32 [%rd1], %f2;
+                st.global.u32 [%rd1+4], %r1;
+                ret;
+                }
+                """;
+        String nvptx = Compiler.nvptx(Ptx.parse("texref.ptx", ptx), 90);
+        assertTrue(nvptx.contains("[tref]") && nvptx.contains("[sref]"), "the descriptor address is loaded from the variables: " + nvptx);
+        assertTrue(nvptx.contains(".global .align 8 .b8 tref[8]"), "a reference is 8 bytes of global memory");
+        assertEquals(0x7f, Compiler.amdgpu(Ptx.parse("texref.ptx", ptx), "gfx1100")[0]);
+    }
+
     private static void unsupported(String body, String why, int line) {
         PtxException e = assertThrows(PtxException.class, () -> Compiler.amdgpu(Ptx.parse("tex.ptx", kernel(body)), "gfx1100"), body);
         assertTrue(e.getMessage().contains(why), e.getMessage());
