@@ -1,6 +1,6 @@
 /* ZLUDA-J integration test: the first ABIs applications built long ago still call (cuCtxCreate, cuCtxDestroy,
  * cuCtxPushCurrent/PopCurrent, cuStreamDestroy, cuEventDestroy, cuGraphInstantiate, cuGraphExecUpdate), the first
- * launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid), and the newest memory calls (cuMemcpyBatchAsync,
+ * launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid), and the newest memory calls (cuMemcpyBatchAsync, cuMemcpy3DBatchAsync,
  * batched prefetch and discard, graph memory attributes).
  * The same program runs on NVIDIA's driver; its "errors:" line is compared with NVIDIA's answers.
  * Build: gcc -o driver_legacy driver_legacy.c -L<dist>/lib -lcuda. Prints PASS. */
@@ -30,6 +30,14 @@ typedef struct {
     unsigned short usage;
     unsigned char reserved[54];
 } CUmemPoolProps;
+typedef struct {
+    int type;
+    union {
+        struct { CUdeviceptr ptr; size_t rowLength, layerHeight; CUmemLocation locHint; } ptr;
+        struct { void *array; size_t x, y, z; } array;
+    } op;
+} CUmemcpy3DOperand;
+typedef struct { CUmemcpy3DOperand src, dst; size_t width, height, depth; int srcAccessOrder; unsigned flags; } CUDA_MEMCPY3D_BATCH_OP;
 typedef struct { CUmemPoolProps poolProps; const void *accessDescs; size_t accessDescCount, bytesize; CUdeviceptr dptr; } CUDA_MEM_ALLOC_NODE_PARAMS;
 
 CUresult cuInit(unsigned int flags);
@@ -63,6 +71,9 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n);
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n);
 CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs,
                                size_t *attrsIdxs, size_t numAttrs, CUstream s);
+CUresult cuMemcpy3DBatchAsync_v2(size_t n, CUDA_MEMCPY3D_BATCH_OP *ops, unsigned long long flags, CUstream s);
+typedef struct { size_t Width, Height, Depth; int Format; unsigned NumChannels, Flags; } CUDA_ARRAY3D_DESCRIPTOR;
+CUresult cuArray3DCreate_v2(void **a, const CUDA_ARRAY3D_DESCRIPTOR *d);
 CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *locs, size_t *locIdxs,
                                  size_t numLocs, unsigned long long flags, CUstream s);
 CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream s);
@@ -152,6 +163,45 @@ int main(void) {
     EXPECT(hb[0] == 0.5f && hb[31] == 93.5f && hb[32] == 192.5f && hb[63] == 285.5f, "batch copy %g %g %g %g", hb[0], hb[31], hb[32], hb[63]);
     e[1] = cuMemcpyBatchAsync_v2(dsts, srcs, sizes, 2, &attr, idx, 1, NULL);   /* the legacy stream */
 
+    /* 3-D batched copies: a 4x3x2 float block from pitched memory (rows of 6) into an array, back into tight memory */
+    float block[2][3][6], blockBack[2][3][4];
+    for (int z = 0; z < 2; z++) for (int y = 0; y < 3; y++) for (int x = 0; x < 6; x++) block[z][y][x] = 100.0f * z + 10 * y + x;
+    CUdeviceptr dblock, dback;
+    CHECK(cuMemAlloc_v2(&dblock, sizeof block));
+    CHECK(cuMemAlloc_v2(&dback, sizeof blockBack));
+    CHECK(cuMemcpyHtoD_v2(dblock, block, sizeof block));
+    CUDA_ARRAY3D_DESCRIPTOR a3 = {4, 3, 2, 0x20, 1, 0};
+    void *arr3;
+    CHECK(cuArray3DCreate_v2(&arr3, &a3));
+    CUDA_MEMCPY3D_BATCH_OP ops[2];
+    memset(ops, 0, sizeof ops);
+    ops[0].src.type = 1; /* POINTER */
+    ops[0].src.op.ptr.ptr = dblock;
+    ops[0].src.op.ptr.rowLength = 6;
+    ops[0].src.op.ptr.layerHeight = 3;
+    ops[0].dst.type = 2; /* ARRAY */
+    ops[0].dst.op.array.array = arr3;
+    ops[0].width = 4;
+    ops[0].height = 3;
+    ops[0].depth = 2;
+    ops[0].srcAccessOrder = 1;
+    CHECK(cuMemcpy3DBatchAsync_v2(1, ops, 0, s));
+    ops[1].src.type = 2;
+    ops[1].src.op.array.array = arr3;
+    ops[1].dst.type = 1;
+    ops[1].dst.op.ptr.ptr = dback;
+    ops[1].width = 4;
+    ops[1].height = 3;
+    ops[1].depth = 2;
+    ops[1].srcAccessOrder = 1;
+    CHECK(cuMemcpy3DBatchAsync_v2(1, &ops[1], 0, s));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuMemcpyDtoH_v2(blockBack, dback, sizeof blockBack));
+    for (int z = 0; z < 2; z++) for (int y = 0; y < 3; y++) for (int x = 0; x < 4; x++)
+        EXPECT(blockBack[z][y][x] == block[z][y][x], "3-D batch (%d,%d,%d) = %g", x, y, z, blockBack[z][y][x]);
+    ops[0].depth = 0;
+    e[6] = cuMemcpy3DBatchAsync_v2(1, ops, 0, s);             /* a zero extent */
+
     /* batched prefetch and discard of managed memory */
     CUdeviceptr managed;
     CHECK(cuMemAllocManaged(&managed, 1 << 16, 1));
@@ -211,7 +261,7 @@ int main(void) {
     CHECK(cuEventDestroy(ev));
     CHECK(cuStreamDestroy(s));
     CHECK(cuCtxDestroy_v2(ctx));
-    printf("errors: %d %d %d %d %d %d (update result %d)\n", e[0], e[1], e[2], e[3], e[4], e[5], result);
+    printf("errors: %d %d %d %d %d %d %d (update result %d)\n", e[0], e[1], e[2], e[3], e[4], e[5], e[6], result);
     if (bad) { printf("FAIL: %d\n", bad); return 1; }
     printf("PASS: first ABIs, first launch API, batched memory calls\n");
     return 0;

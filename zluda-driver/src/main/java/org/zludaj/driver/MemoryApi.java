@@ -789,4 +789,76 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemHostRegister(long p, long bytesize, int flags) {
         return cuMemHostRegister_v2(p, bytesize, flags);
     }
+
+    /** One side of a 3-D batched copy (CUmemcpy3DOperand, 40 bytes): its start, row pitch and slice pitch in bytes. */
+    private record Operand3D(long start, long pitch, long slice, CudaArray array) {}
+
+    /**
+     * CUmemcpy3DOperand: type 1 POINTER {ptr, rowLength, layerHeight, locHint} (lengths in elements, 0: the copy's
+     * own), type 2 ARRAY {array, offset x, y, z in elements}.
+     */
+    private Operand3D operand3D(long p, long width, long height, int element) throws CudaException {
+        int type = HostRuntime.getInt(p);
+        long u = p + 8;
+        if (type == 1) {
+            long ptr = HostRuntime.getLong(u), row = HostRuntime.getLong(u + 8), layer = HostRuntime.getLong(u + 16);
+            if (ptr == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a NULL pointer operand");
+            long pitch = (row == 0 ? width : row) * element;
+            return new Operand3D(ptr, pitch, pitch * (layer == 0 ? height : layer), null);
+        }
+        if (type == 2) {
+            CudaArray a = d.handles.get(HostRuntime.getLong(u), CudaArray.class);
+            long x = HostRuntime.getLong(u + 8), y = HostRuntime.getLong(u + 16), z = HostRuntime.getLong(u + 24);
+            long slice = a.pitch() * a.rows();
+            return new Operand3D(a.base + x * CudaArray.formatBytes(a.format) * a.channels + y * a.pitch() + z * slice, a.pitch(), slice, a);
+        }
+        throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "operand type " + type);
+    }
+
+    /**
+     * numOps copies, each CUDA_MEMCPY3D_BATCH_OP {src, dst (CUmemcpy3DOperand), extent (elements: bytes between
+     * pointers, the array's texels otherwise), srcAccessOrder, flags}, in stream order as one operation.
+     */
+    private int batch3D(long numOps, long ops, long failIdx, long flags, long hStream, boolean ptsz) {
+        return Api.call("cuMemcpy3DBatchAsync", () -> {
+            if (failIdx != 0) HostRuntime.putLong(failIdx, -1L);
+            if (numOps == 0 || flags != 0 || hStream == 0 || hStream == 1)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, numOps == 0 ? "no copies" : flags != 0 ? "flags must be 0" : "the legacy stream");
+            Mem.nonNull(ops, "opList");
+            Stream s = streams.resolve(hStream, ptsz);
+            java.util.List<long[]> copies = new java.util.ArrayList<>();
+            for (int i = 0; i < numOps; i++) {
+                long op = ops + 112L * i;
+                try {
+                    long w = HostRuntime.getLong(op + 80), h = HostRuntime.getLong(op + 88), depth = HostRuntime.getLong(op + 96);
+                    if (w == 0 || h == 0 || depth == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "a zero extent");
+                    int srcType = HostRuntime.getInt(op), dstType = HostRuntime.getInt(op + 40);
+                    int element = 1;
+                    for (long side : new long[] {op, op + 40}) {
+                        if (HostRuntime.getInt(side) == 2) {
+                            CudaArray a = d.handles.get(HostRuntime.getLong(side + 8), CudaArray.class);
+                            int e = CudaArray.formatBytes(a.format) * a.channels;
+                            if (srcType == 2 && dstType == 2 && element != 1 && e != element)
+                                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "arrays of different element sizes");
+                            element = e;
+                        }
+                    }
+                    Operand3D src = operand3D(op, w, h, element), dst = operand3D(op + 40, w, h, element);
+                    copies.add(new long[] {dst.start(), dst.pitch(), dst.slice(), src.start(), src.pitch(), src.slice(), w * element, h, depth});
+                } catch (CudaException e) {
+                    if (failIdx != 0) HostRuntime.putLong(failIdx, i);
+                    throw e;
+                }
+            }
+            s.enqueue("cuMemcpy3DBatchAsync", () -> {
+                for (long[] c : copies)
+                    for (long z = 0; z < c[8]; z++) d.backend.copy2D(c[0] + z * c[2], c[1], c[3] + z * c[5], c[4], c[6], c[7]);
+            }, null, null);
+        });
+    }
+
+    @Override public int cuMemcpy3DBatchAsync(long n, long ops, long failIdx, long flags, long s) { return batch3D(n, ops, failIdx, flags, s, false); }
+    @Override public int cuMemcpy3DBatchAsync_ptsz(long n, long ops, long failIdx, long flags, long s) { return batch3D(n, ops, failIdx, flags, s, true); }
+    @Override public int cuMemcpy3DBatchAsync_v2(long n, long ops, long flags, long s) { return batch3D(n, ops, 0, flags, s, false); }
+    @Override public int cuMemcpy3DBatchAsync_v2_ptsz(long n, long ops, long flags, long s) { return batch3D(n, ops, 0, flags, s, true); }
 }
