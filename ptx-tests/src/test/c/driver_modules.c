@@ -1,6 +1,6 @@
 /* ZLUDA-J integration test: modules and libraries from files, parameter layout queries, PCI lookup, deprecated
- * configuration calls, profiler control, peer access answers, 3-D peer copies, the CUDA 8 memory advice, and the
- * JIT linker (cuLinkCreate/AddData/Complete) with two PTX inputs, one calling into the other.
+ * configuration calls, profiler control, peer access answers, 3-D peer copies, the CUDA 8 memory advice, context
+ * events and ids, error log management (cuLogs*), and the JIT linker (cuLinkCreate/AddData/Complete) with two PTX inputs, one calling into the other.
  * The same program runs on NVIDIA's driver; its "errors:" line is compared with NVIDIA's answers.
  * Build: gcc -o driver_modules driver_modules.c -L<dist>/lib -lcuda. Prints PASS. */
 #include <stdint.h>
@@ -86,8 +86,20 @@ CUresult cuStreamCreate(CUstream *s, unsigned flags);
 CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, CUstream s);
 CUresult cuMemHostRegister(void *p, size_t n, unsigned flags);
 CUresult cuMemHostUnregister(void *p);
+typedef void (*CUlogsCallback)(void *data, int level, char *message, size_t length);
+CUresult cuLogsRegisterCallback(CUlogsCallback fn, void *data, void **handle);
+CUresult cuLogsUnregisterCallback(void *handle);
+CUresult cuLogsCurrent(unsigned *iterator, unsigned flags);
+CUresult cuLogsDumpToMemory(unsigned *iterator, char *buffer, size_t *size, unsigned flags);
 
 static int bad;
+static int logged;
+static char lastLog[1024];
+static void onLog(void *data, int level, char *message, size_t length) {
+    (void)level;
+    logged += data == (void *)&logged;
+    snprintf(lastLog, sizeof lastLog, "%.*s", (int)length, message);
+}
 #define CHECK(x) do { CUresult r_ = (x); if (r_) { printf("FAIL %s = %d (line %d)\n", #x, r_, __LINE__); return 1; } } while (0)
 #define EXPECT(c, ...) do { if (!(c)) { printf("FAIL line %d: ", __LINE__); printf(__VA_ARGS__); printf("\n"); bad++; } } while (0)
 
@@ -270,6 +282,28 @@ int main(void) {
     static char pageAligned[8192] __attribute__((aligned(4096)));
     CHECK(cuMemHostRegister(pageAligned, 4096, 0));
     CHECK(cuMemHostUnregister(pageAligned));
+
+    /* error log management: a failing call's message reaches a callback and the dump */
+    void *cbh = NULL;
+    unsigned it = 0;
+    CHECK(cuLogsRegisterCallback(onLog, &logged, &cbh));
+    CHECK(cuLogsCurrent(&it, 0));
+    CUdeviceptr none;
+    CUresult failing = cuMemAlloc_v2(&none, 0);
+    static char dump[30000];
+    size_t dumpSize = sizeof dump;
+    CHECK(cuLogsDumpToMemory(&it, dump, &dumpSize, 0));
+    /* NVIDIA (H200): two messages per failure, why and "Returning 1 (CUDA_ERROR_INVALID_VALUE) from cuMemAlloc_v2" */
+    EXPECT(failing == 1 && logged == 2 && strstr(lastLog, "Returning 1 (CUDA_ERROR_INVALID_VALUE) from cuMemAlloc") == lastLog,
+           "callback: %d messages, last: %s", logged, lastLog);
+    EXPECT(dumpSize > 0 && dumpSize == strlen(dump) && strstr(dump, "cuMemAlloc") != NULL, "dump of %zu bytes: %s", dumpSize, dump);
+    size_t small = sizeof dump;
+    CUresult noBuffer = cuLogsDumpToMemory(NULL, NULL, &small, 0);
+    CHECK(cuLogsUnregisterCallback(cbh));
+    int before = logged;
+    cuMemAlloc_v2(&none, 0);
+    EXPECT(logged == before, "no callback after unregistering");
+    printf("logs: %d\n", noBuffer);  /* (unregistering twice crashes NVIDIA's driver) */
 
     printf("errors: %d %d %d %d %d %d %d %d %d %d\n", e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7], e[8], e[9]);
     CHECK(cuModuleUnload(linked));

@@ -73,6 +73,18 @@ JNIEXPORT void JNICALL JN(callHostFunction)(JNIEnv *e, jclass c, jlong fn, jlong
     ((host_fn_t)PTR(fn))(PTR(user));
 }
 
+/* cuLogsRegisterCallback's CUlogsCallback(void *data, CUlogLevel level, char *message, size_t length) */
+JNIEXPORT void JNICALL JN(callLogCallback)(JNIEnv *e, jclass c, jlong fn, jlong data, jint level, jbyteArray message) {
+    (void)c;
+    jsize n = (*e)->GetArrayLength(e, message);
+    char *text = malloc((size_t)n + 1);
+    if (!text) return;
+    (*e)->GetByteArrayRegion(e, message, 0, n, (jbyte *)text);
+    text[n] = 0;
+    ((void (*)(void *, int, char *, size_t))PTR(fn))(PTR(data), (int)level, text, (size_t)n);
+    free(text);
+}
+
 /* cuOccupancyMaxPotentialBlockSize's CUoccupancyB2DSize: dynamic shared bytes for a block size */
 JNIEXPORT jlong JNICALL JN(callBlockSizeToSharedBytes)(JNIEnv *e, jclass c, jlong fn, jint blockSize) {
     (void)e; (void)c;

@@ -194,11 +194,13 @@ class DriverProgramsTest {
      * CUDA_ERROR_FILE_NOT_FOUND, an unknown PCI id CUDA_ERROR_INVALID_DEVICE and a malformed one INVALID_VALUE, peer
      * access to a context of the same device CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, disabling it
      * CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, advice on device memory INVALID_VALUE, a bad cubin for the linker
-     * CUDA_ERROR_NO_BINARY_FOR_GPU, and an empty link completes.
+     * CUDA_ERROR_NO_BINARY_FOR_GPU, and an empty link completes. Error log management (cuLogs*): a failing call gives
+     * two messages (why, then "Returning 1 (CUDA_ERROR_INVALID_VALUE) from cuMemAlloc...") to callbacks and the dump.
      */
     @Test
     void modulesLibrariesAndLinkingAsNvidia(@TempDir Path dir) throws Exception {
         Programs.Result r = passes(dir, "driver_modules", "PASS: modules, libraries and linking");
+        assertTrue(r.stdout().contains("logs: 1\n"), "error log: a dump without a buffer is CUDA_ERROR_INVALID_VALUE: " + r);
         assertTrue(r.stdout().contains("errors: 1 301 1 101 1 217 705 1 209 0\n"), r.toString());
     }
 

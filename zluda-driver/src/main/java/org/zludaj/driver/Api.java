@@ -15,12 +15,18 @@ public final class Api {
         void run() throws CudaException;
     }
 
+    /** The error log failing calls write to (cuLogs*): the driver's, installed when it starts. */
+    static volatile ErrorLog errorLog;
+
     public static int call(String function, Body body) {
         try {
             body.run();
             return CuResult.CUDA_SUCCESS;
         } catch (CudaException e) {
             if (LOG.isDebugEnabled()) LOG.debug("{} -> {}", function, e.toString());
+            ErrorLog log = errorLog;
+            if (log != null && e.result() != CuResult.CUDA_ERROR_NOT_READY)  // NOT_READY is an answer, not an error
+                log.add(function, e.getMessage(), e.result());
             return e.result();
         }
     }

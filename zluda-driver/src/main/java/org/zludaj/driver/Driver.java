@@ -78,8 +78,12 @@ public final class Driver {
     private volatile boolean initialized;
     private final ThreadLocal<ArrayDeque<Context>> stack = ThreadLocal.withInitial(ArrayDeque::new);
 
+    /** The error log of the process's driver (cuLogs*): failing calls write to it through {@link Api}. */
+    final ErrorLog errorLog = new ErrorLog();
+
     public Driver(Backend backend) {
         this.backend = backend;
+        Api.errorLog = errorLog;
         int n = backend.devices().size();
         primary = new Context[n];
         defaultPools = new MemoryPool[n];

@@ -91,6 +91,9 @@ public final class HostRuntime {
     /** Calls an application's {@code void fn(void *userData)}. */
     public static native void callHostFunction(long function, long userData);
 
+    /** Calls a CUlogsCallback(userData, level, message, length) with a NUL-terminated copy of {@code message}. */
+    public static native void callLogCallback(long function, long userData, int level, byte[] message);
+
     /** Calls a CUoccupancyB2DSize function: {@code size_t fn(int blockSize)}. */
     public static native long callBlockSizeToSharedBytes(long function, int blockSize);
 

@@ -1,0 +1,88 @@
+package org.zludaj.driver;
+
+import java.nio.charset.StandardCharsets;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.nativ.HostRuntime;
+
+/**
+ * The driver's error log (CUDA 12.9's error log management: cuLogs*, CUDA_LOG_FILE): every failing driver call adds
+ * ZLUDA-J's own explanation of the error and the CUresult it returns. The latest 25,600 bytes are kept
+ * (as NVIDIA's driver keeps), numbered so that an iterator (cuLogsCurrent) names the next one; registered callbacks
+ * receive each message; CUDA_LOG_FILE=stdout|stderr|PATH writes them there too.
+ */
+final class ErrorLog {
+    private static final Logger LOG = LoggerFactory.getLogger(ErrorLog.class);
+    static final int CAPACITY = 25600;
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+
+    record Entry(long sequence, String text) {}
+
+    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+    private long next;
+    private int bytes;
+    /** Callback handle -> {function, user data}. */
+    private final Map<Long, long[]> callbacks = new LinkedHashMap<>();
+    private final String file = System.getenv("CUDA_LOG_FILE");
+
+    /**
+     * A failing call, as NVIDIA's driver logs one (measured on an H200): why, then "Returning N (NAME) from function";
+     * callbacks receive each message alone, the kept log and CUDA_LOG_FILE with "[time][thread][CUDA][E] " before it.
+     */
+    void add(String function, String why, int result) {
+        add(why);
+        add("Returning " + result + " (" + org.zludaj.api.CuResult.name(result) + ") from " + function);
+    }
+
+    private void add(String message) {
+        String text = "[" + LocalTime.now().format(TIME) + "][" + HostRuntime.threadId() + "][CUDA][E] " + message;
+        List<long[]> notify;
+        synchronized (this) {
+            entries.addLast(new Entry(next++, text));
+            bytes += text.length() + 1;
+            while (bytes > CAPACITY && entries.size() > 1) bytes -= entries.removeFirst().text().length() + 1;
+            notify = new ArrayList<>(callbacks.values());
+        }
+        byte[] bytesOf = message.getBytes(StandardCharsets.UTF_8);
+        for (long[] cb : notify) HostRuntime.callLogCallback(cb[0], cb[1], 0 /* CU_LOG_LEVEL_ERROR */, bytesOf);
+        if (file != null && !file.isEmpty()) {
+            if (file.equals("stdout")) System.out.println(text);
+            else if (file.equals("stderr")) System.err.println(text);
+            else {
+                try {
+                    java.nio.file.Files.writeString(java.nio.file.Path.of(file), text + "\n", java.nio.file.StandardOpenOption.CREATE,
+                            java.nio.file.StandardOpenOption.APPEND);
+                } catch (java.io.IOException | RuntimeException e) {
+                    LOG.debug("CUDA_LOG_FILE {}: {}", file, e.toString());
+                }
+            }
+        }
+    }
+
+    /** The number the next message will have (an iterator at the end). */
+    synchronized long next() {
+        return next;
+    }
+
+    /** The messages from {@code from} (or all kept), oldest first. */
+    synchronized List<Entry> since(long from) {
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : entries) if (e.sequence() >= from) out.add(e);
+        return out;
+    }
+
+    synchronized void register(long handle, long function, long userData) {
+        callbacks.put(handle, new long[] {function, userData});
+    }
+
+    synchronized boolean unregister(long handle) {
+        return callbacks.remove(handle) != null;
+    }
+}
