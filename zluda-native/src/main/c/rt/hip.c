@@ -49,6 +49,10 @@ typedef int hipError_t;
 HIP_FUNCTIONS(DECLARE)
 static hipError_t (*hip_props)(void *, int); /* hipGetDevicePropertiesR0600, else hipGetDeviceProperties */
 /* optional (ROCm 6 and later): hipModuleLaunchCooperativeKernel */
+/* optional: peer access between GPUs */
+static hipError_t (*hip_can_access_peer)(int *, int, int);
+static hipError_t (*hip_enable_peer)(int, unsigned);
+static hipError_t (*hip_disable_peer)(int);
 /* optional: virtual memory management (hipMemCreate, hipMemAddressReserve, hipMemMap ...), gpuvmm.h */
 static struct gpu_vmm hip_vmm;
 static hipError_t (*hip_cooperative)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **);
@@ -74,6 +78,9 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
         HIP_FUNCTIONS(RESOLVE)
         hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDevicePropertiesR0600");
         if (!hip_props) hip_props = (hipError_t(*)(void *, int))dlsym(h, "hipGetDeviceProperties");
+        hip_can_access_peer = (hipError_t(*)(int *, int, int))dlsym(h, "hipDeviceCanAccessPeer");
+        hip_enable_peer = (hipError_t(*)(int, unsigned))dlsym(h, "hipDeviceEnablePeerAccess");
+        hip_disable_peer = (hipError_t(*)(int))dlsym(h, "hipDeviceDisablePeerAccess");
         hip_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "hipMemGetAllocationGranularity");
         hip_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "hipMemCreate");
         hip_vmm.release = (int (*)(uint64_t))dlsym(h, "hipMemRelease");
@@ -289,4 +296,19 @@ JNIEXPORT jint JNICALL JN(vmm)(JNIEnv *e, jclass c, jint op, jint dev, jlong a, 
     uint64_t v = 0;
     hipError_t r = gpu_vmm_call(&hip_vmm, 801 /* hipErrorNotSupported */, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
     return out1(e, out, r, (void *)(uintptr_t)v);
+}
+
+/* Peer access: op 0 hipDeviceCanAccessPeer(dev, peer) -> out[0]; 1 hipDeviceEnablePeerAccess(peer, 0) and 2
+ * hipDeviceDisablePeerAccess(peer) for the calling thread's current device. hipErrorNotSupported where missing. */
+JNIEXPORT jint JNICALL JN(peer)(JNIEnv *e, jclass c, jint op, jint dev, jint peer, jintArray out) {
+    (void)c;
+    if (op == 0) {
+        int v = 0;
+        if (!hip_can_access_peer) return 801;
+        hipError_t r = hip_can_access_peer(&v, dev, peer);
+        if (!r) (*e)->SetIntArrayRegion(e, out, 0, 1, &v);
+        return r;
+    }
+    if (op == 1) return hip_enable_peer ? hip_enable_peer(peer, 0) : 801;
+    return hip_disable_peer ? hip_disable_peer(peer) : 801;
 }

@@ -16,6 +16,8 @@ public final class Context {
     /** Context-local storage (export table c693336e): key -> value and destructor. */
     final ConcurrentHashMap<Long, long[]> localStorage = new ConcurrentHashMap<>();
     final long[] limits = {1024, 1 << 20, 8 << 20, 2, 2048, 0, 0};  // CUlimit 0..6
+    /** Devices whose memory this context was given access to (cuCtxEnablePeerAccess). */
+    final java.util.Set<Integer> peers = new java.util.HashSet<>();
     /**
      * A kernel fault (device-side assert, deadlock) leaves the context unusable, as on NVIDIA: every later
      * synchronization and launch in it reports this error until the context is destroyed or reset.

@@ -193,9 +193,9 @@ final class ContextApi implements CuContextApi {
     }
 
     /**
-     * Peer access between contexts: no device here reaches another's memory directly (cuDeviceCanAccessPeer answers
-     * 0), so enabling it is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (NVIDIA answers so for a context of the same device
-     * too: recorded on an H200); copies between devices work without it (cuMemcpyPeer).
+     * Peer access between contexts: where the backend's GPUs reach each other (HIP's hipDeviceCanAccessPeer), enabling
+     * it is HIP's; otherwise CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, as NVIDIA answers for a context of the same device too
+     * (recorded on an H200). Copies between devices work without it (cuMemcpyPeer).
      */
     @Override
     public int cuCtxEnablePeerAccess(long peerContext, int flags) {
@@ -203,16 +203,26 @@ final class ContextApi implements CuContextApi {
             Context c = d.requireCurrent();
             Context peer = d.handles.get(peerContext, Context.class);
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
-            throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "device " + c.device + " cannot access device " + peer.device);
+            if (!d.backend.canAccessPeer(c.device, peer.device))
+                throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "device " + c.device + " cannot access device " + peer.device);
+            synchronized (c.peers) {
+                if (c.peers.contains(peer.device)) throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, "already enabled");
+                d.backend.peerAccess(c.device, peer.device, true);
+                c.peers.add(peer.device);
+            }
         });
     }
 
     @Override
     public int cuCtxDisablePeerAccess(long peerContext) {
         return Api.call("cuCtxDisablePeerAccess", () -> {
-            d.requireCurrent();
-            d.handles.get(peerContext, Context.class);
-            throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access was never enabled");
+            Context c = d.requireCurrent();
+            Context peer = d.handles.get(peerContext, Context.class);
+            synchronized (c.peers) {
+                if (!c.peers.contains(peer.device)) throw new CudaException(CuResult.CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access was never enabled");
+                d.backend.peerAccess(c.device, peer.device, false);
+                c.peers.remove(peer.device);
+            }
         });
     }
 
@@ -293,7 +303,7 @@ final class ContextApi implements CuContextApi {
         return Api.call("cuDeviceCanAccessPeer", () -> {
             d.checkDevice(dev);
             d.checkDevice(peerDev);
-            Mem.putInt(canAccessPeer, 0, "canAccessPeer");
+            Mem.putInt(canAccessPeer, d.backend.canAccessPeer(dev, peerDev) ? 1 : 0, "canAccessPeer");
         });
     }
 
@@ -303,7 +313,8 @@ final class ContextApi implements CuContextApi {
             d.checkDevice(srcDevice);
             d.checkDevice(dstDevice);
             if (srcDevice == dstDevice) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "a device is not its own peer");
-            Mem.putInt(value, 0, "value");
+            // ACCESS_SUPPORTED (2) as cuDeviceCanAccessPeer; performance rank, native atomics, array access: 0
+            Mem.putInt(value, attrib == 2 && d.backend.canAccessPeer(srcDevice, dstDevice) ? 1 : 0, "value");
         });
     }
 

@@ -72,4 +72,7 @@ public final class HipRuntime {
 
     /** Virtual memory management: one {@link GpuVmm} operation on HIP device {@code device}; its result in out[0]. */
     public static native int vmm(int op, int device, long a, long b, long c, long d, long[] out);
+
+    /** Peer access: op 0 hipDeviceCanAccessPeer(device, peer) into out[0]; 1 enable, 2 disable access to peer from the current device. */
+    public static native int peer(int op, int device, int peer, int[] out);
 }

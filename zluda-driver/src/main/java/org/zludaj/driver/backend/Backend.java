@@ -147,6 +147,16 @@ public interface Backend {
         throw noVirtualMemory();
     }
 
+    /** Whether device {@code device} can reach {@code peer}'s memory directly (cuDeviceCanAccessPeer). */
+    default boolean canAccessPeer(int device, int peer) throws CudaException {
+        return false;
+    }
+
+    /** Lets {@code device} reach {@code peer}'s memory (cuCtxEnablePeerAccess), or stops it. */
+    default void peerAccess(int device, int peer, boolean enable) throws CudaException {
+        throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_PEER_ACCESS_UNSUPPORTED, "peer access on the " + name() + " backend");
+    }
+
     /**
      * A cooperative launch: every block resident at once, with a zeroed grid workspace whose address the kernel reads
      * from %envreg1 (high half) and %envreg2 (low half), where cooperative groups keep their grid barrier.

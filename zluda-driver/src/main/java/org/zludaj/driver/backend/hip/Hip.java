@@ -70,4 +70,10 @@ public interface Hip {
      * for HIP device {@code device}; its result, if any, in out[0].
      */
     int vmm(int op, int device, long a, long b, long c, long d, long[] out);
+
+    /**
+     * Peer access between HIP devices: op 0 hipDeviceCanAccessPeer(device, peer) into out[0]; op 1
+     * hipDeviceEnablePeerAccess(peer, 0) and op 2 hipDeviceDisablePeerAccess(peer) from the current device.
+     */
+    int peer(int op, int device, int peer, int[] out);
 }

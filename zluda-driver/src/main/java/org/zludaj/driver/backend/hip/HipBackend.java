@@ -183,6 +183,26 @@ public final class HipBackend implements Backend {
         if (count != 0) check(hip.fill(dst, elementBytes, value, count), "hipMemset");
     }
 
+    /** hipDeviceCanAccessPeer between the two GPUs (a GPU is not its own peer). */
+    @Override
+    public boolean canAccessPeer(int device, int peer) throws CudaException {
+        if (device < 0 || device >= gpus.size() || peer < 0 || peer >= gpus.size())
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "device " + device + " or " + peer);
+        if (device == peer) return false;
+        int[] out = new int[1];
+        int r = hip.peer(0, gpus.get(device).hipIndex(), gpus.get(peer).hipIndex(), out);
+        return r == 0 && out[0] != 0;
+    }
+
+    /** hipDeviceEnablePeerAccess / hipDeviceDisablePeerAccess with {@code device} current. */
+    @Override
+    public void peerAccess(int device, int peer, boolean enable) throws CudaException {
+        select(device);
+        if (peer < 0 || peer >= gpus.size()) throw new CudaException(CuResult.CUDA_ERROR_INVALID_DEVICE, "device " + peer);
+        check(hip.peer(enable ? 1 : 2, gpus.get(device).hipIndex(), gpus.get(peer).hipIndex(), new int[1]),
+                enable ? "hipDeviceEnablePeerAccess" : "hipDeviceDisablePeerAccess");
+    }
+
     /** One virtual memory operation on HIP device {@code hipIndex} (HIP's errors mapped to CUDA's). */
     private long vmm(int op, int hipIndex, long a, long b, long c, long d) throws CudaException {
         long[] out = new long[1];

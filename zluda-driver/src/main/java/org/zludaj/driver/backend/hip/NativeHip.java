@@ -53,4 +53,5 @@ public final class NativeHip implements Hip {
     @Override public long printfDrain(long buffer) { return HipRuntime.printfDrain(buffer); }
     @Override public boolean hasVirtualMemory() { return HipRuntime.hasVirtualMemory(); }
     @Override public int vmm(int op, int device, long a, long b, long c, long d, long[] out) { return HipRuntime.vmm(op, device, a, b, c, d, out); }
+    @Override public int peer(int op, int device, int peer, int[] out) { return HipRuntime.peer(op, device, peer, out); }
 }

@@ -69,6 +69,11 @@ class HipBackendTest {
         @Override public long printfDrain(long buffer) { calls.add("printfDrain " + Long.toHexString(buffer)); return drained; }
         int syncResult;
         long drained;
+        @Override public int peer(int op, int device, int peer, int[] out) {
+            calls.add(new String[] {"canAccessPeer", "enablePeerAccess", "disablePeerAccess"}[op] + " " + device + " " + peer);
+            out[0] = 1;
+            return 0;
+        }
         @Override public boolean hasVirtualMemory() { return virtualMemory; }
         boolean virtualMemory = true;
         int vmmResult;
@@ -219,6 +224,12 @@ class HipBackendTest {
         b.copy2D(0x9000, 100, 0x8000, 100, 0, 4);
         assertEquals(List.of("setDevice 2", "launch 6000 1x1x1 32x1x1 0", "setDevice 0", "launch 6100 1x1x1 32x1x1 0",
                 "copy2D 9000 256 8000 128 100x4"), hip.calls);
+        // peer access between the two usable GPUs (HIP 0 and 2): asked of HIP, enabled with the device current
+        hip.calls.clear();
+        assertTrue(b.canAccessPeer(0, 1));
+        assertFalse(b.canAccessPeer(1, 1), "a GPU is not its own peer");
+        b.peerAccess(1, 0, true);
+        assertEquals(List.of("canAccessPeer 0 2", "setDevice 2", "enablePeerAccess 2 0"), hip.calls);
         // another thread starts with no device of its own: it selects before it allocates
         hip.calls.clear();
         Thread t = new Thread(() -> {
