@@ -64,6 +64,12 @@ __global__ void gather2D(cudaTextureObject_t t, const float2 *c, float4 *out, in
     if (i < n) out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, 1);  // component g
 }
 
+__global__ void sampleLod(cudaTextureObject_t t, const float *lod, float4 *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = make_float4(tex2DLod<float>(t, 0.3f, 0.6f, lod[i]),
+                                    tex2DGrad<float>(t, 0.3f, 0.6f, make_float2(lod[i] / 8, 0), make_float2(0, lod[i] / 8)), 0, 0);
+}
+
 __global__ void surfaceWrite(cudaSurfaceObject_t s, int w, int h) {
     int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
     if (x < w && y < h) surf2Dwrite(make_float2(x + 100.0f * y, -1.0f * x), s, x * sizeof(float2), y);
@@ -475,6 +481,60 @@ int main() {
         CHECK(cudaFreeArray(l1));
         CHECK(cudaFreeArray(l2));
         CHECK(cudaFree(dC3));
+    }
+
+    // mipmaps: an 8x8 float texture with 4 levels, level k's texel (x, y) = 1000 k + 10 y + x; tex2DLod at (0.3, 0.6)
+    // and tex2DGrad with gradients of lod/8 (a footprint of lod texels of level 0: level of detail log2(lod))
+    {
+        cudaMipmappedArray_t mip;
+        CHECK(cudaMallocMipmappedArray(&mip, &fdesc, make_cudaExtent(8, 8, 0), 4));
+        for (int k = 0; k < 4; k++) {
+            cudaArray_t level;
+            CHECK(cudaGetMipmappedArrayLevel(&level, mip, k));
+            int n = 8 >> k;
+            float lv[64];
+            for (int y = 0; y < n; y++) for (int x = 0; x < n; x++) lv[y * n + x] = 1000.0f * k + 10 * y + x;
+            CHECK(cudaMemcpy2DToArray(level, 0, 0, lv, n * 4, n * 4, n, cudaMemcpyHostToDevice));
+        }
+        cudaResourceDesc mr;
+        memset(&mr, 0, sizeof mr);
+        mr.resType = cudaResourceTypeMipmappedArray;
+        mr.res.mipmap.mipmap = mip;
+        const int L = 9;
+        float lods[L] = {0, 0.4f, 0.6f, 1, 1.25f, 2.2f, 3, 7, -1};
+        float *dLod = (float *)upload(lods, sizeof lods);
+        for (int linearMip = 0; linearMip < 2; linearMip++) {
+            cudaTextureDesc td;
+            memset(&td, 0, sizeof td);
+            td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+            td.filterMode = cudaFilterModePoint;
+            td.mipmapFilterMode = linearMip ? cudaFilterModeLinear : cudaFilterModePoint;
+            td.maxMipmapLevelClamp = 3;
+            td.normalizedCoords = 1;
+            td.readMode = cudaReadModeElementType;
+            cudaTextureObject_t t;
+            CHECK(cudaCreateTextureObject(&t, &mr, &td, nullptr));
+            sampleLod<<<1, L>>>(t, dLod, dOut, L);
+            download(out, dOut, L);
+            for (int i = 0; i < L; i++) {
+                float want[2];
+                float lodOf[2] = {lods[i], lods[i] > 0 ? log2f(lods[i]) : -100.0f};
+                for (int g = 0; g < 2; g++) {
+                    float x = fminf(fmaxf(lodOf[g], 0.0f), 3.0f);
+                    int k0 = linearMip ? (int)floorf(x) : (int)rintf(x), k1 = k0 < 3 ? k0 + 1 : 3;
+                    float w = linearMip ? x - floorf(x) : 0;
+                    int n0 = 8 >> k0, n1 = 8 >> k1;
+                    float v0 = 1000.0f * k0 + 10 * (int)(0.6f * n0) + (int)(0.3f * n0);
+                    float v1 = 1000.0f * k1 + 10 * (int)(0.6f * n1) + (int)(0.3f * n1);
+                    want[g] = v0 + (v1 - v0) * w;
+                }
+                expect(linearMip ? "tex2DLod linear mipmap" : "tex2DLod point mipmap", i, out[i].x, want[0], linearMip ? 4.0f : 0.0f);
+                expect(linearMip ? "tex2DGrad linear mipmap" : "tex2DGrad point mipmap", i, out[i].y, want[1], linearMip ? 4.0f : 0.0f);
+            }
+            CHECK(cudaDestroyTextureObject(t));
+        }
+        CHECK(cudaFreeMipmappedArray(mip));
+        CHECK(cudaFree(dLod));
     }
 
     // surfaces: a kernel writes a float2 array, another reads it with zero and clamp boundaries; a layered 1-D

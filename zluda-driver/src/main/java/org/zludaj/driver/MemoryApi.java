@@ -1,5 +1,7 @@
 package org.zludaj.driver;
 
+import java.util.List;
+
 import org.zludaj.api.CuMemoryApi;
 import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
@@ -861,4 +863,61 @@ final class MemoryApi implements CuMemoryApi {
     @Override public int cuMemcpy3DBatchAsync_ptsz(long n, long ops, long failIdx, long flags, long s) { return batch3D(n, ops, failIdx, flags, s, true); }
     @Override public int cuMemcpy3DBatchAsync_v2(long n, long ops, long flags, long s) { return batch3D(n, ops, 0, flags, s, false); }
     @Override public int cuMemcpy3DBatchAsync_v2_ptsz(long n, long ops, long flags, long s) { return batch3D(n, ops, 0, flags, s, true); }
+
+    // ---- mipmapped arrays: a CUDA array per level (extents halved, at least 1; layers kept)
+
+    /** A CUmipmappedArray: its levels' arrays and their handles. */
+    record MipmappedArray(List<CudaArray> levels, List<Long> handles) {}
+
+    @Override
+    public int cuMipmappedArrayCreate(long pHandle, long desc, int numLevels) {
+        return Api.call("cuMipmappedArrayCreate", () -> {
+            Mem.nonNull(pHandle, "pHandle");
+            Mem.nonNull(desc, "pMipmappedArrayDesc");
+            Context c = d.requireCurrent();
+            long w = HostRuntime.getLong(desc), h = HostRuntime.getLong(desc + 8), depth = HostRuntime.getLong(desc + 16);
+            int format = HostRuntime.getInt(desc + 24), channels = HostRuntime.getInt(desc + 28), flags = HostRuntime.getInt(desc + 32);
+            CudaArray.check(w, h, depth, format, channels);
+            boolean layered = (flags & TextureApi.ARRAY_LAYERED) != 0;
+            int most = 64 - Long.numberOfLeadingZeros(Math.max(w, Math.max(h, layered ? 1 : depth)));
+            if (numLevels < 1 || numLevels > most)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, numLevels + " levels for " + w + "x" + h + "x" + depth + " (at most " + most + ")");
+            int known = TextureApi.ARRAY_LAYERED | TextureApi.ARRAY_SURFACE_LDST | TextureApi.ARRAY_TEXTURE_GATHER;
+            if ((flags & ~known) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "array flags 0x" + Integer.toHexString(flags));
+            List<CudaArray> levels = new java.util.ArrayList<>();
+            List<Long> handles = new java.util.ArrayList<>();
+            for (int k = 0; k < numLevels; k++) {
+                long lw = Math.max(1, w >> k), lh = h == 0 ? 0 : Math.max(1, h >> k), ld = layered || depth == 0 ? depth : Math.max(1, depth >> k);
+                long bytes = lw * CudaArray.formatBytes(format) * channels * Math.max(1, lh) * Math.max(1, ld);
+                CudaArray a = new CudaArray(lw, lh, ld, format, channels, flags, d.backend.allocate(c.device, bytes));
+                levels.add(a);
+                handles.add(d.handles.add(a));
+            }
+            HostRuntime.putLong(pHandle, d.handles.add(new MipmappedArray(List.copyOf(levels), List.copyOf(handles))));
+        });
+    }
+
+    @Override
+    public int cuMipmappedArrayGetLevel(long pLevelArray, long hMipmappedArray, int level) {
+        return Api.call("cuMipmappedArrayGetLevel", () -> {
+            Mem.nonNull(pLevelArray, "pLevelArray");
+            MipmappedArray m = d.handles.get(hMipmappedArray, MipmappedArray.class);
+            if (level < 0 || level >= m.levels().size())
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "level " + level + " of " + m.levels().size());
+            HostRuntime.putLong(pLevelArray, m.handles().get(level));
+        });
+    }
+
+    @Override
+    public int cuMipmappedArrayDestroy(long hMipmappedArray) {
+        return Api.call("cuMipmappedArrayDestroy", () -> {
+            MipmappedArray m = d.handles.get(hMipmappedArray, MipmappedArray.class);
+            d.requireCurrent().drain();
+            for (int k = 0; k < m.levels().size(); k++) {
+                d.backend.free(m.levels().get(k).base);
+                d.handles.remove(m.handles().get(k));
+            }
+            d.handles.remove(hMipmappedArray);
+        });
+    }
 }

@@ -1,5 +1,6 @@
 package org.zludaj.driver;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import org.zludaj.api.CuResult;
 import org.zludaj.api.CuTextureApi;
@@ -9,9 +10,9 @@ import org.zludaj.ptx.TextureDescriptor;
 /**
  * Texture and surface objects (cuTexObjectCreate, cuSurfObjectCreate ... ). A handle is the device address of a
  * {@link TextureDescriptor} the driver writes: kernels compiled by ZLUDA-J read it and fetch texels themselves, on
- * every backend. Resources: CUDA arrays (1-D, 2-D, 3-D, layered), linear memory and pitched 2-D memory; mipmapped
- * arrays, sRGB conversion and resource views other than the identity answer CUDA_ERROR_NOT_SUPPORTED. Texture
- * references (cuTexRef*, deprecated and gone from CUDA 12's runtime) are not implemented.
+ * every backend. Resources: CUDA arrays (1-D, 2-D, 3-D, layered), mipmapped arrays (a descriptor per level), linear
+ * memory and pitched 2-D memory; sRGB conversion and resource views other than the identity answer
+ * CUDA_ERROR_NOT_SUPPORTED. Texture references (cuTexRef*, CUDA's first texture API): {@link TextureReference}.
  */
 final class TextureApi implements CuTextureApi {
     /** CUresourcetype. */
@@ -38,8 +39,15 @@ final class TextureApi implements CuTextureApi {
         return b;
     }
 
-    /** The texels of a resource, their axis of layers (-1: none), and whether they are linear memory. */
-    record Resource(TextureDescriptor texels, int layerAxis, boolean linear) {}
+    /**
+     * The texels of a resource, their axis of layers (-1: none), whether they are linear memory, and for a mipmapped
+     * array every level's (null otherwise; {@code texels} is then level 0).
+     */
+    record Resource(TextureDescriptor texels, int layerAxis, boolean linear, List<Resource> levels) {
+        Resource(TextureDescriptor texels, int layerAxis, boolean linear) {
+            this(texels, layerAxis, linear, null);
+        }
+    }
 
     private static final int[] CLAMPED = {TextureDescriptor.CLAMP, TextureDescriptor.CLAMP, TextureDescriptor.CLAMP};
 
@@ -91,7 +99,12 @@ final class TextureApi implements CuTextureApi {
         return switch (type) {
             // (NVIDIA makes surfaces of arrays created without CUDA_ARRAY3D_SURFACE_LDST too: recorded on an H200)
             case RESOURCE_ARRAY -> fromArray(d.handles.get(HostRuntime.getLong(res + 8), CudaArray.class));
-            case RESOURCE_MIPMAPPED_ARRAY -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "mipmapped arrays are not supported");
+            case RESOURCE_MIPMAPPED_ARRAY -> {
+                if (surface) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "surface objects are made of CUDA arrays");
+                var m = d.handles.get(HostRuntime.getLong(res + 8), MemoryApi.MipmappedArray.class);
+                List<Resource> levels = m.levels().stream().map(TextureApi::fromArray).toList();
+                yield new Resource(levels.get(0).texels(), levels.get(0).layerAxis(), false, levels);
+            }
             case RESOURCE_LINEAR -> fromLinear(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
                     HostRuntime.getLong(res + 24));
             case RESOURCE_PITCH2D -> fromPitch2D(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
@@ -177,11 +190,11 @@ final class TextureApi implements CuTextureApi {
     }
 
     /** Writes the descriptor to new device memory of the current context's device: the handle. */
-    private long publish(TextureDescriptor t, TexObject o) throws CudaException {
+    private long publish(byte[] descriptor, TexObject o) throws CudaException {
         Context c = d.requireCurrent();
-        long dev = d.backend.allocate(c.device, TextureDescriptor.BYTES);
+        long dev = d.backend.allocate(c.device, descriptor.length);
         try {
-            writeDevice(d, dev, t.toBytes());
+            writeDevice(d, dev, descriptor);
         } catch (CudaException e) {
             d.backend.free(dev);
             throw e;
@@ -213,7 +226,18 @@ final class TextureApi implements CuTextureApi {
             Mem.nonNull(pTexObject, "pTexObject");
             Mem.nonNull(pResDesc, "pResDesc");
             Mem.nonNull(pTexDesc, "pTexDesc");
-            TextureDescriptor t = sampled(resource(pResDesc, false), pTexDesc);
+            Resource res = resource(pResDesc, false);
+            byte[] bytes;
+            if (res.levels() != null) {  // a descriptor per level, the mipmap settings in the first
+                List<TextureDescriptor> levels = new java.util.ArrayList<>();
+                for (Resource level : res.levels()) levels.add(sampled(level, pTexDesc));
+                int mipFilter = HostRuntime.getInt(pTexDesc + 24);
+                if (mipFilter != 0 && mipFilter != 1) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "mipmap filter mode " + mipFilter);
+                bytes = TextureDescriptor.chain(levels, mipFilter, Float.intBitsToFloat(HostRuntime.getInt(pTexDesc + 28)),
+                        Float.intBitsToFloat(HostRuntime.getInt(pTexDesc + 32)), Float.intBitsToFloat(HostRuntime.getInt(pTexDesc + 36)));
+            } else {
+                bytes = sampled(res, pTexDesc).toBytes();
+            }
             byte[] view = read(pResViewDesc, VIEW_DESC_BYTES);
             if (pResViewDesc != 0) {
                 // only the identity view: no format reinterpretation, the whole mip chain and every layer
@@ -222,7 +246,7 @@ final class TextureApi implements CuTextureApi {
                 if (format != 0 || firstLevel != 0 || firstLayer != 0)
                     throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "resource views (format " + format + ", level " + firstLevel + ", layer " + firstLayer + ")");
             }
-            long h = publish(t, new TexObject(false, 0, read(pResDesc, RESOURCE_DESC_BYTES), read(pTexDesc, TEXTURE_DESC_BYTES), view));
+            long h = publish(bytes, new TexObject(false, 0, read(pResDesc, RESOURCE_DESC_BYTES), read(pTexDesc, TEXTURE_DESC_BYTES), view));
             HostRuntime.putLong(pTexObject, h);
         });
     }
@@ -274,7 +298,7 @@ final class TextureApi implements CuTextureApi {
             Mem.nonNull(pSurfObject, "pSurfObject");
             Mem.nonNull(pResDesc, "pResDesc");
             TextureDescriptor t = resource(pResDesc, true).texels();
-            long h = publish(t, new TexObject(true, 0, read(pResDesc, RESOURCE_DESC_BYTES), new byte[0], new byte[0]));
+            long h = publish(t.toBytes(), new TexObject(true, 0, read(pResDesc, RESOURCE_DESC_BYTES), new byte[0], new byte[0]));
             HostRuntime.putLong(pSurfObject, h);
         });
     }

@@ -23,6 +23,12 @@ public record TextureDescriptor(long base, long pitch, long slicePitch, int widt
     public static final int BYTES = 128;
     public static final int BASE = 0, PITCH = 8, SLICE_PITCH = 16, WIDTH = 24, HEIGHT = 28, DEPTH = 32, LAYERS = 36,
             FORMAT = 40, CHANNELS = 44, FLAGS = 48, FILTER = 52, ADDRESS = 56, ELEMENT_BYTES = 68, BORDER = 72;
+    /**
+     * Mipmapped textures: the descriptors of the levels follow one another ({@value #BYTES} bytes each); the first
+     * holds the level count (0 or 1: not mipmapped), the mipmap filter (0 point, 1 linear), the level bias and the
+     * level clamps.
+     */
+    public static final int LEVELS = 88, MIP_FILTER = 92, MIP_BIAS = 96, MIP_MIN = 100, MIP_MAX = 104;
     /** CU_TRSF_READ_AS_INTEGER, CU_TRSF_NORMALIZED_COORDINATES. */
     public static final int READ_AS_INTEGER = 1, NORMALIZED_COORDINATES = 2;
     /** CUaddress_mode. */
@@ -55,6 +61,15 @@ public record TextureDescriptor(long base, long pitch, long slicePitch, int widt
         for (int k = 0; k < 3; k++) b.putInt(ADDRESS + 4 * k, address[k]);
         b.putInt(ELEMENT_BYTES, elementBytes());
         for (int k = 0; k < 4; k++) b.putFloat(BORDER + 4 * k, border[k]);
+        return b.array();
+    }
+
+    /** The descriptors of a mipmapped texture's levels, one after another, with the mipmap settings in the first. */
+    public static byte[] chain(java.util.List<TextureDescriptor> levels, int mipFilter, float bias, float minClamp, float maxClamp) {
+        ByteBuffer b = ByteBuffer.allocate(BYTES * levels.size()).order(ByteOrder.LITTLE_ENDIAN);
+        for (int k = 0; k < levels.size(); k++) b.put(k * BYTES, levels.get(k).toBytes());
+        b.putInt(LEVELS, levels.size()).putInt(MIP_FILTER, mipFilter).putFloat(MIP_BIAS, bias).putFloat(MIP_MIN, minClamp)
+                .putFloat(MIP_MAX, maxClamp);
         return b.array();
     }
 }

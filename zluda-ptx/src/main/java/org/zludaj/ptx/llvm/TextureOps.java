@@ -21,8 +21,8 @@ import org.zludaj.ptx.model.Type;
  * modes, the filter and the format conversion, in two helper functions of the module ({@value #TEXEL}: one texel by
  * integer coordinates; {@value #SAMPLE}: coordinates scaled, point or linear filtered). The same IR runs on every
  * target. Texture references ({@code .texref}/{@code .surfref} variables) read the descriptor address the driver keeps
- * in the variable. Separate samplers, cube maps, multisample textures, mipmap levels and formatted surface stores are
- * reported as not supported.
+ * in the variable. Separate samplers, cube maps, multisample textures and formatted surface stores are reported as not
+ * supported.
  */
 final class TextureOps {
     static final String TEXEL = "__zluda_tex_texel", SAMPLE = "__zluda_tex_sample";
@@ -385,13 +385,71 @@ final class TextureOps {
         if (t[1] == Type.S32) {  // integer coordinates: the texel itself (tex1Dfetch)
             LLVMValueRef[] x = new LLVMValueRef[3];
             for (int k = 0; k < 3; k++) x[k] = k < g.dims ? l.read(i, c.get(k), Type.S32) : k == g.layerAxis ? layer : c32(0);
+            if (extra > 0) desc = levelDescriptor(desc, lod(i, g, desc), false)[0];
             result = LLVMBuildCall2(b, texelType(), texelFunction(), Ll.array(desc, x[0], x[1], x[2]), 4, "");
         } else {
             LLVMValueRef[] x = new LLVMValueRef[3];
             for (int k = 0; k < 3; k++) x[k] = k < g.dims ? l.read(i, c.get(k), Type.F32) : cf(0);
-            result = LLVMBuildCall2(b, sampleType(), sampleFunction(), Ll.array(desc, x[0], x[1], x[2], c32(g.dims), c32(g.layerAxis), layer), 7, "");
+            if (extra == 0) {  // level 0: a mipmapped texture's first descriptor is its level 0
+                result = LLVMBuildCall2(b, sampleType(), sampleFunction(), Ll.array(desc, x[0], x[1], x[2], c32(g.dims), c32(g.layerAxis), layer), 7, "");
+            } else {  // .level / .grad: the level(s) the level of detail selects, blended for a linear mipmap filter
+                LLVMValueRef[] level = levelDescriptor(desc, lod(i, g, desc), true);
+                LLVMValueRef r0 = LLVMBuildCall2(b, sampleType(), sampleFunction(), Ll.array(level[0], x[0], x[1], x[2], c32(g.dims), c32(g.layerAxis), layer), 7, "");
+                LLVMValueRef r1 = LLVMBuildCall2(b, sampleType(), sampleFunction(), Ll.array(level[1], x[0], x[1], x[2], c32(g.dims), c32(g.layerAxis), layer), 7, "");
+                LLVMValueRef f0 = LLVMBuildBitCast(b, r0, v4f32(), ""), f1 = LLVMBuildBitCast(b, r1, v4f32(), "");
+                LLVMValueRef w = LLVMBuildShuffleVector(b, LLVMBuildInsertElement(b, LLVMGetUndef(v4f32()), level[2], c32(0), ""),
+                        LLVMGetUndef(v4f32()), LLVMConstNull(v4i32()), "");
+                LLVMValueRef blended = LLVMBuildFAdd(b, f0, LLVMBuildFMul(b, LLVMBuildFSub(b, f1, f0, ""), w, ""), "");
+                // integer results are not blended (a linear mipmap filter applies to textures that read as floats)
+                result = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, level[2], cf(0), ""), r0, LLVMBuildBitCast(b, blended, v4i32(), ""), "");
+            }
         }
         writeResult(i, i.operands().get(0), result, t[0]);
+    }
+
+    /**
+     * The level of detail of .level (its operand) or .grad (log2 of the larger footprint of the two gradients, in
+     * texels of level 0: scaled by the extents where coordinates are normalized).
+     */
+    private LLVMValueRef lod(Instruction i, Geometry g, LLVMValueRef desc) {
+        if (i.has(".level")) return l.read(i, i.operands().get(2), Type.F32);
+        LLVMValueRef normalized = LLVMBuildICmp(b, LLVMIntNE, and(i32Field(desc, FLAGS), c32(NORMALIZED_COORDINATES)), c32(0), "");
+        int[] extent = {WIDTH, HEIGHT, DEPTH};
+        LLVMValueRef rho = cf(0);
+        for (int grad = 0; grad < 2; grad++) {
+            List<Operand> v = elements(i.operands().get(2 + grad));
+            LLVMValueRef sum = cf(0);
+            for (int k = 0; k < g.dims && k < v.size(); k++) {
+                LLVMValueRef d = l.read(i, v.get(k), Type.F32);
+                d = select(normalized, LLVMBuildFMul(b, d, LLVMBuildUIToFP(b, i32Field(desc, extent[k]), f32(), ""), ""), d);
+                sum = LLVMBuildFAdd(b, sum, LLVMBuildFMul(b, d, d, ""), "");
+            }
+            rho = Ll.intrinsic(l.module, b, "llvm.maxnum", new LLVMTypeRef[] {f32()}, rho, Ll.intrinsic(l.module, b, "llvm.sqrt", new LLVMTypeRef[] {f32()}, sum));
+        }
+        return Ll.intrinsic(l.module, b, "llvm.log2", new LLVMTypeRef[] {f32()}, rho);
+    }
+
+    /**
+     * The descriptors a level of detail selects in a mipmapped texture (others: the texture itself): the lod plus the
+     * bias, clamped to the texture's level clamps and its levels; a point mipmap filter takes the nearest level,
+     * a linear one the two around it and the weight of the second. {lower, upper, weight}.
+     */
+    private LLVMValueRef[] levelDescriptor(LLVMValueRef desc, LLVMValueRef lod, boolean linearAllowed) {
+        LLVMValueRef levels = i32Field(desc, LEVELS);
+        LLVMValueRef last = LLVMBuildSIToFP(b, LLVMBuildSub(b, select(slt(levels, c32(1)), c32(1), levels), c32(1), ""), f32(), "");
+        LLVMValueRef minClamp = field(desc, MIP_MIN, f32()), maxClamp = field(desc, MIP_MAX, f32());
+        LLVMValueRef x = LLVMBuildFAdd(b, lod, field(desc, MIP_BIAS, f32()), "");
+        x = Ll.intrinsic(l.module, b, "llvm.maxnum", new LLVMTypeRef[] {f32()}, x, minClamp);
+        x = Ll.intrinsic(l.module, b, "llvm.minnum", new LLVMTypeRef[] {f32()}, x, maxClamp);
+        x = Ll.intrinsic(l.module, b, "llvm.maxnum", new LLVMTypeRef[] {f32()}, x, cf(0));
+        x = Ll.intrinsic(l.module, b, "llvm.minnum", new LLVMTypeRef[] {f32()}, x, last);
+        LLVMValueRef linear = linearAllowed ? eq(i32Field(desc, MIP_FILTER), 1) : LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 0, 0);
+        LLVMValueRef lower = select(linear, floor(x), Ll.intrinsic(l.module, b, "llvm.rint", new LLVMTypeRef[] {f32()}, x));
+        LLVMValueRef upper = Ll.intrinsic(l.module, b, "llvm.minnum", new LLVMTypeRef[] {f32()}, LLVMBuildFAdd(b, lower, cf(1), ""), last);
+        LLVMValueRef weight = select(linear, LLVMBuildFSub(b, x, lower, ""), cf(0));
+        LLVMValueRef d0 = at(desc, LLVMBuildMul(b, LLVMBuildFPToSI(b, lower, i64(), ""), c64(BYTES), ""));
+        LLVMValueRef d1 = at(desc, LLVMBuildMul(b, LLVMBuildFPToSI(b, upper, i64(), ""), c64(BYTES), ""));
+        return new LLVMValueRef[] {d0, d1, weight};
     }
 
     /** tld4.comp.2d/a2d: component comp of the 2x2 texels linear filtering would use, lower left first, counter-clockwise. */
@@ -437,6 +495,7 @@ final class TextureOps {
         else if (i.has(".height")) v = i32Field(desc, HEIGHT);
         else if (i.has(".depth")) v = i32Field(desc, DEPTH);
         else if (i.has(".array_size")) v = i32Field(desc, LAYERS);
+        else if (i.has(".num_mipmap_levels")) v = select(slt(i32Field(desc, LEVELS), c32(1)), c32(1), i32Field(desc, LEVELS));
         else if (i.has(".normalized_coords")) v = LLVMBuildLShr(b, and(i32Field(desc, FLAGS), c32(NORMALIZED_COORDINATES)), c32(1), "");
         else if (i.has(".filter_mode")) v = i32Field(desc, FILTER);
         else if (i.has(".addr_mode_0")) v = i32Field(desc, ADDRESS);

@@ -35,6 +35,8 @@ class TextureOpsTest {
             tex.a1d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%r1, %f1}];
             tex.a2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%r1, %f1, %f1, %f1}];
             tex.level.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f1}], %f1;
+            tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f1}], {%f1, %f1}, {%f1, %f1};
+            txq.num_mipmap_levels.b32 %r6, [%rd1];
             tld4.g.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f1}];
             txq.width.b32 %r6, [%rd1];
             txq.normalized_coords.b32 %r6, [%rd1];
