@@ -426,7 +426,26 @@ final class TextureOps {
             }
             rho = Ll.intrinsic(l.module, b, "llvm.maxnum", new LLVMTypeRef[] {f32()}, rho, Ll.intrinsic(l.module, b, "llvm.sqrt", new LLVMTypeRef[] {f32()}, sum));
         }
-        return Ll.intrinsic(l.module, b, "llvm.log2", new LLVMTypeRef[] {f32()}, rho);
+        return log2(rho);
+    }
+
+    /**
+     * log2 of a non-negative float, computed here (NVPTX has no lowering for llvm.log2, and every target gets the same
+     * IR): the exponent plus a polynomial of the mantissa in [1, 2), within 1e-4, which is plenty for choosing mipmap
+     * levels; 0 gives -infinity.
+     */
+    private LLVMValueRef log2(LLVMValueRef x) {
+        LLVMValueRef bits = LLVMBuildBitCast(b, x, i32(), "");
+        LLVMValueRef exponent = LLVMBuildSIToFP(b, LLVMBuildSub(b, LLVMBuildLShr(b, bits, c32(23), ""), c32(127), ""), f32(), "");
+        LLVMValueRef m = LLVMBuildBitCast(b, or(and(bits, c32(0x7fffff)), c32(0x3f800000)), f32(), "");
+        // log2(m) on [1, 2) through t = (m - 1) / (m + 1): log2(m) = 2/ln2 * (t + t^3/3 + t^5/5 + t^7/7)
+        LLVMValueRef t = LLVMBuildFDiv(b, LLVMBuildFSub(b, m, cf(1), ""), LLVMBuildFAdd(b, m, cf(1), ""), "");
+        LLVMValueRef t2 = LLVMBuildFMul(b, t, t, "");
+        LLVMValueRef p = LLVMBuildFAdd(b, cf(1.0 / 5), LLVMBuildFMul(b, t2, cf(1.0 / 7), ""), "");
+        p = LLVMBuildFAdd(b, cf(1.0 / 3), LLVMBuildFMul(b, t2, p, ""), "");
+        p = LLVMBuildFAdd(b, cf(1), LLVMBuildFMul(b, t2, p, ""), "");
+        LLVMValueRef log = LLVMBuildFAdd(b, exponent, LLVMBuildFMul(b, LLVMBuildFMul(b, t, p, ""), cf(2 / Math.log(2)), ""), "");
+        return select(LLVMBuildFCmp(b, LLVMRealOLE, x, cf(0), ""), cf(Double.NEGATIVE_INFINITY), log);
     }
 
     /**
