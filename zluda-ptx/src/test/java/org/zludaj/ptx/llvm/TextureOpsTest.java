@@ -89,6 +89,14 @@ class TextureOpsTest {
         assertEquals(0x7f, Compiler.amdgpu(Ptx.parse("texref.ptx", ptx), "gfx1100")[0]);
     }
 
+    @Test
+    void gradientsCompileForEveryTarget() throws Exception {
+        // the level of detail's log2 is computed in IR: NVPTX has no lowering for llvm.log2 (LLVM aborts)
+        String ptx = kernel("tex.grad.2d.v4.f32.f32 {%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f1}], {%f1, %f2}, {%f2, %f1};\n");
+        assertTrue(Compiler.nvptx(Ptx.parse("grad.ptx", ptx), 90).contains("st.global.f32"));
+        assertEquals(0x7f, Compiler.amdgpu(Ptx.parse("grad.ptx", ptx), "gfx1100")[0]);
+    }
+
     private static void unsupported(String body, String why, int line) {
         PtxException e = assertThrows(PtxException.class, () -> Compiler.amdgpu(Ptx.parse("tex.ptx", kernel(body)), "gfx1100"), body);
         assertTrue(e.getMessage().contains(why), e.getMessage());
