@@ -10,7 +10,6 @@ final class ModuleApi implements CuModuleApi {
 
     ModuleApi(Driver d) {
         this.d = d;
-        this.textures = new TextureApi(d);
     }
 
     @Override
@@ -178,15 +177,13 @@ final class ModuleApi implements CuModuleApi {
 
     // ---- texture and surface references of a module (their functions: TextureApi)
 
-    /** For the module's references only (texture objects are the driver's TextureApi's). */
-    private final TextureApi textures;
 
     @Override
     public int cuModuleGetTexRef(long pTexRef, long hmod, long name) {
         return Api.call("cuModuleGetTexRef", () -> {
             Mem.nonNull(pTexRef, "pTexRef");
             Library lib = d.handles.get(hmod, Library.class);
-            HostRuntime.putLong(pTexRef, textures.moduleReference(lib, Mem.string(name, "name"), false).handle);
+            HostRuntime.putLong(pTexRef, TextureReference.of(d, lib, Mem.string(name, "name"), false).handle);
         });
     }
 
@@ -195,7 +192,7 @@ final class ModuleApi implements CuModuleApi {
         return Api.call("cuModuleGetSurfRef", () -> {
             Mem.nonNull(pSurfRef, "pSurfRef");
             Library lib = d.handles.get(hmod, Library.class);
-            HostRuntime.putLong(pSurfRef, textures.moduleReference(lib, Mem.string(name, "name"), true).handle);
+            HostRuntime.putLong(pSurfRef, TextureReference.of(d, lib, Mem.string(name, "name"), true).handle);
         });
     }
 }

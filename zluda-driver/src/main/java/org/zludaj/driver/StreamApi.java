@@ -50,6 +50,11 @@ final class StreamApi implements CuStreamApi {
             s.context.remove(s);
             d.handles.remove(hStream);
             s.enqueue("cuStreamDestroy", () -> s.releaseQueue(d.backend), null, null);  // after the stream's work
+            synchronized (s) {  // the array cuStreamGetCaptureInfo handed out
+                if (s.captureDependencyArray != 0) HostRuntime.release(s.captureDependencyArray);
+                s.captureDependencyArray = 0;
+                s.captureDependencyCapacity = 0;
+            }
         });
     }
 

@@ -24,7 +24,7 @@ final class TextureApi implements CuTextureApi {
     private static final int TRSF_SRGB = 0x10;
 
     /** A live object: its descriptor's device memory and the application's descriptions, as given. */
-    record TexObject(boolean surface, int device, byte[] resource, byte[] texture, byte[] view) {}
+    record TexObject(boolean surface, byte[] resource, byte[] texture, byte[] view) {}
 
     private final Driver d;
     private final ConcurrentHashMap<Long, TexObject> objects = new ConcurrentHashMap<>();
@@ -79,8 +79,8 @@ final class TextureApi implements CuTextureApi {
                 -1, true);
     }
 
-    /** Pitched 2-D memory. */
-    Resource fromPitch2D(long ptr, int format, int channels, long w, long h, long pitch) throws CudaException {
+    /** Pitched 2-D memory (its pitch a multiple of the device's TEXTURE_PITCH_ALIGNMENT). */
+    static Resource fromPitch2D(Driver d, long ptr, int format, int channels, long w, long h, long pitch) throws CudaException {
         int element = element(format, channels);
         if (ptr == 0 || w <= 0 || h <= 0 || w > Integer.MAX_VALUE || h > Integer.MAX_VALUE || pitch < w * element)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "pitch2D resource " + w + "x" + h + " pitch " + pitch);
@@ -107,7 +107,7 @@ final class TextureApi implements CuTextureApi {
             }
             case RESOURCE_LINEAR -> fromLinear(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
                     HostRuntime.getLong(res + 24));
-            case RESOURCE_PITCH2D -> fromPitch2D(HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
+            case RESOURCE_PITCH2D -> fromPitch2D(d, HostRuntime.getLong(res + 8), HostRuntime.getInt(res + 16), HostRuntime.getInt(res + 20),
                     HostRuntime.getLong(res + 24), HostRuntime.getLong(res + 32), HostRuntime.getLong(res + 40));
             default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "resource type " + type);
         };
@@ -199,7 +199,7 @@ final class TextureApi implements CuTextureApi {
             d.backend.free(dev);
             throw e;
         }
-        objects.put(dev, new TexObject(o.surface(), c.device, o.resource(), o.texture(), o.view()));
+        objects.put(dev, o);
         return dev;
     }
 
@@ -246,7 +246,7 @@ final class TextureApi implements CuTextureApi {
                 if (format != 0 || firstLevel != 0 || firstLayer != 0)
                     throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "resource views (format " + format + ", level " + firstLevel + ", layer " + firstLayer + ")");
             }
-            long h = publish(bytes, new TexObject(false, 0, read(pResDesc, RESOURCE_DESC_BYTES), read(pTexDesc, TEXTURE_DESC_BYTES), view));
+            long h = publish(bytes, new TexObject(false, read(pResDesc, RESOURCE_DESC_BYTES), read(pTexDesc, TEXTURE_DESC_BYTES), view));
             HostRuntime.putLong(pTexObject, h);
         });
     }
@@ -298,7 +298,7 @@ final class TextureApi implements CuTextureApi {
             Mem.nonNull(pSurfObject, "pSurfObject");
             Mem.nonNull(pResDesc, "pResDesc");
             TextureDescriptor t = resource(pResDesc, true).texels();
-            long h = publish(t.toBytes(), new TexObject(true, 0, read(pResDesc, RESOURCE_DESC_BYTES), new byte[0], new byte[0]));
+            long h = publish(t.toBytes(), new TexObject(true, read(pResDesc, RESOURCE_DESC_BYTES), new byte[0], new byte[0]));
             HostRuntime.putLong(pSurfObject, h);
         });
     }
@@ -343,7 +343,7 @@ final class TextureApi implements CuTextureApi {
             TextureReference r = ref(h, false);
             synchronized (r) {
                 change.apply(r);
-                r.update(this, strict);
+                r.update(d, strict);
             }
         });
     }
@@ -353,7 +353,7 @@ final class TextureApi implements CuTextureApi {
         return Api.call("cuTexRefCreate", () -> {
             Mem.nonNull(pTexRef, "pTexRef");
             TextureReference r = new TextureReference(false, 0, d.requireCurrent().device);
-            r.create(this);
+            r.create(d);
             HostRuntime.putLong(pTexRef, d.handles.add(r));
         });
     }
@@ -549,7 +549,7 @@ final class TextureApi implements CuTextureApi {
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
             synchronized (r) {
                 r.bindArray(a, hArray, false);
-                r.update(this, true);
+                r.update(d, true);
             }
         });
     }
@@ -565,27 +565,4 @@ final class TextureApi implements CuTextureApi {
         });
     }
 
-    /** The module's reference of this name (cuModuleGetTexRef/SurfRef): one object per name, made at first ask. */
-    TextureReference moduleReference(Library lib, String name, boolean surface) throws CudaException {
-        var v = lib.ptx.globals().stream().filter(g -> g.name().equals(name)).findFirst().orElse(null);
-        org.zludaj.ptx.model.Type want = surface ? org.zludaj.ptx.model.Type.SURFREF : org.zludaj.ptx.model.Type.TEXREF;
-        if (v == null || v.type() != want)
-            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no " + (surface ? ".surfref " : ".texref ") + name + " in the module");
-        synchronized (lib.references) {
-            TextureReference r = lib.references.get(name);
-            if (r == null) {
-                var g = lib.program.global(name);
-                if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no storage for " + name);
-                r = new TextureReference(surface, g.address(), d.requireCurrent().device);
-                r.create(this);
-                r.handle = d.handles.add(r);
-                lib.references.put(name, r);
-            }
-            return r;
-        }
-    }
-
-    Driver driver() {
-        return d;
-    }
 }

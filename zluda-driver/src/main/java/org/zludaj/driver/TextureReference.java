@@ -39,10 +39,9 @@ final class TextureReference {
     }
 
     /** Allocates the descriptor, writes it (unbound) and stores its address in the module's variable. */
-    void create(TextureApi api) throws CudaException {
-        Driver d = api.driver();
+    void create(Driver d) throws CudaException {
         descriptor = d.backend.allocate(device, TextureDescriptor.BYTES);
-        update(api, true);
+        update(d, true);
         if (slot != 0) {
             byte[] p = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(descriptor).array();
             TextureApi.writeDevice(d, slot, p);
@@ -82,17 +81,16 @@ final class TextureReference {
      * Rewrites the descriptor from the current binding and sampling; where they describe no texture, strictly an error,
      * else a descriptor that reads zeros.
      */
-    void update(TextureApi api, boolean strict) throws CudaException {
+    void update(Driver d, boolean strict) throws CudaException {
         try {
-            write(api, resource(api));
+            write(d, resource(d));
         } catch (CudaException e) {
             if (strict) throw e;
-            write(api, null);
+            write(d, null);
         }
     }
 
-    private void write(TextureApi api, TextureApi.Resource res) throws CudaException {
-        Driver d = api.driver();
+    private void write(Driver d, TextureApi.Resource res) throws CudaException {
         TextureDescriptor t;
         if (res == null) {  // unbound: one texel of zeros, read from the descriptor's own (zero) border words
             int[] border = {TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE, TextureDescriptor.BORDER_MODE};
@@ -105,7 +103,7 @@ final class TextureReference {
         TextureApi.writeDevice(d, descriptor, t.toBytes());
     }
 
-    private TextureApi.Resource resource(TextureApi api) throws CudaException {
+    private TextureApi.Resource resource(Driver d) throws CudaException {
         return switch (kind) {
             case ARRAY -> {
                 TextureApi.Resource r = TextureApi.fromArray(array);
@@ -117,8 +115,28 @@ final class TextureReference {
                         t.layers(), format, channels, 0, 0, t.address(), t.border()), r.layerAxis(), false);
             }
             case LINEAR -> TextureApi.fromLinear(address, format, channels, width);
-            case PITCH2D -> api.fromPitch2D(address, format, channels, width, height, pitch);
+            case PITCH2D -> TextureApi.fromPitch2D(d, address, format, channels, width, height, pitch);
             default -> null;
         };
+    }
+
+    /** The module's reference of this name (cuModuleGetTexRef/SurfRef): one object per name, made at first ask. */
+    static TextureReference of(Driver d, Library lib, String name, boolean surface) throws CudaException {
+        var v = lib.ptx.globals().stream().filter(g -> g.name().equals(name)).findFirst().orElse(null);
+        org.zludaj.ptx.model.Type want = surface ? org.zludaj.ptx.model.Type.SURFREF : org.zludaj.ptx.model.Type.TEXREF;
+        if (v == null || v.type() != want)
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no " + (surface ? ".surfref " : ".texref ") + name + " in the module");
+        synchronized (lib.references) {
+            TextureReference r = lib.references.get(name);
+            if (r == null) {
+                var g = lib.program.global(name);
+                if (g == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no storage for " + name);
+                r = new TextureReference(surface, g.address(), d.requireCurrent().device);
+                r.create(d);
+                r.handle = d.handles.add(r);
+                lib.references.put(name, r);
+            }
+            return r;
+        }
     }
 }
