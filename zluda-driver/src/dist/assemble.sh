@@ -7,6 +7,12 @@ mkdir -p "$dist/lib" "$dist/bin" "$dist/conf"
 cp "$jar" "$dist/lib/"
 cp "$root/zluda-native/target/native/libcuda.so.1" "$root/zluda-native/target/native/libzluda_rt.so" "$dist/lib/"
 ln -sf libcuda.so.1 "$dist/lib/libcuda.so"
+# our cuBLAS and cuBLASLt, for CUDA 13 and CUDA 12 applications (the LD_AUDIT library redirects them like libcuda)
+for so in libcublas.so.13 libcublas.so.12 libcublasLt.so.13 libcublasLt.so.12; do
+    cp "$root/zluda-native/target/native/$so" "$dist/lib/"
+done
+ln -sf libcublas.so.13 "$dist/lib/libcublas.so"
+ln -sf libcublasLt.so.13 "$dist/lib/libcublasLt.so"
 cp "$root/zluda-ld/target/libzluda_ld.so" "$dist/lib/"
 cp "$root/zluda-driver/src/dist/zluda" "$dist/bin/zluda"
 chmod +x "$dist/bin/zluda"

@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
  *       CUDA_ERROR_NOT_SUPPORTED; {@code ApiSet}; {@code Dispatch} (JNI entry: id + 16 raw arguments);
  *       {@code CuResult} (names and strings of every error code).</li>
  * </ul>
+ * The other declaration sources of the folder that name a {@code @library} (cuBLAS, cuBLASLt) become libraries of
+ * their own: {@link Library}.
  * Usage: java GenApi.java API_DIR JAVA_OUT C_OUT
  */
 public class GenApi {
@@ -76,6 +78,10 @@ public class GenApi {
         for (Fn f : fns) all.add(new Fn(f.id, f.group, f.name, f.params, f.exported, inC.contains(f.name)));
         writeC(all, api, cOut);
         writeJava(all, api, javaOut);
+        try (var files = Files.list(api)) {
+            for (Path f : files.sorted().toList())
+                if (f.toString().endsWith(".api") && Files.readString(f).contains("\n@library ")) Library.generate(f, javaOut, cOut);
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ C
@@ -309,5 +315,270 @@ public class GenApi {
          .append("    public static String string(int code) {\n        int i = java.util.Arrays.binarySearch(CODES, code);\n")
          .append("        return i >= 0 ? STRINGS[i] : null;\n    }\n}\n");
         Files.writeString(dir.resolve("CuResult.java"), r.toString());
+    }
+}
+
+
+/**
+ * A CUDA library ZLUDA-J replaces (cuBLAS, cuBLASLt), from its declaration source: C exports for each file it is built
+ * as (a linker version script giving every export NVIDIA's version node, the file's soname), a JNI dispatch that
+ * crosses through the shim's {@code zluda_library_call}, and Java interfaces whose default methods answer the
+ * library's NOT_SUPPORTED status and name the function once.
+ */
+final class Library {
+    record Fn(int id, String group, String ret, String name, List<GenApi.Param> params) {}
+
+    String stem, pkg, prefix, statusType, needs;
+    int notSupported, notInitialized;
+    List<String> sonames = new ArrayList<>();
+    Map<String, String> abi = new HashMap<>();
+    List<Fn> fns = new ArrayList<>();
+
+    static void generate(Path file, Path javaOut, Path cOut) throws IOException {
+        Library l = new Library();
+        l.read(file);
+        l.writeC(cOut);
+        l.writeJava(javaOut);
+    }
+
+    void read(Path file) throws IOException {
+        int lineNo = 0;
+        for (String line : Files.readAllLines(file)) {
+            lineNo++;
+            line = line.strip();
+            if (line.isEmpty() || line.startsWith("#")) continue;
+            String[] w = line.split("\\s+");
+            switch (w[0]) {
+                case "@library" -> sonames.addAll(List.of(w).subList(1, w.length));
+                case "@needs" -> needs = w[1];
+                case "@java" -> { pkg = w[1]; prefix = w[2]; }
+                case "@status" -> { statusType = w[1]; notSupported = Integer.parseInt(w[2]); notInitialized = Integer.parseInt(w[3]); }
+                case "@abi" -> abi.put(line.substring(5, line.lastIndexOf(' ')), w[w.length - 1]);
+                default -> {
+                    Matcher m = Pattern.compile("(\\w+) (.+?) (\\w+)\\((.*)\\)").matcher(line);
+                    if (!m.matches()) throw new IllegalStateException(file + ":" + lineNo + ": cannot read: " + line);
+                    List<GenApi.Param> ps = new ArrayList<>();
+                    if (!m.group(4).isBlank()) for (String p : m.group(4).split(",")) {
+                        p = p.strip();
+                        int sp = p.lastIndexOf(' ');
+                        String type = p.substring(0, sp);
+                        if (!abi.containsKey(type)) throw new IllegalStateException(file + ":" + lineNo + ": no @abi for " + type);
+                        ps.add(new GenApi.Param(type, p.substring(sp + 1), abi.get(type)));
+                    }
+                    if (!abi.containsKey(m.group(2))) throw new IllegalStateException(file + ":" + lineNo + ": no @abi for " + m.group(2));
+                    fns.add(new Fn(fns.size(), m.group(1), m.group(2), m.group(3), ps));
+                }
+            }
+        }
+        stem = sonames.get(0).substring(0, sonames.get(0).indexOf(".so"));
+    }
+
+    int maxArgs() {
+        int n = 1;
+        for (Fn f : fns) n = Math.max(n, f.params.size() + (retAbi(f).equals("c64") ? 1 : 0));
+        return n;
+    }
+
+    String retAbi(Fn f) {
+        return abi.get(f.ret);
+    }
+
+    boolean returnsStatus(Fn f) {
+        return f.ret.equals(statusType);
+    }
+
+    // ------------------------------------------------------------------------------------------------ C
+
+    static String cType(String a) {
+        return switch (a) {
+            case "ptr" -> "void *";
+            case "i8" -> "int8_t";
+            case "i16" -> "int16_t";
+            case "i32" -> "int32_t";
+            case "i64" -> "int64_t";
+            case "f32" -> "float";
+            case "f64" -> "double";
+            case "c32" -> "zluda_c32";
+            case "c64" -> "zluda_c64";
+            case "void" -> "void";
+            default -> throw new IllegalStateException("abi " + a);
+        };
+    }
+
+    static String toLong(GenApi.Param p) {
+        return switch (p.abi()) {
+            case "ptr" -> "(int64_t)(uintptr_t)" + p.name();
+            case "f32" -> "zluda_f32_bits(" + p.name() + ")";
+            case "f64" -> "zluda_f64_bits(" + p.name() + ")";
+            case "c32" -> "zluda_c32_bits(" + p.name() + ")";
+            case "c64" -> "(int64_t)(uintptr_t)&" + p.name();  // two doubles: passed by address
+            default -> "(int64_t)" + p.name();
+        };
+    }
+
+    void writeC(Path out) throws IOException {
+        String id = stem.replace("lib", "");
+        StringBuilder c = new StringBuilder();
+        c.append("/* Generated by GenApi from src/main/api/").append(id).append(".api: do not edit.\n")
+         .append(" * One export per ").append(id).append(" function; each forwards its raw arguments to the JVM. */\n")
+         .append("#include \"shim.h\"\n\n")
+         .append("typedef struct { float x, y; } zluda_c32;\ntypedef struct { double x, y; } zluda_c64;\n")
+         .append("static inline int64_t zluda_c32_bits(zluda_c32 v) { int64_t b = 0; __builtin_memcpy(&b, &v, 8); return b; }\n")
+         .append("static inline float zluda_bits_f32(int64_t b) { union { uint32_t u; float f; } c = {(uint32_t)b}; return c.f; }\n")
+         .append("static inline double zluda_bits_f64(int64_t b) { union { int64_t u; double d; } c = {b}; return c.d; }\n\n")
+         .append("static zluda_library zluda_lib = {\"org/zludaj/api/").append(pkg).append("/Dispatch\", ").append(maxArgs())
+         .append(", ").append(notInitialized).append(", 0, 0};\n\n");
+        for (Fn f : fns) {
+            String ra = retAbi(f);
+            StringBuilder sig = new StringBuilder();
+            for (GenApi.Param p : f.params) sig.append(sig.length() > 0 ? ", " : "").append(cType(p.abi())).append(' ').append(p.name());
+            if (sig.length() == 0) sig.append("void");
+            c.append("ZLUDA_EXPORT ").append(cType(ra)).append(' ').append(f.name).append('(').append(sig).append(") {\n");
+            if (ra.equals("c64")) c.append("    zluda_c64 zluda_result = {0, 0};\n");
+            c.append("    int64_t zluda_args[").append(maxArgs()).append("] = {");
+            for (int i = 0; i < f.params.size(); i++) c.append(i > 0 ? ", " : "").append(toLong(f.params.get(i)));
+            if (ra.equals("c64")) c.append(f.params.isEmpty() ? "" : ", ").append("(int64_t)(uintptr_t)&zluda_result");
+            c.append("};\n");
+            String call = "zluda_library_call(&zluda_lib, " + f.id + ", zluda_args)";
+            switch (ra) {
+                case "void" -> c.append("    (void)").append(call).append(";\n");
+                case "f32" -> c.append("    return zluda_bits_f32(").append(call).append(");\n");
+                case "f64" -> c.append("    return zluda_bits_f64(").append(call).append(");\n");
+                case "c32" -> c.append("    int64_t zluda_bits = ").append(call).append(";\n    zluda_c32 zluda_r;\n    __builtin_memcpy(&zluda_r, &zluda_bits, 8);\n    return zluda_r;\n");
+                case "c64" -> c.append("    (void)").append(call).append(";\n    return zluda_result;\n");
+                case "ptr" -> c.append("    return (void *)(uintptr_t)").append(call).append(";\n");
+                default -> c.append("    return (").append(cType(ra)).append(')').append(call).append(";\n");
+            }
+            c.append("}\n");
+        }
+        Files.writeString(out.resolve("zluda_" + id + ".c"), c.toString());
+        // one version script per file built: the version node is the file's soname, as NVIDIA's libraries define it
+        for (String so : sonames) {
+            StringBuilder v = new StringBuilder(so).append(" {\n  global:\n");
+            for (Fn f : fns) v.append("    ").append(f.name).append(";\n");
+            v.append("  local: *;\n};\n");
+            Files.writeString(out.resolve(so + ".map"), v.toString());
+        }
+        StringBuilder list = new StringBuilder();
+        for (String so : sonames) {
+            String major = so.substring(so.indexOf(".so.") + 4);
+            list.append(so).append(' ').append(id).append(' ').append(needs == null ? "-" : needs + ".so." + major).append('\n');
+        }
+        Files.writeString(out.resolve("zluda_" + id + ".libs"), list.toString());
+    }
+
+    // --------------------------------------------------------------------------------------------- Java
+
+    String iface(String group) {
+        return prefix + Character.toUpperCase(group.charAt(0)) + group.substring(1) + "Api";
+    }
+
+    String jType(String a) {
+        return switch (a) {
+            case "i8", "i16", "i32" -> "int";
+            case "f32" -> "float";
+            case "f64" -> "double";
+            default -> "long";
+        };
+    }
+
+    String jFromLong(String a, String v) {
+        return switch (a) {
+            case "i8", "i16", "i32" -> "(int) " + v;
+            case "f32" -> "Float.intBitsToFloat((int) " + v + ")";
+            case "f64" -> "Double.longBitsToDouble(" + v + ")";
+            default -> v;
+        };
+    }
+
+    List<GenApi.Param> javaParams(Fn f) {
+        List<GenApi.Param> ps = new ArrayList<>(f.params);
+        if (retAbi(f).equals("c64")) ps.add(new GenApi.Param("cuDoubleComplex*", "result", "ptr"));
+        return ps;
+    }
+
+    void writeJava(Path out) throws IOException {
+        Path dir = out.resolve("org/zludaj/api/" + pkg);
+        Files.createDirectories(dir);
+        String hdr = "// Generated by GenApi from zluda-native/src/main/api/" + stem.substring(3) + ".api: do not edit.\npackage org.zludaj.api." + pkg + ";\n\n"
+                + "import org.zludaj.api.Unsupported;\n\n";
+        Map<String, List<Fn>> groups = new TreeMap<>();
+        for (Fn f : fns) groups.computeIfAbsent(f.group, k -> new ArrayList<>()).add(f);
+        for (var g : groups.entrySet()) {
+            StringBuilder s = new StringBuilder(hdr);
+            s.append("/** ").append(stem).append(" functions of group '").append(g.getKey())
+             .append("'. Every method answers NOT_SUPPORTED (").append(notSupported)
+             .append("), or 0 for functions returning no status, until a class implements it. */\n");
+            s.append("public interface ").append(iface(g.getKey())).append(" {\n");
+            for (Fn f : g.getValue()) {
+                List<GenApi.Param> ps = javaParams(f);
+                s.append("    /** {@code ").append(f.ret).append(' ').append(f.name).append('(');
+                for (int i = 0; i < f.params.size(); i++)
+                    s.append(i > 0 ? ", " : "").append(f.params.get(i).type().replace("*", "\\*")).append(' ').append(f.params.get(i).name());
+                s.append(")}").append(retAbi(f).equals("c64") ? "; the result is written to {@code result}" : "").append(" */\n    default ")
+                 .append(returnsStatus(f) ? "int" : "long").append(' ').append(f.name).append('(');
+                for (int i = 0; i < ps.size(); i++)
+                    s.append(i > 0 ? ", " : "").append(jType(ps.get(i).abi())).append(' ').append(ps.get(i).name());
+                s.append(") {\n        ").append(returnsStatus(f) ? "return " : "")
+                 .append("Unsupported.report(\"").append(f.name).append("\", ").append(notSupported).append(")")
+                 .append(returnsStatus(f) ? ";\n" : ";\n        return 0;\n").append("    }\n\n");
+            }
+            s.append("}\n");
+            Files.writeString(dir.resolve(iface(g.getKey()) + ".java"), s.toString());
+        }
+        StringBuilder a = new StringBuilder(hdr.replace("import org.zludaj.api.Unsupported;\n\n", ""));
+        a.append("/** The implementation of every ").append(stem).append(" group, handed to {@link Dispatch#install}. */\n");
+        a.append("public record ApiSet(");
+        int i = 0;
+        for (String g : groups.keySet()) a.append(i++ > 0 ? ", " : "").append(iface(g)).append(' ').append(g);
+        a.append(") {}\n");
+        Files.writeString(dir.resolve("ApiSet.java"), a.toString());
+
+        int n = maxArgs();
+        StringBuilder pb = new StringBuilder(), ab = new StringBuilder();
+        for (int k = 0; k < n; k++) {
+            pb.append(k > 0 ? ", " : "").append("long a").append(k);
+            ab.append(k > 0 ? ", " : "").append('a').append(k);
+        }
+        StringBuilder d = new StringBuilder(hdr.replace("import org.zludaj.api.Unsupported;\n\n", ""));
+        d.append("/** JNI entry of every ").append(stem).append(" call (through the shim's zluda_library_call): function id plus ")
+         .append(n).append(" raw arguments; the result is the function's return value (a status, or its bits). */\n");
+        d.append("public final class Dispatch {\n    private Dispatch() {}\n\n");
+        d.append("    public static final int COUNT = ").append(fns.size()).append(";\n");
+        d.append("    static final String[] NAMES = {");
+        for (Fn f : fns) d.append(f.id % 4 == 0 ? "\n        " : " ").append('"').append(f.name).append("\",");
+        d.append("\n    };\n\n");
+        d.append("    /** Name of function {@code id}, for logs. */\n    public static String name(int id) {\n")
+         .append("        return id >= 0 && id < COUNT ? NAMES[id] : \"#\" + id;\n    }\n\n");
+        d.append("    private static volatile ApiSet api;\n\n");
+        d.append("    /** Installs the implementation; calls before this answer NOT_INITIALIZED. */\n")
+         .append("    public static void install(ApiSet set) {\n        api = set;\n    }\n\n");
+        d.append("    /** Called by the shim for every function of the library. Never throws. */\n");
+        d.append("    public static long call(int id, ").append(pb).append(") {\n");
+        d.append("        ApiSet s = api;\n        if (s == null) return ").append(notInitialized).append(";\n");
+        d.append("        if (org.zludaj.api.CallLog.TRACE) org.zludaj.api.CallLog.enterLibrary(name(id), ").append(ab).append(");\n");
+        d.append("        long r;\n        try {\n            r = switch (id >>> 6) {\n");
+        int chunks = (fns.size() + 63) / 64;
+        for (int c = 0; c < chunks; c++)
+            d.append("                case ").append(c).append(" -> call").append(c).append("(s, id, ").append(ab).append(");\n");
+        d.append("                default -> ").append(notSupported).append(";\n            };\n");
+        d.append("        } catch (Throwable t) {\n            r = org.zludaj.api.CallLog.failedLibrary(name(id), t, ")
+         .append(notSupported).append(");\n        }\n");
+        d.append("        if (org.zludaj.api.CallLog.TRACE) org.zludaj.api.CallLog.exitLibrary(name(id), r);\n        return r;\n    }\n\n");
+        for (int c = 0; c < chunks; c++) {
+            d.append("    private static long call").append(c).append("(ApiSet s, int id, ").append(pb).append(") {\n");
+            d.append("        return switch (id) {\n");
+            for (Fn f : fns.subList(c * 64, Math.min(fns.size(), c * 64 + 64))) {
+                List<GenApi.Param> ps = javaParams(f);
+                d.append("            case ").append(f.id).append(" -> s.").append(f.group).append("().").append(f.name).append('(');
+                for (int k = 0; k < ps.size(); k++) d.append(k > 0 ? ", " : "").append(jFromLong(ps.get(k).abi(), "a" + k));
+                d.append(')');
+                if (retAbi(f).equals("f32")) d.append(" & 0xffffffffL");
+                d.append(";\n");
+            }
+            d.append("            default -> ").append(notSupported).append(";\n        };\n    }\n\n");
+        }
+        d.append("}\n");
+        Files.writeString(dir.resolve("Dispatch.java"), d.toString());
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds zluda-native's C libraries (run by Maven in the compile phase; needs only gcc and the JDK's headers).
 #   libcuda.so.1   the shim: exports of the CUDA driver API, JVM start, cuGetProcAddress, export tables
-#   libzluda_rt.so the host runtime (JNI natives of org.zludaj.nativ.HostRuntime)
+#   libzluda_rt.so the host runtime (JNI natives of org.zludaj.nativ.HostRuntime, HostBlas ...)
+#   libcublas.so.13/.12, libcublasLt.so.13/.12  our cuBLAS and cuBLASLt (generated exports)
 # Usage: native.sh JAVA_HOME GENERATED_C_DIR OUT_DIR
 set -euo pipefail
 java_home=$1 gen=$2 out=$3
@@ -13,5 +14,14 @@ gcc "${cflags[@]}" -fvisibility=hidden -DZLUDA_BUILD_JAVA_HOME="\"$java_home\"" 
     -Wl,-soname,libcuda.so.1 -Wl,--no-undefined -Wl,-z,now -o "$out/libcuda.so.1" \
     "$src"/shim/*.c "$gen"/zluda_exports.c "$gen"/zluda_procaddr.c -ldl -lpthread
 ln -sf libcuda.so.1 "$out/libcuda.so"
-gcc "${cflags[@]}" -shared -Wl,--no-undefined -o "$out/libzluda_rt.so" "$src"/rt/*.c -lpthread
+gcc "${cflags[@]}" -shared -Wl,--no-undefined -o "$out/libzluda_rt.so" "$src"/rt/*.c -lpthread -ldl -lm
 echo "zluda-native: built $(nm -D --defined-only "$out/libcuda.so.1" | grep -c ' T cu') driver exports"
+# the CUDA libraries we replace (cuBLAS, cuBLASLt): one file per soname, each export versioned with the soname's
+# node as NVIDIA's are; they reach the JVM through libcuda.so.1 (found beside them: RUNPATH $ORIGIN)
+while read -r so id needs; do
+    deps=()
+    [ "$needs" = - ] || deps=("$out/$needs")
+    gcc "${cflags[@]}" -fvisibility=hidden -shared -Wl,-soname,"$so" -Wl,--version-script,"$gen/$so.map" \
+        -Wl,--no-undefined -Wl,-z,now -Wl,-rpath,'$ORIGIN' -Wl,--no-as-needed -o "$out/$so" "$gen/zluda_$id.c" "${deps[@]}" "$out/libcuda.so.1"
+    echo "zluda-native: built $so ($(nm -D --defined-only "$out/$so" | grep -c ' T ') exports)"
+done < <(cat "$gen"/zluda_cublasLt.libs "$gen"/zluda_cublas.libs)

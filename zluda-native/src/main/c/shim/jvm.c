@@ -193,5 +193,38 @@ CUresult zluda_call(int id, const int64_t *a) {
     return r;
 }
 
+/* The dispatch class and method of a library, resolved once (a race resolves twice to the same answer). */
+static int resolve_library(JNIEnv *env, zluda_library *lib) {
+    if (lib->method) return 1;
+    jclass c = (*env)->FindClass(env, lib->dispatch_class);
+    if (!c) { (*env)->ExceptionClear(env); return 0; }
+    char sig[8 + 64];
+    int n = snprintf(sig, sizeof sig, "(I");
+    for (int i = 0; i < lib->nargs && n < (int)sizeof sig - 4; i++) sig[n++] = 'J';
+    snprintf(sig + n, sizeof sig - n, ")J");
+    jmethodID m = (*env)->GetStaticMethodID(env, c, "call", sig);
+    if (!m) { (*env)->ExceptionClear(env); return 0; }
+    lib->cls = (*env)->NewGlobalRef(env, c);
+    __atomic_store_n(&lib->method, (void *)m, __ATOMIC_RELEASE);
+    return 1;
+}
+
+int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
+    if (shutting_down) return lib->not_initialized;
+    pthread_once(&jvm_once, start_jvm);
+    if (!jvm_ok) return lib->not_initialized;
+    JNIEnv *env = current_env();
+    if (!env || !resolve_library(env, lib)) return lib->not_initialized;
+    jvalue v[1 + 64];
+    v[0].i = id;
+    for (int i = 0; i < lib->nargs && i < 64; i++) v[1 + i].j = a[i];
+    jlong r = (*env)->CallStaticLongMethodA(env, (jclass)lib->cls, (jmethodID)lib->method, v);
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+        return lib->not_initialized;
+    }
+    return r;
+}
+
 /* At process exit (after the application's atexit handlers) calls answer CUDA_ERROR_DEINITIALIZED, as NVIDIA's do. */
 __attribute__((destructor)) static void zluda_shim_fini(void) { shutting_down = 1; }

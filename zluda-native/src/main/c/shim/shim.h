@@ -17,6 +17,19 @@ typedef int CUresult;
 /* Calls driver function `id` (zluda_ids.h) in the JVM with its raw arguments; starts the JVM on first use. */
 CUresult zluda_call(int id, const int64_t *args);
 
+/* A CUDA library ZLUDA-J replaces (libcublas, libcublasLt): its generated exports call into the JVM through
+ * zluda_library_call, exported by libcuda.so.1, which each library depends on. The class and method are resolved at
+ * the library's first call. */
+typedef struct zluda_library {
+    const char *dispatch_class; /* "org/zludaj/api/cublas/Dispatch": static long call(int id, long a0..a{nargs-1}) */
+    int nargs;
+    int64_t not_initialized;    /* the answer when no driver runs (the library's NOT_INITIALIZED status) */
+    void *volatile cls;         /* resolved: a global reference to the class */
+    void *volatile method;
+} zluda_library;
+
+__attribute__((visibility("default"))) int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *args);
+
 /* 1 when ZLUDA_LOG=trace. */
 extern int zluda_trace;
 

@@ -11,6 +11,7 @@ public final class Bootstrap {
         try {
             Driver driver = new Driver(Driver.selectBackend());
             Dispatch.install(driver.apis());
+            org.zludaj.driver.cublas.Cublas.install(driver);
             return true;
         } catch (Throwable t) {
             LoggerFactory.getLogger(Bootstrap.class).error("ZLUDA-J driver failed to start", t);

@@ -141,6 +141,15 @@ public final class Driver {
         initialized = true;
     }
 
+    boolean initialized() {
+        return initialized;
+    }
+
+    /** What the CUDA libraries (cuBLAS, cuBLASLt) use of the driver. */
+    public LibrarySupport librarySupport() {
+        return new LibrarySupport(this);
+    }
+
     void requireInit() throws CudaException {
         if (!initialized) throw new CudaException(CuResult.CUDA_ERROR_NOT_INITIALIZED, "cuInit has not been called");
     }

@@ -8,10 +8,20 @@ public final class CallLog {
     private CallLog() {}
 
     private static final Logger LOG = LoggerFactory.getLogger("org.zludaj.trace");
-    static final boolean TRACE = LOG.isTraceEnabled();
+    public static final boolean TRACE = LOG.isTraceEnabled();
 
     static void enter(int id, long... a) {
-        StringBuilder s = new StringBuilder(Dispatch.name(id)).append('(');
+        enterLibrary(Dispatch.name(id), a);
+    }
+
+    private static boolean allZeroFrom(long[] a, int i) {
+        for (int k = i; k < a.length; k++) if (a[k] != 0) return false;
+        return true;
+    }
+
+    /** A library call (cuBLAS...), traced like a driver call. */
+    public static void enterLibrary(String name, long... a) {
+        StringBuilder s = new StringBuilder(name).append('(');
         for (int i = 0; i < a.length; i++) {
             if (a[i] == 0 && allZeroFrom(a, i)) break;
             s.append(i > 0 ? ", " : "").append("0x").append(Long.toHexString(a[i]));
@@ -19,9 +29,14 @@ public final class CallLog {
         LOG.trace("{})", s);
     }
 
-    private static boolean allZeroFrom(long[] a, int i) {
-        for (int k = i; k < a.length; k++) if (a[k] != 0) return false;
-        return true;
+    public static void exitLibrary(String name, long result) {
+        LOG.trace("{} -> {}", name, result);
+    }
+
+    /** An exception escaped a library function: logged, and answered with the library's {@code status}. */
+    public static long failedLibrary(String name, Throwable t, int status) {
+        LOG.error("internal error in {}", name, t);
+        return status;
     }
 
     static void exit(int id, int result) {

@@ -17,6 +17,12 @@ public final class Unsupported {
         return CuResult.CUDA_ERROR_NOT_SUPPORTED;
     }
 
+    /** A library function (cuBLAS...) not implemented: the library's {@code status}, named once in the log. */
+    public static int report(String function, int status) {
+        if (REPORTED.add(function)) LOG.warn("{} is not supported by ZLUDA-J: returning status {} (NOT_SUPPORTED)", function, status);
+        return status;
+    }
+
     /** Functions reported so far (for tests and `zluda info`). */
     public static Set<String> reported() {
         return Set.copyOf(REPORTED);

@@ -166,6 +166,11 @@ public interface Backend {
         throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "cooperative launch on the " + name() + " backend");
     }
 
+    /** The BLAS under ZLUDA-J's cuBLAS on this backend, or null when the backend has none (cuBLAS then answers NOT_SUPPORTED). */
+    default Blas blas() throws CudaException {
+        return null;
+    }
+
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 

@@ -26,6 +26,8 @@ public final class HostBackend implements Backend {
     private static final Logger LOG = LoggerFactory.getLogger(HostBackend.class);
     /** Stack of each thread fiber (kernels with barriers or warp operations). */
     static final long FIBER_STACK = 64 * 1024;
+    /** cuMemAlloc's alignment: CUDA promises at least 256 bytes, and applications (ggml) place tensors by it. */
+    static final long ALIGNMENT = 256;
 
     /**
      * A fiber's stack: the base (host frames of the kernel, its callees and the runtime) plus twice what the kernel
@@ -89,8 +91,13 @@ public final class HostBackend implements Backend {
     private final List<Device> visible;
 
     @Override
+    public org.zludaj.driver.backend.Blas blas() throws CudaException {
+        return OpenBlas.open();
+    }
+
+    @Override
     public long allocate(int dev, long bytes) throws CudaException {
-        long p = HostRuntime.allocate(bytes, 64);
+        long p = HostRuntime.allocate(bytes, ALIGNMENT);
         if (p == 0) throw new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate " + bytes + " bytes");
         allocations.put(p, bytes);
         return p;

@@ -1,0 +1,84 @@
+package org.zludaj.driver.backend;
+
+import org.zludaj.driver.CudaException;
+
+/**
+ * The BLAS under ZLUDA-J's cuBLAS, one implementation per backend (host: OpenBLAS; hip: rocBLAS; cuda: NVIDIA's
+ * cuBLAS). cuBLAS's semantics (handles, streams, pointer modes, argument checks) stay above it: an operation arrives
+ * checked, with its stream's device queue ({@code queue}, 0 on the host). Matrices are column-major at device
+ * addresses; types are cudaDataType_t codes; operations (0 N, 1 T, 2 C), fill modes, sides and diagonals are cuBLAS's
+ * numbers.
+ */
+public interface Blas {
+    String name();
+
+    /** cudaDataType_t codes used here. */
+    int R_32F = 0, R_64F = 1, R_16F = 2, R_8I = 3, C_32F = 4, C_64F = 5, R_8U = 8, R_32I = 10, R_16BF = 14;
+
+    /** Bytes of one element of {@code type}, 0 for types the BLAS does not know. */
+    static int size(int type) {
+        return switch (type) {
+            case R_16F, R_16BF -> 2;
+            case R_32F, R_32I -> 4;
+            case R_64F, C_32F -> 8;
+            case C_64F -> 16;
+            case R_8I, R_8U -> 1;
+            default -> 0;
+        };
+    }
+
+    /**
+     * A scalar argument: its raw bits read from the host when the call was made (pointer mode host), or the device
+     * address to read when the operation runs (pointer mode device).
+     */
+    record Scalar(long bits0, long bits1, long device) {
+        public static Scalar host(long bits0, long bits1) {
+            return new Scalar(bits0, bits1, 0);
+        }
+
+        public static Scalar device(long address) {
+            return new Scalar(0, 0, address);
+        }
+
+        public boolean onDevice() {
+            return device != 0;
+        }
+    }
+
+    /**
+     * One GEMM or a batch of them: C = alpha op(A) op(B) + beta C. With {@code pointerArrays} A, B and C are device
+     * arrays of {@code batch} matrix addresses, else each matrix is {@code stride} elements after the previous one.
+     * {@code scalarType} is the type of alpha and beta; {@code wide} computes in f64 (64F and 32I compute types).
+     */
+    record Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
+                long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
+                boolean pointerArrays, int scalarType, boolean wide) {}
+
+    void gemm(Gemm g, long queue) throws CudaException;
+
+    /** op(A) X = alpha B or X op(A) = alpha B, X written over B; a batch of pointer arrays when {@code pointerArrays}. */
+    void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,
+              int batch, boolean pointerArrays, long queue) throws CudaException;
+
+    void gemv(int type, int trans, int m, int n, Scalar alpha, long a, int lda, long x, int incx, Scalar beta, long y, int incy,
+              long queue) throws CudaException;
+
+    void syrk(int type, int uplo, int trans, int n, int k, Scalar alpha, long a, int lda, Scalar beta, long c, int ldc, long queue)
+            throws CudaException;
+
+    void symm(int type, int side, int uplo, int m, int n, Scalar alpha, long a, int lda, long b, int ldb, Scalar beta, long c,
+              int ldc, long queue) throws CudaException;
+
+    void geam(int type, int transa, int transb, int m, int n, Scalar alpha, long a, int lda, Scalar beta, long b, int ldb,
+              long c, int ldc, long queue) throws CudaException;
+
+    /** Level-1 operations. */
+    int AXPY = 0, SCAL = 1, DOT = 2, DOTC = 3, NRM2 = 4, ASUM = 5, COPY = 6, SWAP = 7, IAMAX = 8, IAMIN = 9;
+
+    /**
+     * A level-1 operation on vectors of {@code type}; {@code alphaType} is the scalar's type (a real scale of a complex
+     * vector: csscal); a scalar result (dot, nrm2, asum, the 1-based index of iamax/iamin) goes to {@code result}.
+     */
+    void level1(int op, int type, int n, Scalar alpha, int alphaType, long x, int incx, long y, int incy, long result, long queue)
+            throws CudaException;
+}

@@ -1,0 +1,139 @@
+package org.zludaj.driver.backend.host;
+
+import java.util.Map;
+import org.zludaj.api.CuResult;
+import org.zludaj.driver.CudaException;
+import org.zludaj.driver.backend.Blas;
+import org.zludaj.nativ.HostBlas;
+import org.zludaj.nativ.HostRuntime;
+
+/**
+ * The host backend's BLAS: OpenBLAS, from JavaCPP's preset (org.bytedeco:openblas, extracted to JavaCPP's cache on
+ * first use), called from C (rt/hostblas.c) at the addresses the application passed: device memory is host memory.
+ * Operations run on the stream thread that executes them, so they are ordered with the stream's kernels and copies.
+ * Scalars in device memory are read when the operation runs.
+ */
+public final class OpenBlas implements Blas {
+    private static volatile String loaded;
+
+    /** Loads OpenBLAS once; throws NOT_SUPPORTED with the reason when it cannot be loaded. */
+    static OpenBlas open() throws CudaException {
+        if (loaded == null) {
+            synchronized (OpenBlas.class) {
+                if (loaded == null) loaded = load();
+            }
+        }
+        if (!loaded.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "OpenBLAS: " + loaded);
+        return new OpenBlas();
+    }
+
+    /** "" when loaded, else why not. */
+    private static String load() {
+        try {
+            org.bytedeco.javacpp.Loader.load(org.bytedeco.openblas.global.openblas_nolapack.class);
+            for (Map.Entry<String, String> e : org.bytedeco.javacpp.Loader.getLoadedLibraries().entrySet()) {
+                String path = e.getValue();
+                if (path != null && path.contains("libopenblas")) {
+                    String why = HostBlas.open(path);
+                    return why == null ? "" : why;
+                }
+            }
+            return "JavaCPP loaded no libopenblas";
+        } catch (Throwable t) {
+            return t.toString();
+        }
+    }
+
+    @Override
+    public String name() {
+        return "OpenBLAS";
+    }
+
+    /** The scalar's bits, read from (host-addressable) device memory when it lives there. */
+    private static long[] bits(Scalar s, int type) {
+        if (!s.onDevice()) return new long[] {s.bits0(), s.bits1()};
+        int n = Blas.size(type);
+        byte[] b = new byte[16];
+        HostRuntime.read(s.device(), b, 0, n);
+        long lo = 0, hi = 0;
+        for (int i = 7; i >= 0; i--) {
+            lo = lo << 8 | (b[i] & 0xff);
+            hi = hi << 8 | (b[8 + i] & 0xff);
+        }
+        return new long[] {lo, hi};
+    }
+
+    private static CudaException outOfMemory() {
+        return new CudaException(CuResult.CUDA_ERROR_OUT_OF_MEMORY, "host BLAS work buffers");
+    }
+
+    @Override
+    public void gemm(Gemm g, long queue) throws CudaException {
+        long[] a = new long[HostBlas.COUNT];
+        long[] alpha = bits(g.alpha(), g.scalarType()), beta = bits(g.beta(), g.scalarType());
+        a[HostBlas.TRANSA] = g.transa();
+        a[HostBlas.TRANSB] = g.transb();
+        a[HostBlas.M] = g.m();
+        a[HostBlas.N] = g.n();
+        a[HostBlas.K] = g.k();
+        a[HostBlas.A] = g.a();
+        a[HostBlas.ATYPE] = g.atype();
+        a[HostBlas.LDA] = g.lda();
+        a[HostBlas.STRIDEA] = g.strideA();
+        a[HostBlas.B] = g.b();
+        a[HostBlas.BTYPE] = g.btype();
+        a[HostBlas.LDB] = g.ldb();
+        a[HostBlas.STRIDEB] = g.strideB();
+        a[HostBlas.C] = g.c();
+        a[HostBlas.CTYPE] = g.ctype();
+        a[HostBlas.LDC] = g.ldc();
+        a[HostBlas.STRIDEC] = g.strideC();
+        a[HostBlas.BATCH] = g.batch();
+        a[HostBlas.POINTER_ARRAYS] = g.pointerArrays() ? 1 : 0;
+        a[HostBlas.SCALAR_TYPE] = g.scalarType();
+        a[HostBlas.WIDE] = g.wide() ? 1 : 0;
+        a[HostBlas.ALPHA] = alpha[0];
+        a[HostBlas.ALPHA + 1] = alpha[1];
+        a[HostBlas.BETA] = beta[0];
+        a[HostBlas.BETA + 1] = beta[1];
+        if (HostBlas.gemm(a) != 0) throw outOfMemory();
+    }
+
+    @Override
+    public void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,
+                     int batch, boolean pointerArrays, long queue) {
+        long[] al = bits(alpha, type);
+        HostBlas.trsm(type, side, uplo, trans, diag, m, n, al[0], al[1], a, lda, b, ldb, batch, pointerArrays);
+    }
+
+    @Override
+    public void gemv(int type, int trans, int m, int n, Scalar alpha, long a, int lda, long x, int incx, Scalar beta, long y, int incy,
+                     long queue) {
+        long[] al = bits(alpha, type), be = bits(beta, type);
+        HostBlas.gemv(type, trans, m, n, al[0], al[1], a, lda, x, incx, be[0], be[1], y, incy);
+    }
+
+    @Override
+    public void syrk(int type, int uplo, int trans, int n, int k, Scalar alpha, long a, int lda, Scalar beta, long c, int ldc, long queue) {
+        HostBlas.syrk(type, uplo, trans, n, k, bits(alpha, type)[0], a, lda, bits(beta, type)[0], c, ldc);
+    }
+
+    @Override
+    public void symm(int type, int side, int uplo, int m, int n, Scalar alpha, long a, int lda, long b, int ldb, Scalar beta, long c,
+                     int ldc, long queue) {
+        HostBlas.symm(type, side, uplo, m, n, bits(alpha, type)[0], a, lda, b, ldb, bits(beta, type)[0], c, ldc);
+    }
+
+    @Override
+    public void geam(int type, int transa, int transb, int m, int n, Scalar alpha, long a, int lda, Scalar beta, long b, int ldb,
+                     long c, int ldc, long queue) throws CudaException {
+        if (HostBlas.geam(type, transa, transb, m, n, bits(alpha, type)[0], a, lda, bits(beta, type)[0], b, ldb, c, ldc) != 0)
+            throw outOfMemory();
+    }
+
+    @Override
+    public void level1(int op, int type, int n, Scalar alpha, int alphaType, long x, int incx, long y, int incy, long result, long queue) {
+        long[] al = alpha == null ? new long[2] : bits(alpha, alphaType);
+        HostBlas.level1(op, type, n, al[0], al[1], x, incx, y, incy, result, alphaType);
+    }
+}

@@ -1,0 +1,129 @@
+package org.zludaj.driver.cublas;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.zludaj.driver.CudaException;
+import org.zludaj.driver.Driver;
+import org.zludaj.driver.Handles;
+import org.zludaj.driver.LibrarySupport;
+import org.zludaj.driver.backend.Blas;
+import org.zludaj.driver.backend.Blas.Scalar;
+import org.zludaj.nativ.HostRuntime;
+
+/**
+ * ZLUDA-J's cuBLAS and cuBLASLt: the state every group class shares (the handle table, the driver's library support)
+ * and the way each function reports. Work is enqueued in the handle's stream ({@link LibrarySupport}) and runs on the
+ * backend's {@link Blas}; arguments are checked here, with the statuses NVIDIA's cuBLAS returns.
+ */
+public final class Cublas {
+    private static final Logger LOG = LoggerFactory.getLogger(Cublas.class);
+
+    final LibrarySupport lib;
+    final Handles handles = new Handles();
+
+    Cublas(LibrarySupport lib) {
+        this.lib = lib;
+    }
+
+    /** Installs cuBLAS and cuBLASLt over {@code driver} in their dispatch classes. */
+    public static void install(Driver driver) {
+        Cublas c = new Cublas(driver.librarySupport());
+        org.zludaj.api.cublas.Dispatch.install(new org.zludaj.api.cublas.ApiSet(new CublasExtension(c), new CublasHelper(c),
+                new org.zludaj.api.cublas.CublasLegacyApi() {}, new CublasLevel1(c), new CublasLevel2(c), new CublasLevel3(c),
+                new org.zludaj.api.cublas.CublasXtApi() {}));
+        org.zludaj.api.cublaslt.Dispatch.install(new org.zludaj.api.cublaslt.ApiSet(new CublasLt(c)));
+    }
+
+    @FunctionalInterface
+    interface Body {
+        void run() throws CudaException;
+    }
+
+    /** Runs a function's body: 0, or the status of the failure (a CudaException carrying a cublasStatus_t). */
+    static int call(String function, Body body) {
+        try {
+            body.run();
+            return CublasStatus.SUCCESS;
+        } catch (CudaException e) {
+            if (LOG.isDebugEnabled()) LOG.debug("{} -> {}: {}", function, CublasStatus.name(e.result()), e.getMessage());
+            return e.result();
+        }
+    }
+
+    static CudaException status(int status, String why) {
+        return new CudaException(status, why);
+    }
+
+    static CudaException invalid(String why) {
+        return status(CublasStatus.INVALID_VALUE, why);
+    }
+
+    static CudaException unsupported(String why) {
+        return status(CublasStatus.NOT_SUPPORTED, why);
+    }
+
+    /** The live handle {@code h}; a null, foreign or destroyed one is CUBLAS_STATUS_NOT_INITIALIZED, as NVIDIA's. */
+    CublasHandle handle(long h) throws CudaException {
+        if (h != 0 && handles.peek(h) instanceof CublasHandle ch) return ch;
+        throw status(CublasStatus.NOT_INITIALIZED, h == 0 ? "null handle" : "0x" + Long.toHexString(h) + " is not a live cuBLAS handle");
+    }
+
+    static void nonNull(long p, String what) throws CudaException {
+        if (p == 0) throw invalid(what + " is NULL");
+    }
+
+    /** A scalar argument in the handle's pointer mode: read now from the host, or its device address for later. */
+    static Scalar scalar(CublasHandle h, long p, int type, String what) throws CudaException {
+        nonNull(p, what);
+        if (h.pointerMode == CublasHandle.POINTER_MODE_DEVICE) return Scalar.device(p);
+        return read(p, type);
+    }
+
+    static Scalar read(long p, int type) {
+        byte[] b = new byte[16];
+        HostRuntime.read(p, b, 0, Blas.size(type));
+        long lo = 0, hi = 0;
+        for (int i = 7; i >= 0; i--) {
+            lo = lo << 8 | (b[i] & 0xff);
+            hi = hi << 8 | (b[8 + i] & 0xff);
+        }
+        return Scalar.host(lo, hi);
+    }
+
+    /** Whether a host scalar is zero (a device scalar is not known here: false). */
+    static boolean isZero(Scalar s, int type) {
+        if (s.onDevice()) return false;
+        return switch (type) {
+            case Blas.R_16F, Blas.R_16BF -> (s.bits0() & 0x7fff) == 0;
+            case Blas.R_32F -> (s.bits0() & 0x7fffffffL) == 0;
+            case Blas.C_32F -> (s.bits0() & 0x7fffffff7fffffffL) == 0;
+            case Blas.C_64F -> (s.bits0() & Long.MAX_VALUE) == 0 && (s.bits1() & Long.MAX_VALUE) == 0;
+            case Blas.R_32I -> (int) s.bits0() == 0;
+            default -> (s.bits0() & Long.MAX_VALUE) == 0;
+        };
+    }
+
+    /** Enqueues work in the handle's stream, ordered with that stream's kernels and copies. */
+    void enqueue(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
+        try {
+            lib.enqueue(h.context, h.stream, what, work);
+        } catch (CudaException e) {
+            throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
+        }
+    }
+
+    /** Runs work in the handle's stream and waits (results the host reads on return). */
+    void run(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
+        try {
+            lib.run(h.context, h.stream, what, work);
+        } catch (CudaException e) {
+            throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
+        }
+    }
+
+    /** A 64-bit size that the backend's BLAS takes as int. */
+    static int narrow(long v, String what) throws CudaException {
+        if (v != (int) v) throw unsupported(what + " = " + v + " exceeds the 32-bit range of the backend's BLAS");
+        return (int) v;
+    }
+}
