@@ -293,6 +293,15 @@ JNIEXPORT void JNICALL JN(gemv)(JNIEnv *e, jclass c, jint type, jint trans, jint
     (void)e; (void)c;
     int64_t al[2] = {alpha0, alpha1}, be[2] = {beta0, beta1};
     int t = trans_of(trans);
+    void *rep = NULL;
+    if (incx == 0) {  /* cuBLAS takes incx 0 as one element repeated; OpenBLAS refuses it: repeat it here */
+        size_t len = trans ? (size_t)m : (size_t)n, es = type_size(type);
+        rep = malloc(len * es + 1);
+        if (!rep) return;
+        for (size_t i = 0; i < len; i++) memcpy((char *)rep + i * es, PTR(x), es);
+        x = (jlong)(uintptr_t)rep;
+        incx = 1;
+    }
     switch (type) {
     case R_32F: cblas_sgemv(COL, t, m, n, (float)scalar(al, R_32F), PTR(a), lda, PTR(x), incx, (float)scalar(be, R_32F), PTR(y), incy); break;
     case R_64F: cblas_dgemv(COL, t, m, n, scalar(al, R_64F), PTR(a), lda, PTR(x), incx, scalar(be, R_64F), PTR(y), incy); break;
@@ -300,6 +309,7 @@ JNIEXPORT void JNICALL JN(gemv)(JNIEnv *e, jclass c, jint type, jint trans, jint
     case C_64F: cblas_zgemv(COL, t, m, n, al, PTR(a), lda, PTR(x), incx, be, PTR(y), incy); break;
     default: break;
     }
+    free(rep);
 }
 
 JNIEXPORT void JNICALL JN(syrk)(JNIEnv *e, jclass c, jint type, jint uplo, jint trans, jint n, jint k, jlong alpha0,

@@ -42,8 +42,11 @@ final class CublasHelper implements CublasHelperApi {
     public int cublasDestroy_v2(long handle) {
         return Cublas.call("cublasDestroy", () -> {
             CublasHandle h = c.handle(handle);
-            c.lib.synchronize(h.context, h.stream);  // NVIDIA's waits for the handle's work
             c.handles.remove(handle);
+            try {
+                c.lib.synchronize(h.context, h.stream);  // NVIDIA's waits for the handle's work
+            } catch (CudaException e) {  // its stream is gone (destroyed after cublasSetStream): nothing left to wait for
+            }
         });
     }
 
@@ -242,8 +245,9 @@ final class CublasHelper implements CublasHelperApi {
     /** cublasSetMatrix/GetMatrix: rows x cols elements, columns lda/ldb elements apart. */
     private int matrix(String fn, long rows, long cols, long elemSize, long src, long lds, long dst, long ldd, long stream) {
         return Cublas.call(fn, () -> {
-            if (rows < 0 || cols < 0 || elemSize <= 0 || lds < Math.max(1, rows) || ldd < Math.max(1, rows))
-                throw Cublas.invalid("rows " + rows + ", cols " + cols + ", elemSize " + elemSize + ", ld " + lds + "/" + ldd);
+            if (rows < 0 || cols < 0 || elemSize <= 0) throw Cublas.invalid("rows " + rows + ", cols " + cols + ", elemSize " + elemSize);
+            // a leading dimension under the row count fails as the 2-D copy does on NVIDIA's: MAPPING_ERROR
+            if (lds < Math.max(1, rows) || ldd < Math.max(1, rows)) throw Cublas.status(CublasStatus.MAPPING_ERROR, "ld " + lds + "/" + ldd + " < rows " + rows);
             if (rows == 0 || cols == 0) return;
             Cublas.nonNull(src, "source");
             Cublas.nonNull(dst, "destination");

@@ -29,7 +29,8 @@ final class CublasLevel1 implements CublasLevel1Api {
                 long result) {
         return Cublas.call(fn, () -> {
             CublasHandle h = c.handle(handle);
-            if (reduces(op)) Cublas.nonNull(result, "result");
+            // a null result pointer is MAPPING_ERROR, as NVIDIA's (recorded on an H100, cuBLAS 13.1)
+            if (reduces(op) && result == 0) throw Cublas.status(CublasStatus.MAPPING_ERROR, "result is NULL");
             Scalar al = scaled(op) ? Cublas.scalar(h, alpha, alphaType, "alpha") : null;
             int ni = Cublas.narrow(Math.max(n, 0), "n"), ix = Cublas.narrow(incx, "incx"), iy = Cublas.narrow(incy, "incy");
             if (!reduces(op)) {

@@ -17,8 +17,9 @@ final class CublasLevel2 implements CublasLevel2Api {
         return Cublas.call(fn, () -> {
             CublasHandle h = c.handle(handle);
             CublasLevel3.checkOp(trans, "trans");
-            if (m < 0 || n < 0 || lda < Math.max(1, m) || incx == 0 || incy == 0)
-                throw Cublas.invalid("m " + m + ", n " + n + ", lda " + lda + ", incx " + incx + ", incy " + incy);
+            if (m < 0 || n < 0 || lda < Math.max(1, m)) throw Cublas.invalid("m " + m + ", n " + n + ", lda " + lda);
+            // NVIDIA's accepts incx = 0 (x is one element repeated), which the host BLAS computes; incy = 0 has no defined result
+            if (incy == 0) throw Cublas.unsupported("gemv with incy 0");
             if (m == 0 || n == 0) return;
             Scalar al = Cublas.scalar(h, alpha, type, "alpha"), be = Cublas.scalar(h, beta, type, "beta");
             int mi = Cublas.narrow(m, "m"), ni = Cublas.narrow(n, "n"), la = Cublas.narrow(lda, "lda"), ix = Cublas.narrow(incx, "incx"),

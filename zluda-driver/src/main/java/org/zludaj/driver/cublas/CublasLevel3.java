@@ -69,10 +69,13 @@ final class CublasLevel3 implements CublasLevel3Api {
             if (lda < Math.max(1, transa == 0 ? m : k)) throw Cublas.invalid("lda " + lda);
             if (ldb < Math.max(1, transb == 0 ? k : n)) throw Cublas.invalid("ldb " + ldb);
             if (ldc < Math.max(1, m)) throw Cublas.invalid("ldc " + ldc);
-            if (batch < 0) throw Cublas.invalid("batchCount " + batch);
+            // NVIDIA's answers a negative batch count with EXECUTION_FAILED (recorded on an H100, cuBLAS 13.1)
+            if (batch < 0) throw Cublas.status(CublasStatus.EXECUTION_FAILED, "batchCount " + batch);
             int f = family(compute);
             if (atype != btype || !supported(f, atype, ctype))
                 throw Cublas.unsupported("types A " + atype + ", B " + btype + ", C " + ctype + " with compute type " + compute);
+            // int8 GEMMs need leading dimensions of A and B in multiples of 4 (NVIDIA's IMMA path; NOT_SUPPORTED otherwise)
+            if (atype == Blas.R_8I && (lda % 4 != 0 || ldb % 4 != 0)) throw Cublas.unsupported("int8 GEMM with lda " + lda + ", ldb " + ldb);
             if (m == 0 || n == 0 || batch == 0) return;
             boolean complex = ctype == Blas.C_32F || ctype == Blas.C_64F;
             int scalarType = switch (f) {

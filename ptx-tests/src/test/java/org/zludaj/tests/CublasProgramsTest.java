@@ -1,0 +1,65 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ZLUDA-J's cuBLAS (dist/lib/libcublas.so.13) from a plain C program linked with -lcublas -lcuda (c/cublas_calls.c):
+ * every result checked against a double reference, and the statuses of misused calls equal to those NVIDIA's cuBLAS
+ * 13.1 gave on an H100 (c/cublas_calls.expected), where the same program passes with NVIDIA's libraries.
+ */
+class CublasProgramsTest {
+    static Path build(Path dir) throws Exception {
+        return Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublas_calls").toString(),
+                Programs.TESTS.resolve("c/cublas_calls.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
+                "-lcuda", "-lm"), dir.resolve("cublas_calls"), dir);
+    }
+
+    private static String misuse(String text) {
+        return text.lines().filter(l -> l.startsWith("misuse ")).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void cublasCallsMatchTheReferenceAndNvidiasStatuses(@TempDir Path dir) throws Exception {
+        Programs.Result r = Programs.withShim(build(dir), java.util.Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublas"), r.toString());
+        assertTrue(r.stdout().contains("status 7: CUBLAS_STATUS_INVALID_VALUE / an unsupported value or parameter was passed to the function"),
+                r.toString());
+        String nvidia = Files.readString(Programs.TESTS.resolve("c/cublas_calls.expected"));
+        assertEquals(misuse(nvidia), misuse(r.stdout()));
+    }
+
+    /**
+     * Every function of the declaration sources (all that NVIDIA's libcublas.so.13 and libcublasLt.so.13 export) is
+     * exported by each file we build, with the file's soname as its symbol version, as NVIDIA's are.
+     */
+    @Test
+    void everyExportOfNvidiasLibrariesCarriesItsVersion() throws Exception {
+        Path api = Programs.TESTS.resolve("../../../zluda-native/src/main/api").normalize();
+        for (String[] lib : new String[][] {{"cublas.api", "libcublas.so.13", "libcublas.so.12"}, {"cublasLt.api", "libcublasLt.so.13", "libcublasLt.so.12"}}) {
+            List<String> names = Files.readAllLines(api.resolve(lib[0])).stream().filter(l -> !l.isBlank() && !l.startsWith("#") && !l.startsWith("@"))
+                    .map(l -> l.substring(0, l.indexOf('(')).replaceAll(".* ", "")).toList();
+            assertEquals(lib[0].equals("cublas.api") ? 756 : 184, names.size(), lib[0]);
+            for (String so : List.of(lib[1], lib[2])) {
+                Programs.Result nm = Programs.run(List.of("nm", "-D", "--defined-only", Programs.DIST.resolve("lib/" + so).toString()), java.util.Map.of(), Programs.DIST);
+                java.util.Set<String> exported = nm.stdout().lines().map(l -> l.substring(l.lastIndexOf(' ') + 1)).collect(Collectors.toSet());
+                for (String n : names) assertTrue(exported.contains(n + "@@" + so), n + "@@" + so + " is not exported");
+            }
+        }
+    }
+
+    /** Through `zluda run`: the LD_AUDIT library answers the program's libcublas.so.13 with ours. */
+    @Test
+    void theLauncherRedirectsLibcublas(@TempDir Path dir) throws Exception {
+        Programs.Result r = Programs.withLauncher(build(dir));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublas"), r.toString());
+    }
+}
