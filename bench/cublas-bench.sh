@@ -6,5 +6,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 gcc -O2 -o "$work/cublas_bench" "$root/bench/cublas_bench.c" -L"$root/dist/lib" -l:libcublas.so.13 -lcuda -ldl
-openblas=$(find "${HOME}/.javacpp/cache" -name 'libopenblas.so.0' 2>/dev/null | head -n 1 || true)
+openblas=$(find "${HOME}/.javacpp/cache" -name 'libopenblas*.so.0' 2>/dev/null | head -n 1 || true)
 "$root/dist/bin/zluda" run -- "$work/cublas_bench" ${openblas:+"$openblas"}
