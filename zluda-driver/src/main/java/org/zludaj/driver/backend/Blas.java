@@ -43,6 +43,18 @@ public interface Blas {
         public boolean onDevice() {
             return device != 0;
         }
+
+        /** The scalar of {@code type} at a host-addressable {@code address}, read now. */
+        public static Scalar read(long address, int type) {
+            byte[] b = new byte[16];
+            org.zludaj.nativ.HostRuntime.read(address, b, 0, size(type));
+            long lo = 0, hi = 0;
+            for (int i = 7; i >= 0; i--) {
+                lo = lo << 8 | (b[i] & 0xff);
+                hi = hi << 8 | (b[8 + i] & 0xff);
+            }
+            return host(lo, hi);
+        }
     }
 
     /**

@@ -8,7 +8,6 @@ import org.zludaj.driver.Handles;
 import org.zludaj.driver.LibrarySupport;
 import org.zludaj.driver.backend.Blas;
 import org.zludaj.driver.backend.Blas.Scalar;
-import org.zludaj.nativ.HostRuntime;
 
 /**
  * ZLUDA-J's cuBLAS and cuBLASLt: the state every group class shares (the handle table, the driver's library support)
@@ -76,18 +75,7 @@ public final class Cublas {
     static Scalar scalar(CublasHandle h, long p, int type, String what) throws CudaException {
         nonNull(p, what);
         if (h.pointerMode == CublasHandle.POINTER_MODE_DEVICE) return Scalar.device(p);
-        return read(p, type);
-    }
-
-    static Scalar read(long p, int type) {
-        byte[] b = new byte[16];
-        HostRuntime.read(p, b, 0, Blas.size(type));
-        long lo = 0, hi = 0;
-        for (int i = 7; i >= 0; i--) {
-            lo = lo << 8 | (b[i] & 0xff);
-            hi = hi << 8 | (b[8 + i] & 0xff);
-        }
-        return Scalar.host(lo, hi);
+        return Scalar.read(p, type);
     }
 
     /** Whether a host scalar is zero (a device scalar is not known here: false). */

@@ -5,7 +5,6 @@ import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Blas;
 import org.zludaj.nativ.HostBlas;
-import org.zludaj.nativ.HostRuntime;
 
 /**
  * The host backend's BLAS: OpenBLAS, from JavaCPP's preset (org.bytedeco:openblas, extracted to JavaCPP's cache on
@@ -51,16 +50,8 @@ public final class OpenBlas implements Blas {
 
     /** The scalar's bits, read from (host-addressable) device memory when it lives there. */
     private static long[] bits(Scalar s, int type) {
-        if (!s.onDevice()) return new long[] {s.bits0(), s.bits1()};
-        int n = Blas.size(type);
-        byte[] b = new byte[16];
-        HostRuntime.read(s.device(), b, 0, n);
-        long lo = 0, hi = 0;
-        for (int i = 7; i >= 0; i--) {
-            lo = lo << 8 | (b[i] & 0xff);
-            hi = hi << 8 | (b[8 + i] & 0xff);
-        }
-        return new long[] {lo, hi};
+        Scalar v = s.onDevice() ? Scalar.read(s.device(), type) : s;
+        return new long[] {v.bits0(), v.bits1()};
     }
 
     private static CudaException outOfMemory() {
