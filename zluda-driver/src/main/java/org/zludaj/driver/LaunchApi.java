@@ -11,6 +11,7 @@ final class LaunchApi implements CuLaunchApi {
     /** CU_LAUNCH_PARAM_END, _BUFFER_POINTER, _BUFFER_SIZE (cuda.h). */
     static final long PARAM_END = 0, PARAM_BUFFER_POINTER = 1, PARAM_BUFFER_SIZE = 2;
     /** CUDA_LAUNCH_BLOCKING=1: launch errors from inside the kernel are returned by the launch itself. */
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LaunchApi.class);
     static final boolean LAUNCH_BLOCKING = "1".equals(System.getenv("CUDA_LAUNCH_BLOCKING"));
     private final Driver d;
     private final StreamApi streams;
@@ -39,6 +40,8 @@ final class LaunchApi implements CuLaunchApi {
             Context c = d.requireCurrent();
             Kernel k = d.handles.get(f, Kernel.class);
             streams.resolve(hStream, ptds);
+            if (LOG.isTraceEnabled())
+                LOG.trace("launch {} grid ({},{},{}) block ({},{},{}) shared {}", k.code.name(), gx, gy, gz, bx, by, bz, shared);
             if (cooperative) {
                 if (d.devices().get(c.device).attribute(95) == 0)
                     throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "the device has no cooperative launch");
