@@ -54,6 +54,7 @@ typedef struct fiber {
     zluda_thread_ctx ctx;
     int finished, waiting;
     int converging;  /* arrived at a complete warp collective, letting the warp's other lanes reach theirs first */
+    int spinning;    /* polling memory for another thread (nanosleep, mbarrier waits): blocked, though runnable */
 } fiber_t;
 
 typedef struct {
@@ -221,6 +222,13 @@ static fiber_t *self_of(zluda_thread_ctx *ctx, block_t **bp) {
     return &b->fibers[ctx->linear];
 }
 
+/* A lane of `warp` stops to wait for something: the lanes waiting at activemask (a meeting of the lanes that
+ * execute together, which counts blocked lanes out) re-check whether the meeting is complete. */
+static void wake_meeting(block_t *b, int warp) {
+    uint32_t a = b->am_arrived[warp];
+    for (int t = 0; a; t++, a >>= 1) if (a & 1) b->fibers[warp * 32 + t].waiting = 0;
+}
+
 /* Arrives at barrier `id` of `count` threads (default: the block); waits for the others unless `wait` is 0
  * (bar.arrive). Fibers only advance when all arrived. */
 static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int red_op, uint32_t pred, int wait) {
@@ -243,6 +251,7 @@ static uint32_t barrier(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, int 
     }
     if (!wait) return 0;
     while (b->bar_generation[id] == gen) {
+        wake_meeting(b, (int)(ctx->linear >> 5));
         me->waiting = 1;
         yield(b, me);
     }
@@ -403,14 +412,19 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
     int warp_lanes = b->n - warp * 32 < 32 ? b->n - warp * 32 : 32;
     uint32_t exists = warp_lanes == 32 ? 0xffffffffu : (1u << warp_lanes) - 1;
     if (kind == W_ACTIVEMASK) {
-        /* the lanes executing it together: complete when every lane of the warp still alive has arrived */
+        /* the lanes executing it together (also the meeting points of pass.WarpLockstep): complete when no lane of
+         * the warp may still come, i.e. every other lane has arrived, finished, or is blocked elsewhere (at a
+         * barrier, in another collective, polling memory); those lanes are not executing with this one */
         uint32_t gen = b->am_generation[warp];
         b->am_arrived[warp] |= 1u << lane;
         for (;;) {
             if (b->am_generation[warp] != gen) return b->am_result[warp];
-            uint32_t alive = 0;
-            for (int t = 0; t < warp_lanes; t++) if (!b->fibers[warp * 32 + t].finished) alive |= 1u << t;
-            if ((b->am_arrived[warp] & alive) == alive) {
+            uint32_t pending = 0;
+            for (int t = 0; t < warp_lanes; t++) {
+                fiber_t *f = &b->fibers[warp * 32 + t];
+                if (!f->finished && !(b->am_arrived[warp] >> t & 1) && !f->waiting && !f->spinning) pending |= 1u << t;
+            }
+            if (!pending) {
                 b->am_result[warp] = b->am_arrived[warp];
                 b->am_arrived[warp] = 0;
                 b->am_generation[warp]++;
@@ -469,6 +483,7 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
             me->converging = 1;  /* runnable: resumed after the others had their turn */
             me->waiting = 0;
         } else {
+            wake_meeting(b, warp);
             me->waiting = 1;
         }
         yield(b, me);
@@ -502,5 +517,8 @@ void zluda_nanosleep(zluda_thread_ctx *ctx) {
 void zluda_fiber_yield(zluda_thread_ctx *ctx) {
     block_t *b;
     fiber_t *me = self_of(ctx, &b);
+    me->spinning = 1;
+    wake_meeting(b, (int)(ctx->linear >> 5));
     yield(b, me);
+    me->spinning = 0;
 }

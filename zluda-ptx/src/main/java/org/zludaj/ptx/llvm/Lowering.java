@@ -63,6 +63,7 @@ public final class Lowering {
         ptx = org.zludaj.ptx.pass.ModulePass.runAll(ptx);
         if (target.wmmaLayout() != null) ptx = new org.zludaj.ptx.pass.PairMma().apply(ptx);  // 16x16 WMMA: pair m16n8 operations
         if (target.softwareNamedBarriers()) ptx = new org.zludaj.ptx.pass.NamedBarriers().apply(ptx);  // one hardware barrier per block
+        if (target.lanesRunApart()) ptx = new org.zludaj.ptx.pass.WarpLockstep().apply(ptx);  // host fibers: warps meet
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
         target.configureModule(l.module);
         try {
@@ -1321,6 +1322,18 @@ public final class Lowering {
             }
         });
         return buf;
+    }
+
+    /**
+     * The end of a warp-wide instruction whose memory accesses are done lane by lane: where the lanes run apart
+     * (host fibers) every lane of the warp waits here until all have done theirs (see {@link Target#lanesRunApart}).
+     */
+    void warpMemoryDone(Instruction i) {
+        if (!target.lanesRunApart()) return;
+        usesBlockOperations = true;
+        LLVMValueRef r = target.warpCollective(module, b, threadContext, Target.WARP_SYNC, i32(0xffffffff),
+                LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0), i32(0), i32(0));
+        if (r == null) throw blockUnsupported(i);
     }
 
     /** Emits {@code body} in a loop over lanes 0..31 (an i32 value inside the loop): code once, not 32 times. */

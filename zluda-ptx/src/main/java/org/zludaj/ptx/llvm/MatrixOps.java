@@ -1046,6 +1046,7 @@ final class MatrixOps {
                 LLVMBuildStore(b(), bytes == 4 ? w : LLVMBuildTrunc(b(), w, et, ""), pointers.get(v));
             }
         }
+        l.warpMemoryDone(i);
     }
 
     /**
@@ -1195,6 +1196,7 @@ final class MatrixOps {
             }
             l.write(i, d.get(j), v, Type.B32);
         }
+        l.warpMemoryDone(i);
     }
 
     private LLVMValueRef gep(LLVMValueRef p, LLVMValueRef byteOffset) {
@@ -1241,6 +1243,7 @@ final class MatrixOps {
         }
         LLVMBuildBr(b(), done);
         LLVMPositionBuilderAtEnd(b(), done);
+        l.warpMemoryDone(i);
     }
 
     /** movmatrix.m8n8.trans.b16: lane L, half j of the result = element (2(L%4)+j, L/4) of the fragment matrix. */

@@ -276,6 +276,12 @@ public record HostTarget(String triple, String cpu, String features, String emul
         callWithContext(m, b, "zluda_fiber_yield", threadContext);
     }
 
+    /** Fibers: a warp's lanes run in turn between collectives. */
+    @Override
+    public boolean lanesRunApart() {
+        return true;
+    }
+
     /** The one-step gather, except when running an AMD GPU's lowering (which permutes lane by lane). */
     @Override
     public boolean hasWarpGather() {

@@ -162,6 +162,16 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return false;
     }
 
+    /**
+     * Whether the lanes of a warp run one after another between collectives (the host's fibers) rather than in
+     * lockstep. A warp-wide instruction that reads or writes memory lane by lane (ldmatrix, stmatrix, wmma.load/store)
+     * then ends with a warp synchronization, so that no lane goes on (and overwrites what it read, or reads what
+     * another lane has yet to write) before every lane has done its part, as the one instruction does on a GPU.
+     */
+    default boolean lanesRunApart() {
+        return false;
+    }
+
     /** Whether {@link #warpGather} is one step here (then it beats a series of lane permutes). */
     default boolean hasWarpGather() {
         return false;
