@@ -6,6 +6,7 @@
  * 32I compute), one GEMM, the result rounded to the output type. Column-major throughout, as cuBLAS. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <jni.h>
 #include <math.h>
 #include <stdint.h>
@@ -155,16 +156,57 @@ static void store(void *p, int t, size_t i, double v) {
     }
 }
 
-/* op(X) of rows x cols (X stored with leading dimension ld, transposed when trans) into a packed column-major
- * buffer of the work precision (f32 or f64). */
-static void pack(void *dst, int wide, const void *src, int t, int trans, long rows, long cols, long ld) {
+/* X as stored (rows x cols, leading dimension ld, of type t) into a packed column-major buffer of the work
+ * precision (f32, or f64 when wide). The common inputs have their own loops, which the compiler vectorizes (with
+ * F16C where the CPU has it: f16 inputs are converted eight at a time). */
+#define PACK_LOOP(T, CONV)                                                                                      \
+    for (long j = 0; j < cols; j++) {                                                                          \
+        const T *col = (const T *)src + (size_t)j * ld;                                                        \
+        float *out = (float *)dst + (size_t)j * rows;                                                          \
+        for (long i = 0; i < rows; i++) out[i] = CONV(col[i]);                                                 \
+    }
+#define AS_FLOAT(x) ((float)(x))
+static void pack_f16_generic(float *dst, const _Float16 *src, long rows, long cols, long ld) {
+    PACK_LOOP(_Float16, AS_FLOAT)
+}
+__attribute__((target("avx2,f16c"))) static void pack_f16_f16c(float *dst, const _Float16 *src, long rows, long cols, long ld) {
+    PACK_LOOP(_Float16, AS_FLOAT)
+}
+static float bf16_bits_to_float(uint16_t b) { return bf16_to_float(b); }
+static void pack(void *dst, int wide, const void *src, int t, long rows, long cols, long ld) {
+    if (!wide && t == R_16F) {
+        static int f16c = -1;
+        if (f16c < 0) f16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
+        if (f16c) pack_f16_f16c(dst, src, rows, cols, ld);
+        else pack_f16_generic(dst, src, rows, cols, ld);
+        return;
+    }
+    if (!wide && t == R_16BF) { PACK_LOOP(uint16_t, bf16_bits_to_float) return; }
+    if (!wide && t == R_32F) { PACK_LOOP(float, AS_FLOAT) return; }
     for (long j = 0; j < cols; j++)
         for (long i = 0; i < rows; i++) {
-            size_t at = trans ? (size_t)i * ld + j : (size_t)j * ld + i;
-            double v = load(src, t, at);
+            double v = load(src, t, (size_t)j * ld + i);
             if (wide) ((double *)dst)[j * rows + i] = v;
             else ((float *)dst)[j * rows + i] = (float)v;
         }
+}
+
+/* A and B packed at once: B on a helper thread while this one packs A, when both are large (the host GEMM's
+ * conversion is memory-bound; OpenBLAS then runs on all cores anyway). */
+struct pack_job { void *dst; int wide; const void *src; int t; long rows, cols, ld; };
+static void *pack_thread(void *p) {
+    struct pack_job *j = p;
+    pack(j->dst, j->wide, j->src, j->t, j->rows, j->cols, j->ld);
+    return NULL;
+}
+static void pack_both(void *wa, const void *A, int at, long ar, long ac, long lda, void *wb, const void *B, int bt, long br,
+                      long bc, long ldb, int wide) {
+    struct pack_job jb = {wb, wide, B, bt, br, bc, ldb};
+    pthread_t th;
+    int helper = (double)ar * ac > (1 << 18) && (double)br * bc > (1 << 18) && pthread_create(&th, NULL, pack_thread, &jb) == 0;
+    pack(wa, wide, A, at, ar, ac, lda);
+    if (helper) pthread_join(th, NULL);
+    else pack_thread(&jb);
 }
 
 /* A scalar passed as raw bits (two 64-bit words: real, or real and imaginary parts) of type t, as double. */
@@ -188,6 +230,28 @@ enum {
 };
 
 static int trans_of(int64_t op) { return op == 0 ? NOTRANS : op == 1 ? TRANS : CONJTRANS; }
+
+/* The converted inputs of a mixed-type GEMM: a buffer kept per thread (each stream runs on its own thread) up to
+ * 64 MiB, so that repeated GEMMs do not fault fresh pages in every time; larger ones are allocated for the call
+ * and given back at the next. NULL when out of memory. */
+static __thread char *work_kept;
+static __thread size_t work_kept_bytes;
+static char *work_buffer(size_t bytes) {
+    if (bytes <= work_kept_bytes) return work_kept;
+    free(work_kept);
+    work_kept = malloc(bytes);
+    work_kept_bytes = work_kept ? bytes : 0;
+    if (bytes > ((size_t)64 << 20)) {  /* too large to keep: freed at the next call that needs a buffer */
+        char *b = work_kept;
+        work_kept_bytes = 0;
+        work_kept = NULL;
+        static __thread char *big;
+        free(big);
+        big = b;
+        return b;
+    }
+    return work_kept;
+}
 
 /* One GEMM; 0, or -1 when out of memory. */
 static int gemm_one(const int64_t *g, const void *A, const void *B, void *C) {
@@ -219,26 +283,30 @@ static int gemm_one(const int64_t *g, const void *A, const void *B, void *C) {
         cblas_dgemm(COL, ta, tb, (int)m, (int)n, (int)k, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
         return 0;
     }
-    /* mixed or narrow types: convert to the work precision, compute, round into C */
+    /* mixed or narrow types: A and B converted (as stored) to the work precision, one GEMM; C used in place when
+     * it has the work precision, else converted and rounded back */
     size_t es = wide ? 8 : 4;
-    void *wa = malloc(es * (size_t)(m * k ? m * k : 1)), *wb = malloc(es * (size_t)(k * n ? k * n : 1)),
-         *wc = malloc(es * (size_t)(m * n));
-    if (!wa || !wb || !wc) { free(wa); free(wb); free(wc); return -1; }
-    pack(wa, wide, A, at, ta != NOTRANS, m, k, lda);
-    pack(wb, wide, B, bt, tb != NOTRANS, k, n, ldb);
-    if (beta != 0) {
-        pack(wc, wide, C, ct, 0, m, n, ldc);
-    } else {
-        memset(wc, 0, es * (size_t)(m * n));
+    long ar = ta == NOTRANS ? m : k, ac = ta == NOTRANS ? k : m, br = tb == NOTRANS ? k : n, bc = tb == NOTRANS ? n : k;
+    int direct = ct == (wide ? R_64F : R_32F);
+    size_t abytes = es * (size_t)(m * k > 0 ? m * k : 1), bbytes = es * (size_t)(k * n > 0 ? k * n : 1);
+    char *work = work_buffer(abytes + bbytes);
+    void *wa = work, *wb = work ? work + abytes : NULL, *wc = direct ? C : malloc(es * (size_t)(m * n));
+    if (!work || !wc) { if (!direct) free(wc); return -1; }
+    pack_both(wa, A, at, ar, ac, lda, wb, B, bt, br, bc, ldb, wide);
+    long ldw = direct ? ldc : m;
+    if (!direct) {
+        if (beta != 0) pack(wc, wide, C, ct, m, n, ldc);
+        else memset(wc, 0, es * (size_t)(m * n));
     }
-    if (wide) cblas_dgemm(COL, NOTRANS, NOTRANS, (int)m, (int)n, (int)k, alpha, wa, (int)m, wb, (int)(k ? k : 1), beta, wc, (int)m);
-    else cblas_sgemm(COL, NOTRANS, NOTRANS, (int)m, (int)n, (int)k, (float)alpha, wa, (int)m, wb, (int)(k ? k : 1), (float)beta, wc, (int)m);
-    for (long j = 0; j < n; j++)
-        for (long i = 0; i < m; i++)
-            store(C, ct, (size_t)j * ldc + i, wide ? ((double *)wc)[j * m + i] : ((float *)wc)[j * m + i]);
-    free(wa);
-    free(wb);
-    free(wc);
+    int tra = ta == NOTRANS ? NOTRANS : TRANS, trb = tb == NOTRANS ? NOTRANS : TRANS;
+    if (wide) cblas_dgemm(COL, tra, trb, (int)m, (int)n, (int)k, alpha, wa, (int)(ar ? ar : 1), wb, (int)(br ? br : 1), beta, wc, (int)ldw);
+    else cblas_sgemm(COL, tra, trb, (int)m, (int)n, (int)k, (float)alpha, wa, (int)(ar ? ar : 1), wb, (int)(br ? br : 1), (float)beta, wc, (int)ldw);
+    if (!direct) {
+        for (long j = 0; j < n; j++)
+            for (long i = 0; i < m; i++)
+                store(C, ct, (size_t)j * ldc + i, wide ? ((double *)wc)[j * m + i] : ((float *)wc)[j * m + i]);
+        free(wc);
+    }
     return 0;
 }
 
@@ -430,5 +498,41 @@ JNIEXPORT void JNICALL JN(level1)(JNIEnv *e, jclass c, jint op, jint type, jint 
         *(int32_t *)R = iamaxmin(type, n, X, incx, op == L1_IAMAX);
         break;
     default: break;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ cuBLASLt matmul */
+
+/* rows x cols elements of elem bytes, batch times: dst (ldd, strideD) = src (lds, strideS); column-major. */
+JNIEXPORT void JNICALL JN(copyMatrix)(JNIEnv *e, jclass c, jint elem, jlong rows, jlong cols, jlong batch, jlong src,
+                                      jlong lds, jlong strideS, jlong dst, jlong ldd, jlong strideD) {
+    (void)e; (void)c;
+    for (jlong b = 0; b < batch; b++)
+        for (jlong j = 0; j < cols; j++)
+            memmove((char *)PTR(dst) + ((size_t)b * strideD + (size_t)j * ldd) * elem,
+                    (const char *)PTR(src) + ((size_t)b * strideS + (size_t)j * lds) * elem, (size_t)rows * elem);
+}
+
+/* cuBLASLt's epilogues on D (rows x cols, ldd, strideD, batch; of type `type`), in place: bias (a vector of
+ * `biasType`, one value per row of D, or per column when perColumn; biasStride apart per batch), then ReLU or GELU
+ * (tanh approximation, as cuBLASLt). epilogue: CUBLASLT_EPILOGUE_* (1 default, 2 relu, 4 bias, 6 relu+bias, 32 gelu,
+ * 36 gelu+bias). */
+JNIEXPORT void JNICALL JN(epilogue)(JNIEnv *e, jclass c, jint type, jlong rows, jlong cols, jlong batch, jlong d,
+                                    jlong ldd, jlong strideD, jint epilogue, jlong bias, jint biasType, jlong biasStride,
+                                    jboolean perColumn) {
+    (void)e; (void)c;
+    int relu = (epilogue & ~4) == 2, gelu = (epilogue & ~4) == 32, has_bias = (epilogue & 4) != 0;
+    for (jlong b = 0; b < batch; b++) {
+        void *D = (char *)PTR(d) + (size_t)b * strideD * type_size(type);
+        const void *bv = has_bias ? (const char *)PTR(bias) + (size_t)b * biasStride * type_size(biasType) : NULL;
+        for (jlong j = 0; j < cols; j++)
+            for (jlong i = 0; i < rows; i++) {
+                size_t at = (size_t)j * ldd + i;
+                double x = load(D, type, at);
+                if (bv) x += load(bv, biasType, (size_t)(perColumn ? j : i));
+                if (relu) x = x > 0 ? x : 0;
+                if (gelu) x = 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+                store(D, type, at, x);
+            }
     }
 }

@@ -37,6 +37,34 @@ class CublasProgramsTest {
     }
 
     /**
+     * cuBLASLt's matmul from a plain C program linked with -lcublasLt -lcuda (c/cublaslt_calls.c): layouts, batches,
+     * scalars and epilogues against a double reference, and the statuses of misused calls equal to those NVIDIA's
+     * cuBLASLt 13.1 gave on an H200 (c/cublaslt_calls.expected), where the same program passes with NVIDIA's library.
+     */
+    @Test
+    void cublasLtMatmulMatchesTheReferenceAndNvidiasStatuses(@TempDir Path dir) throws Exception {
+        Path exe = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublaslt_calls").toString(),
+                Programs.TESTS.resolve("c/cublaslt_calls.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublasLt.so.13",
+                "-lcuda", "-lm"), dir.resolve("cublaslt_calls"), dir);
+        Programs.Result r = Programs.withShim(exe, java.util.Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublaslt"), r.toString());
+        String nvidia = Files.readString(Programs.TESTS.resolve("c/cublaslt_calls.expected"));
+        assertTrue(nvidia.contains("PASS: cublaslt"), "NVIDIA's run passed the same checks");
+        // where NVIDIA's library crashes on a misuse, ours answers an error status instead
+        List<String> want = misuse(nvidia).lines().toList(), got = misuse(r.stdout()).lines().toList();
+        assertEquals(want.size(), got.size(), r.toString());
+        for (int i = 0; i < want.size(); i++) {
+            if (want.get(i).endsWith(": crash")) {
+                String name = want.get(i).substring(0, want.get(i).length() - "crash".length());
+                assertTrue(got.get(i).startsWith(name) && !got.get(i).endsWith(": 0") && !got.get(i).endsWith("crash"), got.get(i));
+            } else {
+                assertEquals(want.get(i), got.get(i));
+            }
+        }
+    }
+
+    /**
      * Every function of the declaration sources (all that NVIDIA's libcublas.so.13 and libcublasLt.so.13 export) is
      * exported by each file we build, with the file's soname as its symbol version, as NVIDIA's are.
      */

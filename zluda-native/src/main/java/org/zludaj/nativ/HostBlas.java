@@ -44,4 +44,15 @@ public final class HostBlas {
     /** One level-1 operation; a scalar result goes to {@code result} (16 bytes of room). */
     public static native void level1(int op, int type, int n, long alpha0, long alpha1, long x, int incx, long y, int incy,
                                      long result, int alphaType);
+
+    /** rows x cols elements of {@code elem} bytes, {@code batch} times: dst (ldd, strideD) = src (lds, strideS). */
+    public static native void copyMatrix(int elem, long rows, long cols, long batch, long src, long lds, long strideS, long dst,
+                                         long ldd, long strideD);
+
+    /**
+     * cuBLASLt's epilogue on D in place: bias (one value of {@code biasType} per row of D, or per column when
+     * {@code perColumn}), then ReLU or GELU; {@code epilogue} is a CUBLASLT_EPILOGUE_* value.
+     */
+    public static native void epilogue(int type, long rows, long cols, long batch, long d, long ldd, long strideD, int epilogue,
+                                       long bias, int biasType, long biasStride, boolean perColumn);
 }

@@ -44,6 +44,19 @@ public interface Blas {
             return device != 0;
         }
 
+        /** Whether this scalar of {@code type} is known to be zero (one in device memory is not known: false). */
+        public boolean isZero(int type) {
+            if (onDevice()) return false;
+            return switch (type) {
+                case R_16F, R_16BF -> (bits0 & 0x7fff) == 0;
+                case R_32F -> (bits0 & 0x7fffffffL) == 0;
+                case C_32F -> (bits0 & 0x7fffffff7fffffffL) == 0;
+                case C_64F -> (bits0 & Long.MAX_VALUE) == 0 && (bits1 & Long.MAX_VALUE) == 0;
+                case R_32I -> (int) bits0 == 0;
+                default -> (bits0 & Long.MAX_VALUE) == 0;
+            };
+        }
+
         /** The scalar of {@code type} at a host-addressable {@code address}, read now. */
         public static Scalar read(long address, int type) {
             byte[] b = new byte[16];
@@ -67,6 +80,21 @@ public interface Blas {
                 boolean pointerArrays, int scalarType, boolean wide) {}
 
     void gemm(Gemm g, long queue) throws CudaException;
+
+    /** cuBLASLt epilogues: CUBLASLT_EPILOGUE_DEFAULT, RELU, BIAS, RELU_BIAS, GELU, GELU_BIAS. */
+    int EPILOGUE_DEFAULT = 1, EPILOGUE_RELU = 2, EPILOGUE_BIAS = 4, EPILOGUE_RELU_BIAS = 6, EPILOGUE_GELU = 32,
+            EPILOGUE_GELU_BIAS = 36;
+
+    /**
+     * cuBLASLt's matmul in column-major terms: D = epilogue(alpha op(A) op(B) + beta C + bias). {@code gemm}'s C is D;
+     * the input C is at {@code c} (ldc, strideC, of D's type), the same matrix as D or another one. The bias (when
+     * the epilogue has one) is a vector of {@code biasType}, one value per row of D ({@code biasPerColumn}: per
+     * column), {@code biasStride} elements apart per batch.
+     */
+    record Matmul(Gemm gemm, long c, long ldc, long strideC, int epilogue, long bias, int biasType, long biasStride,
+                  boolean biasPerColumn) {}
+
+    void matmul(Matmul m, long queue) throws CudaException;
 
     /** op(A) X = alpha B or X op(A) = alpha B, X written over B; a batch of pointer arrays when {@code pointerArrays}. */
     void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,

@@ -80,21 +80,18 @@ public final class Cublas {
 
     /** Whether a host scalar is zero (a device scalar is not known here: false). */
     static boolean isZero(Scalar s, int type) {
-        if (s.onDevice()) return false;
-        return switch (type) {
-            case Blas.R_16F, Blas.R_16BF -> (s.bits0() & 0x7fff) == 0;
-            case Blas.R_32F -> (s.bits0() & 0x7fffffffL) == 0;
-            case Blas.C_32F -> (s.bits0() & 0x7fffffff7fffffffL) == 0;
-            case Blas.C_64F -> (s.bits0() & Long.MAX_VALUE) == 0 && (s.bits1() & Long.MAX_VALUE) == 0;
-            case Blas.R_32I -> (int) s.bits0() == 0;
-            default -> (s.bits0() & Long.MAX_VALUE) == 0;
-        };
+        return s.isZero(type);
     }
 
     /** Enqueues work in the handle's stream, ordered with that stream's kernels and copies. */
     void enqueue(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
+        enqueue(h, h.stream, what, work);
+    }
+
+    /** Enqueues work in {@code stream} (cuBLASLt's calls name theirs) of the handle's context. */
+    void enqueue(CublasHandle h, long stream, String what, LibrarySupport.Work work) throws CudaException {
         try {
-            lib.enqueue(h.context, h.stream, what, work);
+            lib.enqueue(h.context, stream, what, work);
         } catch (CudaException e) {
             throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
         }

@@ -5,14 +5,16 @@ import org.zludaj.driver.backend.Blas;
 import org.zludaj.nativ.HostRuntime;
 
 /**
- * cuBLASLt: handles, versions and statuses. A cublasLtHandle_t is a context-bound handle like cuBLAS's; the matmul,
- * layout and preference descriptors are not implemented yet (they answer CUBLAS_STATUS_NOT_SUPPORTED).
+ * cuBLASLt: handles, versions and statuses, and the matmul with its descriptors ({@link CublasLtMatmul}). A
+ * cublasLtHandle_t is a context-bound handle like cuBLAS's.
  */
 final class CublasLt implements CublasLtApi {
     private final Cublas c;
+    private final CublasLtMatmul mm;
 
     CublasLt(Cublas c) {
         this.c = c;
+        this.mm = new CublasLtMatmul(c);
     }
 
     @Override
@@ -60,5 +62,84 @@ final class CublasLt implements CublasLtApi {
     @Override
     public long cublasLtGetStatusString(int status) {
         return CublasStatus.cString(CublasStatus.string(status));
+    }
+
+    @Override
+    public int cublasLtMatmulDescCreate(long matmulDesc, int computeType, int scaleType) {
+        return Cublas.call("cublasLtMatmulDescCreate", () -> mm.add(new CublasLtMatmul.Desc(computeType, scaleType), matmulDesc));
+    }
+
+    @Override
+    public int cublasLtMatmulDescDestroy(long matmulDesc) {
+        return Cublas.call("cublasLtMatmulDescDestroy", () -> mm.destroy(matmulDesc, CublasLtMatmul.Desc.class, "matmulDesc"));
+    }
+
+    @Override
+    public int cublasLtMatmulDescSetAttribute(long matmulDesc, int attr, long buf, long sizeInBytes) {
+        return Cublas.call("cublasLtMatmulDescSetAttribute",
+                () -> mm.get(matmulDesc, CublasLtMatmul.Desc.class, "matmulDesc").set(attr, buf, sizeInBytes));
+    }
+
+    @Override
+    public int cublasLtMatmulDescGetAttribute(long matmulDesc, int attr, long buf, long sizeInBytes, long sizeWritten) {
+        return Cublas.call("cublasLtMatmulDescGetAttribute",
+                () -> mm.get(matmulDesc, CublasLtMatmul.Desc.class, "matmulDesc").read(attr, buf, sizeInBytes, sizeWritten));
+    }
+
+    @Override
+    public int cublasLtMatrixLayoutCreate(long matLayout, int type, long rows, long cols, long ld) {
+        return Cublas.call("cublasLtMatrixLayoutCreate", () -> mm.add(new CublasLtMatmul.Layout(type, rows, cols, ld), matLayout));
+    }
+
+    @Override
+    public int cublasLtMatrixLayoutDestroy(long matLayout) {
+        return Cublas.call("cublasLtMatrixLayoutDestroy", () -> mm.destroy(matLayout, CublasLtMatmul.Layout.class, "matLayout"));
+    }
+
+    @Override
+    public int cublasLtMatrixLayoutSetAttribute(long matLayout, int attr, long buf, long sizeInBytes) {
+        return Cublas.call("cublasLtMatrixLayoutSetAttribute",
+                () -> mm.get(matLayout, CublasLtMatmul.Layout.class, "matLayout").set(attr, buf, sizeInBytes));
+    }
+
+    @Override
+    public int cublasLtMatrixLayoutGetAttribute(long matLayout, int attr, long buf, long sizeInBytes, long sizeWritten) {
+        return Cublas.call("cublasLtMatrixLayoutGetAttribute",
+                () -> mm.get(matLayout, CublasLtMatmul.Layout.class, "matLayout").read(attr, buf, sizeInBytes, sizeWritten));
+    }
+
+    @Override
+    public int cublasLtMatmulPreferenceCreate(long pref) {
+        return Cublas.call("cublasLtMatmulPreferenceCreate", () -> mm.add(new CublasLtMatmul.Preference(), pref));
+    }
+
+    @Override
+    public int cublasLtMatmulPreferenceDestroy(long pref) {
+        return Cublas.call("cublasLtMatmulPreferenceDestroy", () -> mm.destroy(pref, CublasLtMatmul.Preference.class, "pref"));
+    }
+
+    @Override
+    public int cublasLtMatmulPreferenceSetAttribute(long pref, int attr, long buf, long sizeInBytes) {
+        return Cublas.call("cublasLtMatmulPreferenceSetAttribute",
+                () -> mm.get(pref, CublasLtMatmul.Preference.class, "pref").set(attr, buf, sizeInBytes));
+    }
+
+    @Override
+    public int cublasLtMatmulPreferenceGetAttribute(long pref, int attr, long buf, long sizeInBytes, long sizeWritten) {
+        return Cublas.call("cublasLtMatmulPreferenceGetAttribute",
+                () -> mm.get(pref, CublasLtMatmul.Preference.class, "pref").read(attr, buf, sizeInBytes, sizeWritten));
+    }
+
+    @Override
+    public int cublasLtMatmulAlgoGetHeuristic(long lightHandle, long operationDesc, long Adesc, long Bdesc, long Cdesc, long Ddesc,
+                                              long preference, int requestedAlgoCount, long heuristicResultsArray, long returnAlgoCount) {
+        return mm.heuristic(lightHandle, operationDesc, Adesc, Bdesc, Cdesc, Ddesc, preference, requestedAlgoCount,
+                heuristicResultsArray, returnAlgoCount);
+    }
+
+    @Override
+    public int cublasLtMatmul(long lightHandle, long computeDesc, long alpha, long A, long Adesc, long B, long Bdesc, long beta,
+                              long C, long Cdesc, long D, long Ddesc, long algo, long workspace, long workspaceSizeInBytes, long stream) {
+        return mm.matmul(lightHandle, computeDesc, alpha, A, Adesc, B, Bdesc, beta, C, Cdesc, D, Ddesc, stream);
     }
 }

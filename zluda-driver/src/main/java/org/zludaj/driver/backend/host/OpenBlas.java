@@ -59,6 +59,18 @@ public final class OpenBlas implements Blas {
     }
 
     @Override
+    public void matmul(Matmul mm, long queue) throws CudaException {
+        Gemm g = mm.gemm();
+        boolean readsC = !g.beta().isZero(g.scalarType());
+        if (mm.c() != g.c() && readsC)
+            HostBlas.copyMatrix(Blas.size(g.ctype()), g.m(), g.n(), g.batch(), mm.c(), mm.ldc(), mm.strideC(), g.c(), g.ldc(), g.strideC());
+        gemm(g, queue);
+        if (mm.epilogue() != EPILOGUE_DEFAULT)
+            HostBlas.epilogue(g.ctype(), g.m(), g.n(), g.batch(), g.c(), g.ldc(), g.strideC(), mm.epilogue(), mm.bias(), mm.biasType(),
+                    mm.biasStride(), mm.biasPerColumn());
+    }
+
+    @Override
     public void gemm(Gemm g, long queue) throws CudaException {
         long[] a = new long[HostBlas.COUNT];
         long[] alpha = bits(g.alpha(), g.scalarType()), beta = bits(g.beta(), g.scalarType());
