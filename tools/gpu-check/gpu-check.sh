@@ -22,7 +22,7 @@ rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf}
 
 # the distribution, without LLVM (every kernel comes from the cache there)
 for f in dist/lib/*; do
-  case "$(basename "$f")" in llvm-*.jar) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
+  case "$(basename "$f")" in llvm-*.jar|openblas-*-linux-*.jar) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
 done
 cp dist/conf/logback.xml "$carry/dist/conf/"
 
@@ -44,6 +44,10 @@ for n in driver_vectoradd driver_functions driver_kernel_attrs driver_streams dr
   python3 tools/gpu-check/embedded_ptx.py "ptx-tests/src/test/c/$n.c" "$carry/cptx" > /dev/null
 done
 cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py "$carry/"
+# the cuBLAS programs and benchmark: built there against NVIDIA's cuBLAS, run natively and through ours (cuda backend,
+# NVIDIA's cuBLAS underneath in the driver's namespace)
+mkdir -p "$carry/cublas"
+cp ptx-tests/src/test/c/cublas_calls.c ptx-tests/src/test/c/cublaslt_calls.c bench/cublas_bench.c "$carry/cublas/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
 # driver_modules.c links two of its PTX modules at run time (cuLinkComplete): the linked module too
@@ -72,8 +76,9 @@ nvlib=$(ldconfig -p | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gcc -O1 -o "$scratch/ptxrun" "$here/ptxrun.c" -ldl
 mkdir -p "$scratch/bin"
+cublasdir=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcublas.so.13 /usr/local/cuda/lib64/libcublas.so.13 2>/dev/null | head -1)")
 ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
-             LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
+             ZLUDA_NVIDIA_CUBLAS="$cublasdir" LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
 # made again in it), so it goes on in a new process after the test that ended it
 runall() {
@@ -96,12 +101,23 @@ runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOM
 for c in "$here"/c/*.c; do  # linked with NVIDIA's libcuda.so.1 by path; ours replaces it through LD_LIBRARY_PATH
   gcc -O1 -o "$scratch/bin/$(basename "$c" .c)" "$c" "$nvlib" -lpthread
 done
+for c in cublas_calls cublaslt_calls; do  # NVIDIA's cuBLAS by RUNPATH natively; ours first through LD_LIBRARY_PATH
+  gcc -O1 -o "$scratch/bin/$c" "$here/cublas/$c.c" -L"$cublasdir" -l:libcublas.so.13 -l:libcublasLt.so.13 "$nvlib" -lm \
+    -Wl,-rpath,"$cublasdir"
+done
+gcc -O2 -o "$scratch/cublas_bench" "$here/cublas/cublas_bench.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -ldl -Wl,-rpath,"$cublasdir"
+(cd "$scratch" && timeout 120 ./cublas_bench > "$out/cublas_bench.native" 2>&1)
+(cd "$scratch" && ours timeout 300 ./cublas_bench > "$out/cublas_bench.ours" 2>&1)
 for p in "$here"/bin/* "$scratch"/bin/*; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
   (cd "$scratch" && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
 done
 python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" | tee "$out/table.md"
+{ echo; echo "cuBLAS through ZLUDA-J (cuda backend, NVIDIA's cuBLAS underneath) against NVIDIA's cuBLAS natively, GFLOP/s:"
+  printf '%-16s %-6s %12s %12s %8s\n' "m x n x k" op ours native ratio
+  paste <(grep -E 'GEMM' "$out/cublas_bench.ours") <(grep -E 'GEMM' "$out/cublas_bench.native") | \
+    awk '{ printf "%-16s %-6s %12.1f %12.1f %8.2f\n", $1, $2, $3, $8, $3 / $8 }'; } | tee -a "$out/table.md"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN { printf "ptx-tests wall time: native %.1f s, ours %.1f s\n", b - a, c - b }' | tee -a "$out/table.md"
 echo "ptx-tests through ZLUDA-J: $(grep -c 'from the compile cache' "$out/ours_ptx.txt.err") modules from the cache, $(grep -c 'compiled .* for sm_' "$out/ours_ptx.txt.err") compiled on the GPU machine" | tee -a "$out/table.md"
 RUN

@@ -5,7 +5,8 @@ set -euo pipefail
 dist=$1 jar=$2 root=$3
 mkdir -p "$dist/lib" "$dist/bin" "$dist/conf"
 cp "$jar" "$dist/lib/"
-cp "$root/zluda-native/target/native/libcuda.so.1" "$root/zluda-native/target/native/libzluda_rt.so" "$dist/lib/"
+cp "$root/zluda-native/target/native/libcuda.so.1" "$root/zluda-native/target/native/libzluda_rt.so" \
+   "$root/zluda-native/target/native/libzluda_nvfwd.so" "$dist/lib/"
 ln -sf libcuda.so.1 "$dist/lib/libcuda.so"
 # our cuBLAS and cuBLASLt, for CUDA 13 and CUDA 12 applications (the LD_AUDIT library redirects them like libcuda)
 for so in libcublas.so.13 libcublas.so.12 libcublasLt.so.13 libcublasLt.so.12; do

@@ -2,10 +2,16 @@
  *
  * Our libcuda.so.1 is already in the process under the same SONAME, so NVIDIA's is opened by absolute path with
  * RTLD_LOCAL | RTLD_DEEPBIND: its own internal references bind to itself, never to our exports, and nothing of it
- * becomes visible to the application (the LD_AUDIT library leaves requests with a '/' alone). Every entry point
- * makes the backend's context current on the calling thread first (the driver calls from many threads). */
+ * becomes visible to the application (the LD_AUDIT library leaves requests with a '/' alone). (A namespace of its own
+ * would be cleaner, but NVIDIA's driver answers cuInit with CUDA_ERROR_NOT_PERMITTED there inside the JVM's process.)
+ * NVIDIA's cuBLAS and cuBLASLt (the cuda backend's BLAS) are opened on demand into a link-map namespace of their own
+ * (dlmopen), whose libcuda.so.1 is libzluda_nvfwd.so: the CUDA runtime linked into them finds it there, and it
+ * forwards to this NVIDIA driver, so cuBLAS shares the backend's context, memory and streams, and their own
+ * libcublasLt.so.13 is NVIDIA's (in the application's namespace that name is ours). Every entry point makes the
+ * backend's context current on the calling thread first (the driver calls from many threads). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <link.h>
 #include <jni.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +66,11 @@ NV_FUNCTIONS(DECLARE)
 static struct gpu_vmm nv_vmm;
 
 static void *ctx;
+static void *nv_driver, *nv_cublas, *nv_cublaslt;
+/* The namespace's own C library keeps per-thread state (the ctype tables isspace & co. read) that it sets up only
+ * on the threads it started: every other thread calls its __ctype_init once before running code of that namespace. */
+static void (*nv_ctype_init)(void);
+static __thread int nv_ctype_ready;
 
 static CUresult current(void) { return ctx ? nv_cuCtxSetCurrent(ctx) : 0; }
 
@@ -69,6 +80,7 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
     const char *p = (*e)->GetStringUTFChars(e, path, NULL);
     void *h = dlopen(p, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     (*e)->ReleaseStringUTFChars(e, path, p);
+    nv_driver = h;
     char buf[512] = {0};
     if (!h) {
         snprintf(buf, sizeof buf, "%s", dlerror());
@@ -304,4 +316,79 @@ JNIEXPORT jint JNICALL JN(vmm)(JNIEnv *e, jclass c, jint op, jint dev, jlong a, 
     uint64_t v = 0;
     r = gpu_vmm_call(&nv_vmm, 801 /* CUDA_ERROR_NOT_SUPPORTED */, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
     return out1(e, out, r, v);
+}
+
+/* --------------------------------------------------------------------------------- NVIDIA's cuBLAS (cuda backend) */
+
+/* Opens NVIDIA's cuBLASLt, then cuBLAS (which needs it), by absolute paths into a new namespace whose libcuda.so.1 is
+ * the forwarder `fwd` (libzluda_nvfwd.so, loaded there first and pointed at NVIDIA's driver); 0, or -1 with the
+ * reason in msg. cuBLASLt first: cuBLAS's dependency then resolves to it, not to a libcublasLt.so.13 that
+ * LD_LIBRARY_PATH may name (ours). */
+JNIEXPORT jint JNICALL JN(openBlas)(JNIEnv *e, jclass c, jstring fwd, jstring cublas, jstring cublaslt, jbyteArray msg) {
+    (void)c;
+    char buf[512] = {0};
+    const char *pf = (*e)->GetStringUTFChars(e, fwd, NULL), *pl = (*e)->GetStringUTFChars(e, cublaslt, NULL),
+               *pb = (*e)->GetStringUTFChars(e, cublas, NULL);
+    if (!nv_cublas) {
+        void *f = nv_driver ? dlmopen(LM_ID_NEWLM, pf, RTLD_NOW | RTLD_LOCAL) : NULL;
+        Lmid_t lm = LM_ID_BASE;
+        int (*init)(void *) = f ? (int (*)(void *))dlsym(f, "zluda_nvfwd_init") : NULL;
+        if (!nv_driver) snprintf(buf, sizeof buf, "NVIDIA's driver is not open");
+        else if (!f || !init || dlinfo(f, RTLD_DI_LMID, &lm) != 0) snprintf(buf, sizeof buf, "%s: %s", pf, dlerror());
+        else if (init(nv_driver) < 100) snprintf(buf, sizeof buf, "%s: NVIDIA's driver lacks its functions", pf);
+        else {
+            if (!(nv_cublaslt = dlmopen(lm, pl, RTLD_NOW | RTLD_LOCAL))) snprintf(buf, sizeof buf, "%s", dlerror());
+            else if (!(nv_cublas = dlmopen(lm, pb, RTLD_NOW | RTLD_LOCAL))) snprintf(buf, sizeof buf, "%s", dlerror());
+            void *libc = nv_cublas ? dlmopen(lm, "libc.so.6", RTLD_NOW | RTLD_NOLOAD) : NULL;
+            nv_ctype_init = libc ? (void (*)(void))dlsym(libc, "__ctype_init") : NULL;
+        }
+    }
+    (*e)->ReleaseStringUTFChars(e, fwd, pf);
+    (*e)->ReleaseStringUTFChars(e, cublaslt, pl);
+    (*e)->ReleaseStringUTFChars(e, cublas, pb);
+    if (!buf[0]) return 0;
+    jsize n = (*e)->GetArrayLength(e, msg), len = (jsize)strlen(buf) < n ? (jsize)strlen(buf) : n;
+    (*e)->SetByteArrayRegion(e, msg, 0, len, (const jbyte *)buf);
+    return -1;
+}
+
+/* The address of a cuBLAS or cuBLASLt function, 0 when neither library has it. */
+JNIEXPORT jlong JNICALL JN(blasSymbol)(JNIEnv *e, jclass c, jstring name) {
+    (void)c;
+    const char *n = (*e)->GetStringUTFChars(e, name, NULL);
+    void *f = nv_cublas ? dlsym(nv_cublas, n) : NULL;
+    if (!f && nv_cublaslt) f = dlsym(nv_cublaslt, n);
+    (*e)->ReleaseStringUTFChars(e, name, n);
+    return (jlong)(uintptr_t)f;
+}
+
+/* Calls cuBLAS function fn with args (each an integer or a pointer: every cuBLAS/cuBLASLt parameter is one of those
+ * on x86-64, scalars are passed by address). An argument equal to BLAS_SLOT | i is replaced by the address of
+ * slots[2i] (16 bytes each: host scalars in, handles and descriptors out); the slots are copied back afterwards.
+ * Returns the cublasStatus_t, after making the backend's context current. */
+#define BLAS_SLOT 0x5a4c000000000000LL
+#define BLAS_SLOTS 8
+typedef long long ll;
+JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
+    (void)c;
+    CUresult cr = current();
+    if (cr) return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
+    if (!nv_ctype_ready && nv_ctype_init) {
+        nv_ctype_init();
+        nv_ctype_ready = 1;
+    }
+    ll a[24] = {0};
+    uint64_t sl[2 * BLAS_SLOTS] = {0};
+    jsize n = (*e)->GetArrayLength(e, args), ns = (*e)->GetArrayLength(e, slots);
+    if (n > 24 || ns > 2 * BLAS_SLOTS) return 7; /* CUBLAS_STATUS_INVALID_VALUE */
+    (*e)->GetLongArrayRegion(e, args, 0, n, (jlong *)a);
+    (*e)->GetLongArrayRegion(e, slots, 0, ns, (jlong *)sl);
+    for (jsize i = 0; i < n; i++)
+        if ((a[i] & ~0xffLL) == BLAS_SLOT && (a[i] & 0xff) < BLAS_SLOTS) a[i] = (ll)(uintptr_t)&sl[2 * (a[i] & 0xff)];
+    typedef int (*f24)(ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll);
+    /* extra arguments beyond a function's own are ignored by it (they only occupy registers or the caller's stack) */
+    int r = ((f24)(uintptr_t)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
+                                 a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]);
+    (*e)->SetLongArrayRegion(e, slots, 0, ns, (const jlong *)sl);
+    return r;
 }

@@ -68,4 +68,19 @@ public final class NvidiaDriver {
 
     /** Virtual memory management: one {@link GpuVmm} operation on {@code device}; its result, if any, in out[0]. */
     public static native int vmm(int op, int device, long a, long b, long c, long d, long[] out);
+
+    /**
+     * Opens NVIDIA's cuBLASLt and cuBLAS (absolute paths) in a namespace of their own whose libcuda.so.1 is
+     * {@code forwarder} (libzluda_nvfwd.so: NVIDIA's driver, as opened here); 0, or -1 with the reason in message.
+     */
+    public static native int openBlas(String forwarder, String cublas, String cublasLt, byte[] message);
+
+    /** The address of a cuBLAS or cuBLASLt function, 0 when neither has it. */
+    public static native long blasSymbol(String name);
+
+    /** Arguments equal to {@code SLOT | i} become the address of slots[2i] (16 bytes; copied back after the call). */
+    public static final long SLOT = 0x5a4c000000000000L;
+
+    /** Calls a cuBLAS function (every argument an integer or a pointer); its cublasStatus_t. */
+    public static native int blasCall(long function, long[] args, long[] slots);
 }

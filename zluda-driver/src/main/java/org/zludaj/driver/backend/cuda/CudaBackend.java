@@ -76,6 +76,15 @@ public final class CudaBackend implements Backend {
         return new CudaBackend(d, a[75] * 10 + a[76], granularity);
     }
 
+    private NvidiaCublas blas;
+
+    /** NVIDIA's cuBLAS, opened on first use beside NVIDIA's driver (NOT_SUPPORTED where it is not installed). */
+    @Override
+    public synchronized org.zludaj.driver.backend.Blas blas() throws CudaException {
+        if (blas == null) blas = NvidiaCublas.open(this);
+        return blas;
+    }
+
     private static void check(int r, String what) throws CudaException {
         if (r != 0) throw new CudaException(r, what + " failed on NVIDIA's driver (" + r + ")");
     }
