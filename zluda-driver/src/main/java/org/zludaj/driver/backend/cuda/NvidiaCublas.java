@@ -27,6 +27,8 @@ final class NvidiaCublas implements Blas {
     private final Map<String, Long> functions = new HashMap<>();
     private final long handle;
     private long scratch;  // 16 device bytes: level-1 results, copied to wherever the caller wants them
+    private long stream;   // the handle's stream and pointer mode as last set
+    private int pointerMode;
 
     private NvidiaCublas(CudaBackend backend) throws CudaException {
         this.backend = backend;
@@ -93,10 +95,15 @@ final class NvidiaCublas implements Blas {
     /** One cuBLAS call in {@code queue}; alpha and beta (when given) as host slots 0 and 1 or device addresses. */
     private synchronized void call(String name, long queue, Scalar alpha, Scalar beta, long... args) throws CudaException {
         long[] slots = new long[4];
-        boolean device = alpha != null && alpha.onDevice() || beta != null && beta.onDevice();
-        check(NvidiaDriver.blasCall(function("cublasSetStream_v2"), new long[] {handle, queue}, slots), "cublasSetStream");
-        check(NvidiaDriver.blasCall(function("cublasSetPointerMode_v2"), new long[] {handle, device ? POINTER_DEVICE : POINTER_HOST}, slots),
-                "cublasSetPointerMode");
+        int mode = alpha != null && alpha.onDevice() || beta != null && beta.onDevice() ? POINTER_DEVICE : POINTER_HOST;
+        if (queue != stream) {  // the handle's state changes only when the operation asks for another
+            check(NvidiaDriver.blasCall(function("cublasSetStream_v2"), new long[] {handle, queue}, slots), "cublasSetStream");
+            stream = queue;
+        }
+        if (mode != pointerMode) {
+            check(NvidiaDriver.blasCall(function("cublasSetPointerMode_v2"), new long[] {handle, mode}, slots), "cublasSetPointerMode");
+            pointerMode = mode;
+        }
         long[] a = args.clone();
         for (int i = 0; i < a.length; i++) {
             if (a[i] == ALPHA) a[i] = scalar(alpha, 0, slots);
