@@ -312,3 +312,41 @@ JNIEXPORT jint JNICALL JN(peer)(JNIEnv *e, jclass c, jint op, jint dev, jint pee
     if (op == 1) return hip_enable_peer ? hip_enable_peer(peer, 0) : 801;
     return hip_disable_peer ? hip_disable_peer(peer) : 801;
 }
+
+/* ------------------------------------------------------------------------------------------ rocBLAS (hip backend) */
+
+static void *rocblas;
+
+/* Opens rocBLAS: the first of ZLUDA_ROCBLAS_LIB, librocblas.so.5 (ROCm 7), .so.4 (ROCm 6), .so.0 (Debian's package)
+ * and /opt/rocm/lib/librocblas.so; 0, or -1 with the reason in msg. */
+JNIEXPORT jint JNICALL JN(rocblasOpen)(JNIEnv *e, jclass c, jbyteArray msg) {
+    (void)c;
+    const char *env = getenv("ZLUDA_ROCBLAS_LIB");
+    const char *names[] = {env && *env ? env : NULL, "librocblas.so.5", "librocblas.so.4", "librocblas.so.0",
+                           "/opt/rocm/lib/librocblas.so"};
+    char buf[512] = {0};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !rocblas; i++) {
+        if (!names[i]) continue;
+        rocblas = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (!rocblas && !buf[0]) snprintf(buf, sizeof buf, "%s", dlerror());
+    }
+    if (rocblas) return 0;
+    jsize n = (*e)->GetArrayLength(e, msg), len = (jsize)strlen(buf) < n ? (jsize)strlen(buf) : n;
+    (*e)->SetByteArrayRegion(e, msg, 0, len, (const jbyte *)buf);
+    return -1;
+}
+
+/* The address of a rocBLAS function, 0 when it has none of that name. */
+JNIEXPORT jlong JNICALL JN(rocblasSymbol)(JNIEnv *e, jclass c, jstring name) {
+    (void)c;
+    const char *n = (*e)->GetStringUTFChars(e, name, NULL);
+    void *f = rocblas ? dlsym(rocblas, n) : NULL;
+    (*e)->ReleaseStringUTFChars(e, name, n);
+    return (jlong)(uintptr_t)f;
+}
+
+/* Calls a rocBLAS function (rt/blascall.c: arguments and slots); its rocblas_status (-1: bad arguments here). */
+JNIEXPORT jint JNICALL JN(rocblasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
+    (void)c;
+    return zluda_blas_call(e, PTR(fn), args, slots);
+}

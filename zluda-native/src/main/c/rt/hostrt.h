@@ -47,3 +47,7 @@ extern __thread void *zluda_fault_address;
 void zluda_faults_install(void);
 void zluda_altstack_push(stack_t *old, void **mem);
 void zluda_altstack_pop(const stack_t *old, void *mem);
+
+/* rt/blascall.c: one call of a run-time BLAS library's function with a generic signature (see there). */
+#include <jni.h>
+int zluda_blas_call(JNIEnv *e, void *fn, jlongArray args, jlongArray slots);

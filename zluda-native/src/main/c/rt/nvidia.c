@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "gpuvmm.h"
+#include "hostrt.h"
 
 #define JN(name) Java_org_zludaj_nativ_NvidiaDriver_##name
 #define PTR(x) ((void *)(uintptr_t)(x))
@@ -362,33 +363,15 @@ JNIEXPORT jlong JNICALL JN(blasSymbol)(JNIEnv *e, jclass c, jstring name) {
     return (jlong)(uintptr_t)f;
 }
 
-/* Calls cuBLAS function fn with args (each an integer or a pointer: every cuBLAS/cuBLASLt parameter is one of those
- * on x86-64, scalars are passed by address). An argument equal to BLAS_SLOT | i is replaced by the address of
- * slots[2i] (16 bytes each: host scalars in, handles and descriptors out); the slots are copied back afterwards.
- * Returns the cublasStatus_t, after making the backend's context current. */
-#define BLAS_SLOT 0x5a4c000000000000LL
-#define BLAS_SLOTS 8
-typedef long long ll;
+/* Calls cuBLAS function fn (rt/blascall.c: arguments and slots), after making the backend's context current; its
+ * cublasStatus_t. */
 JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
     (void)c;
-    CUresult cr = current();
-    if (cr) return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
+    if (current()) return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
     if (!nv_ctype_ready && nv_ctype_init) {
         nv_ctype_init();
         nv_ctype_ready = 1;
     }
-    ll a[24] = {0};
-    uint64_t sl[2 * BLAS_SLOTS] = {0};
-    jsize n = (*e)->GetArrayLength(e, args), ns = (*e)->GetArrayLength(e, slots);
-    if (n > 24 || ns > 2 * BLAS_SLOTS) return 7; /* CUBLAS_STATUS_INVALID_VALUE */
-    (*e)->GetLongArrayRegion(e, args, 0, n, (jlong *)a);
-    (*e)->GetLongArrayRegion(e, slots, 0, ns, (jlong *)sl);
-    for (jsize i = 0; i < n; i++)
-        if ((a[i] & ~0xffLL) == BLAS_SLOT && (a[i] & 0xff) < BLAS_SLOTS) a[i] = (ll)(uintptr_t)&sl[2 * (a[i] & 0xff)];
-    typedef int (*f24)(ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll, ll);
-    /* extra arguments beyond a function's own are ignored by it (they only occupy registers or the caller's stack) */
-    int r = ((f24)(uintptr_t)fn)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13],
-                                 a[14], a[15], a[16], a[17], a[18], a[19], a[20], a[21], a[22], a[23]);
-    (*e)->SetLongArrayRegion(e, slots, 0, ns, (const jlong *)sl);
-    return r;
+    int r = zluda_blas_call(e, PTR(fn), args, slots);
+    return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
 }

@@ -75,4 +75,13 @@ public final class HipRuntime {
 
     /** Peer access: op 0 hipDeviceCanAccessPeer(device, peer) into out[0]; 1 enable, 2 disable access to peer from the current device. */
     public static native int peer(int op, int device, int peer, int[] out);
+
+    /** Opens rocBLAS (ZLUDA_ROCBLAS_LIB, librocblas.so.5/.4/.0, /opt/rocm/lib); 0, or -1 with the reason in message. */
+    public static native int rocblasOpen(byte[] message);
+
+    /** The address of a rocBLAS function, 0 when it has none of that name. */
+    public static native long rocblasSymbol(String name);
+
+    /** Calls a rocBLAS function (rt/blascall.c: an argument 0x5a4c000000000000 | i is the address of slots[2i]). */
+    public static native int rocblasCall(long function, long[] args, long[] slots);
 }

@@ -78,9 +78,9 @@ public final class NvidiaDriver {
     /** The address of a cuBLAS or cuBLASLt function, 0 when neither has it. */
     public static native long blasSymbol(String name);
 
-    /** Arguments equal to {@code SLOT | i} become the address of slots[2i] (16 bytes; copied back after the call). */
-    public static final long SLOT = 0x5a4c000000000000L;
-
-    /** Calls a cuBLAS function (every argument an integer or a pointer); its cublasStatus_t. */
+    /**
+     * Calls a cuBLAS function (every argument an integer or a pointer; rt/blascall.c: an argument 0x5a4c000000000000 | i
+     * is the address of slots[2i], 16 bytes copied back after the call); its cublasStatus_t.
+     */
     public static native int blasCall(long function, long[] args, long[] slots);
 }

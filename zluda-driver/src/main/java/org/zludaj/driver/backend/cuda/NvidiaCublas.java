@@ -7,34 +7,28 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
-import org.zludaj.driver.backend.Blas;
+import org.zludaj.driver.backend.RuntimeBlas;
 import org.zludaj.nativ.NvidiaDriver;
 
 /**
  * The cuda backend's BLAS: NVIDIA's own cuBLAS and cuBLASLt, opened in a link-map namespace of their own whose
  * libcuda.so.1 forwards to the backend's NVIDIA driver (rt/nvidia.c, libzluda_nvfwd.so), so that they share the
- * backend's context, memory and streams. Each operation is the
- * cuBLAS call of the same meaning, in the stream's queue (an NVIDIA stream), through one generic call: every cuBLAS
- * parameter is an integer or a pointer. This proves ZLUDA-J's cuBLAS layer (handles, checks, streams, pointer modes)
- * against NVIDIA's library on an NVIDIA GPU. Found under ZLUDA_NVIDIA_CUBLAS (a folder), the CUDA toolkit or NVIDIA's
- * Python wheel; never ZLUDA-J's own libcublas.
+ * backend's context, memory and streams. Each operation is the cuBLAS call of the same meaning, in the stream's queue
+ * (an NVIDIA stream), through the generic call of {@link RuntimeBlas}; cuBLAS's enums are passed as they are. This
+ * proves ZLUDA-J's cuBLAS layer (handles, checks, streams, pointer modes) against NVIDIA's library on an NVIDIA GPU.
+ * Found under ZLUDA_NVIDIA_CUBLAS (a folder) or the CUDA toolkit; never ZLUDA-J's own libcublas.
  */
-final class NvidiaCublas implements Blas {
-    private static final int SUCCESS = 0, NOT_SUPPORTED = 15, POINTER_HOST = 0, POINTER_DEVICE = 1;
+final class NvidiaCublas extends RuntimeBlas {
+    private static final int SUCCESS = 0, NOT_SUPPORTED = 15;
     private final CudaBackend backend;
     private final Map<String, Long> functions = new HashMap<>();
     private final long handle;
-    private long scratch;  // 16 device bytes: level-1 results, copied to wherever the caller wants them
-    private long stream;   // the handle's stream and pointer mode as last set
-    private int pointerMode;
+    private long scratch;
 
     private NvidiaCublas(CudaBackend backend) throws CudaException {
         this.backend = backend;
-        long[] slots = new long[2];
-        check(NvidiaDriver.blasCall(function("cublasCreate_v2"), new long[] {NvidiaDriver.SLOT}, slots), "cublasCreate");
-        this.handle = slots[0];
+        this.handle = createHandle("cublasCreate_v2");
     }
 
     /** Opens NVIDIA's libraries (once per process) and creates the backend's cuBLAS handle. */
@@ -69,7 +63,7 @@ final class NvidiaCublas implements Blas {
         return null;
     }
 
-    /** Whether a libcublas is ZLUDA-J's (ours needs libcuda.so.1 and is small; NVIDIA's is tens of megabytes). */
+    /** Whether a libcublas is ZLUDA-J's (ours is small and calls libcuda.so.1; NVIDIA's is tens of megabytes). */
     private static boolean ours(Path p) {
         try {
             return Files.size(p.toRealPath()) < (4 << 20);
@@ -88,53 +82,95 @@ final class NvidiaCublas implements Blas {
         return f;
     }
 
-    private static void check(int status, String what) throws CudaException {
-        if (status != SUCCESS) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, what + " failed in NVIDIA's cuBLAS (status " + status + ")");
+    @Override
+    protected int invoke(String function, long[] args, long[] slots) throws CudaException {
+        return NvidiaDriver.blasCall(function(function), args, slots);
     }
 
-    /** One cuBLAS call in {@code queue}; alpha and beta (when given) as host slots 0 and 1 or device addresses. */
-    private synchronized void call(String name, long queue, Scalar alpha, Scalar beta, long... args) throws CudaException {
-        long[] slots = new long[4];
-        int mode = alpha != null && alpha.onDevice() || beta != null && beta.onDevice() ? POINTER_DEVICE : POINTER_HOST;
-        if (queue != stream) {  // the handle's state changes only when the operation asks for another
-            check(NvidiaDriver.blasCall(function("cublasSetStream_v2"), new long[] {handle, queue}, slots), "cublasSetStream");
-            stream = queue;
-        }
-        if (mode != pointerMode) {
-            check(NvidiaDriver.blasCall(function("cublasSetPointerMode_v2"), new long[] {handle, mode}, slots), "cublasSetPointerMode");
-            pointerMode = mode;
-        }
-        long[] a = args.clone();
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == ALPHA) a[i] = scalar(alpha, 0, slots);
-            else if (a[i] == BETA) a[i] = scalar(beta, 1, slots);
-        }
-        check(NvidiaDriver.blasCall(function(name), a, slots), name);
+    @Override
+    protected void check(int status, String what) throws CudaException {
+        if (status != SUCCESS) throw new CudaException(status, what + " failed in NVIDIA's cuBLAS (status " + status + ")");
     }
 
-    /** Markers for where alpha and beta go in an argument list. */
-    private static final long ALPHA = NvidiaDriver.SLOT | 0x80, BETA = NvidiaDriver.SLOT | 0x81;
-
-    private static long scalar(Scalar s, int slot, long[] slots) {
-        if (s.onDevice()) return s.device();
-        slots[2 * slot] = s.bits0();
-        slots[2 * slot + 1] = s.bits1();
-        return NvidiaDriver.SLOT | slot;
+    @Override
+    protected String setStreamFunction() {
+        return "cublasSetStream_v2";
     }
 
-    private static String letter(int type) throws CudaException {
-        return switch (type) {
-            case R_32F -> "S";
-            case R_64F -> "D";
-            case C_32F -> "C";
-            case C_64F -> "Z";
-            default -> throw new CudaException(NOT_SUPPORTED, "type " + type);
-        };
+    @Override
+    protected String setPointerModeFunction() {
+        return "cublasSetPointerMode_v2";
+    }
+
+    @Override
+    protected long handle() {
+        return handle;
     }
 
     @Override
     public String name() {
         return "NVIDIA cuBLAS";
+    }
+
+    // cuBLAS's own numbers
+    @Override
+    protected long operation(int cublas) {
+        return cublas;
+    }
+
+    @Override
+    protected long fill(int cublas) {
+        return cublas;
+    }
+
+    @Override
+    protected long diagonal(int cublas) {
+        return cublas;
+    }
+
+    @Override
+    protected long side(int cublas) {
+        return cublas;
+    }
+
+    @Override
+    protected String typed(String kind, int type) throws CudaException {
+        String t = letter(type);
+        return switch (kind) {
+            case "gemv", "syrk", "symm", "trsm" -> "cublas" + t + kind + "_v2";
+            default -> "cublas" + t + kind;  // geam, trsmBatched
+        };
+    }
+
+    @Override
+    protected String level1Name(int op, int type, int alphaType) throws CudaException {
+        String t = letter(type);
+        boolean complex = type == C_32F || type == C_64F;
+        String real = complex ? (type == C_32F ? "Sc" : "Dz") : t;
+        return switch (op) {
+            case AXPY -> "cublas" + t + "axpy_v2";
+            case SCAL -> "cublas" + (complex && alphaType != type ? t + (type == C_32F ? "s" : "d") : t) + "scal_v2";
+            case COPY -> "cublas" + t + "copy_v2";
+            case SWAP -> "cublas" + t + "swap_v2";
+            case DOT -> "cublas" + t + (complex ? "dotu_v2" : "dot_v2");
+            case DOTC -> "cublas" + t + "dotc_v2";
+            case NRM2 -> "cublas" + real + "nrm2_v2";
+            case ASUM -> "cublas" + real + "asum_v2";
+            case IAMAX -> "cublasI" + t.toLowerCase() + "amax_v2";
+            case IAMIN -> "cublasI" + t.toLowerCase() + "amin_v2";
+            default -> throw new CudaException(NOT_SUPPORTED, "level-1 operation " + op);
+        };
+    }
+
+    @Override
+    protected synchronized long scratch() throws CudaException {
+        if (scratch == 0) scratch = backend.allocate(0, 16);
+        return scratch;
+    }
+
+    @Override
+    protected void copy(long dst, long src, long bytes) throws CudaException {
+        backend.copy(dst, src, bytes);
     }
 
     /** The cublasComputeType_t of a checked GEMM. */
@@ -154,23 +190,22 @@ final class NvidiaCublas implements Blas {
                     g.strideC(), g.batch(), computeType(g), -1);
     }
 
+    /** cuBLASLt's matmul with NVIDIA's own descriptors, made for the call and destroyed after it. */
     @Override
     public synchronized void matmul(Matmul mm, long queue) throws CudaException {
         Gemm g = mm.gemm();
         if (mm.biasPerColumn() && (mm.epilogue() & EPILOGUE_BIAS) != 0)
             throw new CudaException(NOT_SUPPORTED, "a bias per column (row-major D)");
-        long[] s = new long[16];
-        List<Runnable> destroy = new ArrayList<>();
+        List<long[]> destroy = new ArrayList<>();  // {function index, object}
+        String[] destroyers = {"cublasLtDestroy", "cublasLtMatmulDescDestroy", "cublasLtMatrixLayoutDestroy"};
         try {
-            check(NvidiaDriver.blasCall(function("cublasLtCreate"), new long[] {NvidiaDriver.SLOT}, s), "cublasLtCreate");
-            long lt = s[0];
-            destroy.add(() -> NvidiaDriver.blasCall(fn("cublasLtDestroy"), new long[] {lt}, new long[2]));
-            check(NvidiaDriver.blasCall(function("cublasLtMatmulDescCreate"), new long[] {NvidiaDriver.SLOT, computeType(g), g.scalarType()}, s),
-                    "cublasLtMatmulDescCreate");
+            long lt = createHandle("cublasLtCreate");
+            destroy.add(new long[] {0, lt});
+            long[] s = new long[2];
+            check(invoke("cublasLtMatmulDescCreate", new long[] {SLOT, computeType(g), g.scalarType()}, s), "cublasLtMatmulDescCreate");
             long desc = s[0];
-            destroy.add(() -> NvidiaDriver.blasCall(fn("cublasLtMatmulDescDestroy"), new long[] {desc}, new long[2]));
-            boolean device = g.alpha().onDevice();
-            descAttribute(desc, 2, device ? POINTER_DEVICE : POINTER_HOST, 4);
+            destroy.add(new long[] {1, desc});
+            descAttribute(desc, 2, g.alpha().onDevice() ? POINTER_DEVICE : POINTER_HOST, 4);
             descAttribute(desc, 3, g.transa(), 4);
             descAttribute(desc, 4, g.transb(), 4);
             descAttribute(desc, 7, mm.epilogue(), 4);
@@ -186,102 +221,38 @@ final class NvidiaCublas implements Blas {
             long lc = layout(g.ctype(), g.m(), g.n(), mm.ldc(), g.batch(), mm.strideC(), destroy);
             long ld = layout(g.ctype(), g.m(), g.n(), g.ldc(), g.batch(), g.strideC(), destroy);
             long[] slots = new long[4];
-            long[] args = {lt, desc, scalar(g.alpha(), 0, slots), g.a(), la, g.b(), lb, scalar(g.beta(), 1, slots), mm.c(), lc, g.c(), ld, 0, 0, 0, queue};
-            check(NvidiaDriver.blasCall(function("cublasLtMatmul"), args, slots), "cublasLtMatmul");
+            slots[0] = g.alpha().bits0();
+            slots[1] = g.alpha().bits1();
+            slots[2] = g.beta().bits0();
+            slots[3] = g.beta().bits1();
+            long alpha = g.alpha().onDevice() ? g.alpha().device() : SLOT, beta = g.beta().onDevice() ? g.beta().device() : SLOT | 1;
+            check(invoke("cublasLtMatmul", new long[] {lt, desc, alpha, g.a(), la, g.b(), lb, beta, mm.c(), lc, g.c(), ld, 0, 0, 0, queue},
+                    slots), "cublasLtMatmul");
         } finally {
-            for (int i = destroy.size() - 1; i >= 0; i--) destroy.get(i).run();
-        }
-    }
-
-    private long fn(String name) {
-        return functions.getOrDefault(name, 0L) != 0 ? functions.get(name) : NvidiaDriver.blasSymbol(name);
-    }
-
-    private void descAttribute(long desc, int attr, long value, int size) throws CudaException {
-        long[] s = {value, 0};
-        check(NvidiaDriver.blasCall(function("cublasLtMatmulDescSetAttribute"), new long[] {desc, attr, NvidiaDriver.SLOT, size}, s),
-                "cublasLtMatmulDescSetAttribute " + attr);
-    }
-
-    private long layout(int type, long rows, long cols, long ld, long batch, long stride, List<Runnable> destroy) throws CudaException {
-        long[] s = new long[2];
-        check(NvidiaDriver.blasCall(function("cublasLtMatrixLayoutCreate"), new long[] {NvidiaDriver.SLOT, type, rows, cols, ld}, s),
-                "cublasLtMatrixLayoutCreate");
-        long l = s[0];
-        destroy.add(() -> NvidiaDriver.blasCall(fn("cublasLtMatrixLayoutDestroy"), new long[] {l}, new long[2]));
-        long[] v = {batch, 0};
-        check(NvidiaDriver.blasCall(function("cublasLtMatrixLayoutSetAttribute"), new long[] {l, 5, NvidiaDriver.SLOT, 4}, v), "batch count");
-        v = new long[] {stride, 0};
-        check(NvidiaDriver.blasCall(function("cublasLtMatrixLayoutSetAttribute"), new long[] {l, 6, NvidiaDriver.SLOT, 8}, v), "batch stride");
-        return l;
-    }
-
-    @Override
-    public void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,
-                     int batch, boolean pointerArrays, long queue) throws CudaException {
-        String t = letter(type);
-        if (pointerArrays) call("cublas" + t + "trsmBatched", queue, alpha, null, handle, side, uplo, trans, diag, m, n, ALPHA, a, lda, b, ldb, batch);
-        else call("cublas" + t + "trsm_v2", queue, alpha, null, handle, side, uplo, trans, diag, m, n, ALPHA, a, lda, b, ldb);
-    }
-
-    @Override
-    public void gemv(int type, int trans, int m, int n, Scalar alpha, long a, int lda, long x, int incx, Scalar beta, long y, int incy,
-                     long queue) throws CudaException {
-        call("cublas" + letter(type) + "gemv_v2", queue, alpha, beta, handle, trans, m, n, ALPHA, a, lda, x, incx, BETA, y, incy);
-    }
-
-    @Override
-    public void syrk(int type, int uplo, int trans, int n, int k, Scalar alpha, long a, int lda, Scalar beta, long c, int ldc, long queue)
-            throws CudaException {
-        call("cublas" + letter(type) + "syrk_v2", queue, alpha, beta, handle, uplo, trans, n, k, ALPHA, a, lda, BETA, c, ldc);
-    }
-
-    @Override
-    public void symm(int type, int side, int uplo, int m, int n, Scalar alpha, long a, int lda, long b, int ldb, Scalar beta, long c,
-                     int ldc, long queue) throws CudaException {
-        call("cublas" + letter(type) + "symm_v2", queue, alpha, beta, handle, side, uplo, m, n, ALPHA, a, lda, b, ldb, BETA, c, ldc);
-    }
-
-    @Override
-    public void geam(int type, int transa, int transb, int m, int n, Scalar alpha, long a, int lda, Scalar beta, long b, int ldb, long c,
-                     int ldc, long queue) throws CudaException {
-        call("cublas" + letter(type) + "geam", queue, alpha, beta, handle, transa, transb, m, n, ALPHA, a, lda, BETA, b, ldb, c, ldc);
-    }
-
-    @Override
-    public void level1(int op, int type, int n, Scalar alpha, int alphaType, long x, int incx, long y, int incy, long result, long queue)
-            throws CudaException {
-        String t = letter(type);
-        boolean complex = type == C_32F || type == C_64F;
-        int realBytes = type == R_32F || type == C_32F ? 4 : 8;
-        switch (op) {
-            case AXPY -> call("cublas" + t + "axpy_v2", queue, alpha, null, handle, n, ALPHA, x, incx, y, incy);
-            case SCAL -> call("cublas" + (complex && alphaType != type ? t + (type == C_32F ? "s" : "d") : t) + "scal_v2", queue, alpha, null,
-                    handle, n, ALPHA, x, incx);
-            case COPY -> call("cublas" + t + "copy_v2", queue, null, null, handle, n, x, incx, y, incy);
-            case SWAP -> call("cublas" + t + "swap_v2", queue, null, null, handle, n, x, incx, y, incy);
-            default -> {  // a scalar result: computed into device scratch, then copied where the caller wants it
-                String name = switch (op) {
-                    case DOT -> "cublas" + t + (complex ? "dotu_v2" : "dot_v2");
-                    case DOTC -> "cublas" + t + "dotc_v2";
-                    case NRM2 -> "cublas" + (complex ? (type == C_32F ? "Sc" : "Dz") : t) + "nrm2_v2";
-                    case ASUM -> "cublas" + (complex ? (type == C_32F ? "Sc" : "Dz") : t) + "asum_v2";
-                    case IAMAX -> "cublasI" + t.toLowerCase() + "amax_v2";
-                    case IAMIN -> "cublasI" + t.toLowerCase() + "amin_v2";
-                    default -> throw new CudaException(NOT_SUPPORTED, "level-1 operation " + op);
-                };
-                int bytes = op == IAMAX || op == IAMIN ? 4 : op == DOT || op == DOTC ? Blas.size(type) : realBytes;
-                long out = scratch();
-                // the result pointer in device memory: pointer mode device (a device "alpha" sets it; no argument uses it)
-                call(name, queue, Scalar.device(out), null, op == DOT || op == DOTC ? new long[] {handle, n, x, incx, y, incy, out}
-                        : new long[] {handle, n, x, incx, out});
-                backend.copy(result, out, bytes);  // unified addresses: host or device result alike, after the call
+            for (int i = destroy.size() - 1; i >= 0; i--) {
+                try {
+                    invoke(destroyers[(int) destroy.get(i)[0]], new long[] {destroy.get(i)[1]}, new long[2]);
+                } catch (CudaException ignored) {
+                    // the first failure is what the caller hears of
+                }
             }
         }
     }
 
-    private synchronized long scratch() throws CudaException {
-        if (scratch == 0) scratch = backend.allocate(0, 16);
-        return scratch;
+    private void descAttribute(long desc, int attr, long value, int size) throws CudaException {
+        long[] s = {value, 0};
+        check(invoke("cublasLtMatmulDescSetAttribute", new long[] {desc, attr, SLOT, size}, s), "cublasLtMatmulDescSetAttribute " + attr);
+    }
+
+    private long layout(int type, long rows, long cols, long ld, long batch, long stride, List<long[]> destroy) throws CudaException {
+        long[] s = new long[2];
+        check(invoke("cublasLtMatrixLayoutCreate", new long[] {SLOT, type, rows, cols, ld}, s), "cublasLtMatrixLayoutCreate");
+        long l = s[0];
+        destroy.add(new long[] {2, l});
+        long[] v = {batch, 0};
+        check(invoke("cublasLtMatrixLayoutSetAttribute", new long[] {l, 5, SLOT, 4}, v), "batch count");
+        v = new long[] {stride, 0};
+        check(invoke("cublasLtMatrixLayoutSetAttribute", new long[] {l, 6, SLOT, 8}, v), "batch stride");
+        return l;
     }
 }

@@ -167,6 +167,17 @@ public final class HipBackend implements Backend {
     @Override public void free(long address) throws CudaException { check(hip.free(0, address), "hipFree"); }
     @Override public void freeHost(long address) throws CudaException { check(hip.free(1, address), "hipHostFree"); }
 
+    private RocblasAdapter blas;
+    /** The rocBLAS table: AMD's library, or a test's recording fake. */
+    Rocblas rocblas = new NativeRocblas();
+
+    /** AMD's rocBLAS, opened on first use (NOT_SUPPORTED where it is not installed). */
+    @Override
+    public synchronized org.zludaj.driver.backend.Blas blas() throws CudaException {
+        if (blas == null) blas = RocblasAdapter.open(rocblas, hip);
+        return blas;
+    }
+
     @Override
     public void copy(long dst, long src, long bytes) throws CudaException {
         if (bytes != 0) check(hip.copy(dst, src, bytes), "hipMemcpy");

@@ -1,0 +1,169 @@
+package org.zludaj.driver.backend;
+
+import org.zludaj.driver.CudaException;
+
+/**
+ * What the GPU backends' BLAS adapters share: a vendor BLAS opened at run time (NVIDIA's cuBLAS for the cuda backend,
+ * AMD's rocBLAS for the hip backend), one handle per backend, and every call made through a generic signature
+ * (zluda-native rt/blascall.c): arguments are integers or pointers, and an argument {@code SLOT | i} stands for the
+ * address of 16 bytes of host memory (slot i) that the call reads and writes: host scalars in, handles out. Each
+ * operation sets the handle's stream (the stream's device queue) and pointer mode only when they change, puts
+ * alpha and beta where {@link #ALPHA} and {@link #BETA} stand (their host bits in slots 0 and 1, or their device
+ * addresses), and maps the library's status with {@link #check}. Subclasses name the functions and map the enums.
+ */
+public abstract class RuntimeBlas implements Blas {
+    /** An argument {@code SLOT | i}: the address of slot i (rt/blascall.c). */
+    public static final long SLOT = 0x5a4c000000000000L;
+    /** Where alpha and beta go in an argument list. */
+    protected static final long ALPHA = SLOT | 0x80, BETA = SLOT | 0x81;
+    /** Both libraries number pointer modes as cuBLAS does. */
+    protected static final int POINTER_HOST = 0, POINTER_DEVICE = 1;
+
+    private long stream = -1;
+    private int pointerMode = -1;
+
+    /** Calls {@code function} of the library with {@code args}; its status (the library's own numbers). */
+    protected abstract int invoke(String function, long[] args, long[] slots) throws CudaException;
+
+    /** Throws, with the matching cuBLAS status, unless {@code status} is the library's success. */
+    protected abstract void check(int status, String what) throws CudaException;
+
+    /** The library's functions that set a handle's stream and pointer mode. */
+    protected abstract String setStreamFunction();
+
+    protected abstract String setPointerModeFunction();
+
+    /** The handle every operation passes first. */
+    protected abstract long handle();
+
+    /** Creates a handle with the library's {@code create} function (its address in slot 0). */
+    protected long createHandle(String create) throws CudaException {
+        long[] slots = new long[2];
+        check(invoke(create, new long[] {SLOT}, slots), create);
+        return slots[0];
+    }
+
+    /** One operation in {@code queue}; alpha and beta (null when the operation has none) where ALPHA and BETA stand. */
+    protected synchronized void call(String name, long queue, Scalar alpha, Scalar beta, long... args) throws CudaException {
+        call(name, queue, alpha != null && alpha.onDevice() || beta != null && beta.onDevice(), alpha, beta, args);
+    }
+
+    /** As {@link #call(String, long, Scalar, Scalar, long...)} with the pointer mode given (device results). */
+    protected synchronized void call(String name, long queue, boolean devicePointers, Scalar alpha, Scalar beta, long... args)
+            throws CudaException {
+        long[] slots = new long[4];
+        if (queue != stream) {
+            check(invoke(setStreamFunction(), new long[] {handle(), queue}, slots), setStreamFunction());
+            stream = queue;
+        }
+        int mode = devicePointers ? POINTER_DEVICE : POINTER_HOST;
+        if (mode != pointerMode) {
+            check(invoke(setPointerModeFunction(), new long[] {handle(), mode}, slots), setPointerModeFunction());
+            pointerMode = mode;
+        }
+        long[] a = args.clone();
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == ALPHA) a[i] = scalar(alpha, 0, slots);
+            else if (a[i] == BETA) a[i] = scalar(beta, 1, slots);
+        }
+        check(invoke(name, a, slots), name);
+    }
+
+    private static long scalar(Scalar s, int slot, long[] slots) {
+        if (s.onDevice()) return s.device();
+        slots[2 * slot] = s.bits0();
+        slots[2 * slot + 1] = s.bits1();
+        return SLOT | slot;
+    }
+
+    /** BLAS's letter of a type: S, D, C, Z. */
+    protected static String letter(int type) throws CudaException {
+        return switch (type) {
+            case R_32F -> "S";
+            case R_64F -> "D";
+            case C_32F -> "C";
+            case C_64F -> "Z";
+            default -> throw new CudaException(15, "type " + type + " in a typed BLAS function");
+        };
+    }
+
+    /** Bytes of a level-1 result: an index (4), a dot product (the vector's type), a norm or sum (its real type). */
+    protected static int resultBytes(int op, int type) {
+        if (op == IAMAX || op == IAMIN) return 4;
+        if (op == DOT || op == DOTC) return Blas.size(type);
+        return type == R_32F || type == C_32F ? 4 : 8;
+    }
+
+    // ------------------------------------------------------------- operations whose argument order both libraries share
+
+    /** The library's name of a typed BLAS function: {@code kind} "gemv", "syrk", "symm", "geam", "trsm", "trsmBatched". */
+    protected abstract String typed(String kind, int type) throws CudaException;
+
+    /** The library's name of a level-1 function (null: none for these types). */
+    protected abstract String level1Name(int op, int type, int alphaType) throws CudaException;
+
+    /** The library's numbers for cuBLAS's operation (N/T/C), fill mode, diagonal and side. */
+    protected abstract long operation(int cublas);
+
+    protected abstract long fill(int cublas);
+
+    protected abstract long diagonal(int cublas);
+
+    protected abstract long side(int cublas);
+
+    /** 16 bytes of device memory for level-1 results, and a copy (unified addresses: to host or device memory). */
+    protected abstract long scratch() throws CudaException;
+
+    protected abstract void copy(long dst, long src, long bytes) throws CudaException;
+
+    @Override
+    public void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,
+                     int batch, boolean pointerArrays, long queue) throws CudaException {
+        if (pointerArrays) call(typed("trsmBatched", type), queue, alpha, null, handle(), side(side), fill(uplo), operation(trans),
+                diagonal(diag), m, n, ALPHA, a, lda, b, ldb, batch);
+        else call(typed("trsm", type), queue, alpha, null, handle(), side(side), fill(uplo), operation(trans), diagonal(diag), m, n,
+                ALPHA, a, lda, b, ldb);
+    }
+
+    @Override
+    public void gemv(int type, int trans, int m, int n, Scalar alpha, long a, int lda, long x, int incx, Scalar beta, long y, int incy,
+                     long queue) throws CudaException {
+        call(typed("gemv", type), queue, alpha, beta, handle(), operation(trans), m, n, ALPHA, a, lda, x, incx, BETA, y, incy);
+    }
+
+    @Override
+    public void syrk(int type, int uplo, int trans, int n, int k, Scalar alpha, long a, int lda, Scalar beta, long c, int ldc, long queue)
+            throws CudaException {
+        call(typed("syrk", type), queue, alpha, beta, handle(), fill(uplo), operation(trans), n, k, ALPHA, a, lda, BETA, c, ldc);
+    }
+
+    @Override
+    public void symm(int type, int side, int uplo, int m, int n, Scalar alpha, long a, int lda, long b, int ldb, Scalar beta, long c,
+                     int ldc, long queue) throws CudaException {
+        call(typed("symm", type), queue, alpha, beta, handle(), side(side), fill(uplo), m, n, ALPHA, a, lda, b, ldb, BETA, c, ldc);
+    }
+
+    @Override
+    public void geam(int type, int transa, int transb, int m, int n, Scalar alpha, long a, int lda, Scalar beta, long b, int ldb, long c,
+                     int ldc, long queue) throws CudaException {
+        call(typed("geam", type), queue, alpha, beta, handle(), operation(transa), operation(transb), m, n, ALPHA, a, lda, BETA, b, ldb,
+                c, ldc);
+    }
+
+    @Override
+    public void level1(int op, int type, int n, Scalar alpha, int alphaType, long x, int incx, long y, int incy, long result, long queue)
+            throws CudaException {
+        String name = level1Name(op, type, alphaType);
+        switch (op) {
+            case AXPY -> call(name, queue, alpha, null, handle(), n, ALPHA, x, incx, y, incy);
+            case SCAL -> call(name, queue, alpha, null, handle(), n, ALPHA, x, incx);
+            case COPY, SWAP -> call(name, queue, null, null, handle(), n, x, incx, y, incy);
+            default -> {  // a scalar result: into device scratch (pointer mode device), then copied where the caller wants it
+                long out = scratch();
+                call(name, queue, true, null, null, op == DOT || op == DOTC ? new long[] {handle(), n, x, incx, y, incy, out}
+                        : new long[] {handle(), n, x, incx, out});
+                copy(result, out, resultBytes(op, type));
+            }
+        }
+    }
+}
