@@ -32,7 +32,8 @@ for d in "$tests"/*/; do
   n=$(basename "$d"); mkdir -p "$carry/ptx/$n"; cp "$d/kernel.ptx" "$d/test.txt" "$d/expected.txt" "$carry/ptx/$n/"
 done
 for cu in ptx-tests/src/test/cuda/*.cu; do
-  nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu"
+  libs=(); case "$cu" in *cublas*) libs=(-L"$root/dist/lib" -l:libcublas.so.13) ;; esac  # the soname; NVIDIA's or ours at run time
+  nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu" "${libs[@]}"
 done
 # the tensor-core program also as compute_80 PTX (the other form llama.cpp ships)
 nvcc -arch=compute_80 -o "$carry/bin/flash_attention_80" ptx-tests/src/test/cuda/flash_attention.cu
@@ -110,7 +111,8 @@ gcc -O2 -o "$scratch/cublas_bench" "$here/cublas/cublas_bench.c" -L"$cublasdir" 
 (cd "$scratch" && ours timeout 300 ./cublas_bench > "$out/cublas_bench.ours" 2>&1)
 for p in "$here"/bin/* "$scratch"/bin/*; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
-  (cd "$scratch" && timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1; echo "exit $?" >> "$out/programs/$n.native")
+  (cd "$scratch" && LD_LIBRARY_PATH="$cublasdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1
+   echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
 done
 python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" | tee "$out/table.md"

@@ -65,18 +65,33 @@ class CublasProgramsTest {
     }
 
     /**
+     * A program nvcc built, calling cuBLAS through cudart as CUDA applications do (cuda/cublas_runtime.cu: cudaMalloc'd
+     * memory, inputs made by kernels, GEMMs in a stream shared with kernels and async copies, batched forms, trsm,
+     * axpy), linked with our libcublas.so.13 and run through the shim: every result against a double reference.
+     */
+    @Test
+    void anNvccProgramCallsCublasThroughCudart(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "cublas_runtime.cu", "cublas_runtime", "-arch=compute_86", "-L" + Programs.DIST.resolve("lib"),
+                "-l:libcublas.so.13");
+        Programs.Result r = Programs.withShim(exe, java.util.Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublas runtime"), r.toString());
+    }
+
+    /**
      * Every function of the declaration sources (all that NVIDIA's libcublas.so.13 and libcublasLt.so.13 export) is
      * exported by each file we build, with the file's soname as its symbol version, as NVIDIA's are.
      */
     @Test
-    void everyExportOfNvidiasLibrariesCarriesItsVersion() throws Exception {
+    void everyExportOfNvidiasLibrariesCarriesItsVersion(@TempDir Path dir) throws Exception {
         Path api = Programs.TESTS.resolve("../../../zluda-native/src/main/api").normalize();
         for (String[] lib : new String[][] {{"cublas.api", "libcublas.so.13", "libcublas.so.12"}, {"cublasLt.api", "libcublasLt.so.13", "libcublasLt.so.12"}}) {
             List<String> names = Files.readAllLines(api.resolve(lib[0])).stream().filter(l -> !l.isBlank() && !l.startsWith("#") && !l.startsWith("@"))
                     .map(l -> l.substring(0, l.indexOf('(')).replaceAll(".* ", "")).toList();
             assertEquals(lib[0].equals("cublas.api") ? 756 : 184, names.size(), lib[0]);
             for (String so : List.of(lib[1], lib[2])) {
-                Programs.Result nm = Programs.run(List.of("nm", "-D", "--defined-only", Programs.DIST.resolve("lib/" + so).toString()), java.util.Map.of(), Programs.DIST);
+                Programs.Result nm = Programs.run(List.of("nm", "-D", "--defined-only", Programs.DIST.resolve("lib/" + so).toString()), java.util.Map.of(), dir);
                 java.util.Set<String> exported = nm.stdout().lines().map(l -> l.substring(l.lastIndexOf(' ') + 1)).collect(Collectors.toSet());
                 for (String n : names) assertTrue(exported.contains(n + "@@" + so), n + "@@" + so + " is not exported");
             }
