@@ -1,8 +1,8 @@
 /* SGEMM and HGEMM (GemmEx f16 in, f32 out, compute 32F) GFLOP/s through a cuBLAS (ours through ZLUDA-J, or
  * NVIDIA's natively), side by side with the BLAS underneath called directly: on the host backend that is OpenBLAS's
  * cblas_sgemm (argument 1: the libopenblas file; HGEMM's direct column is the same conversion-free sgemm on f32 copies
- * of the inputs, the best the host can do). Each figure: the best of 5 timings of 10 calls and one synchronization,
- * per call. Prints one table. Build: see bench/cublas-bench.sh. */
+ * of the inputs, the best the host can do). Each figure: after 30 calls, the best of 9 timings of 20 calls and one
+ * synchronization, per call. Prints one table. Build: see bench/cublas-bench.sh. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,7 +24,9 @@ int cublasCreate_v2(cublasHandle_t *);
 int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
 int cublasGemmEx(cublasHandle_t, int, int, int, int, int, const void *, const void *, int, int, const void *, int, int, const void *, void *, int, int, int, int);
 
-#define CALLS 10  /* GEMMs per timing, one synchronization after them */
+#define CALLS 20  /* GEMMs per timing, one synchronization after them */
+#define WARMUP 30 /* calls before timing (lets a JIT-compiled library reach its steady state) */
+#define REPS 10
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 
 int main(int argc, char **argv) {
@@ -53,7 +55,12 @@ int main(int argc, char **argv) {
         double flop = 2.0 * m * n * k;
         for (int op = 0; op < 2; op++) {
             double best = 1e30, bestd = 1e30;
-            for (int rep = 0; rep < 6; rep++) {
+            for (int i = 0; i < WARMUP; i++) {
+                if (op == 0) cublasSgemm_v2(h, 0, 0, m, n, k, &one, (float *)dA, m, (float *)dB, k, &zero, (float *)dC, m);
+                else cublasGemmEx(h, 0, 0, m, n, k, &one, (void *)dAh, 2, m, (void *)dBh, 2, k, &zero, (void *)dC, 0, m, 68, -1);
+            }
+            cuCtxSynchronize();
+            for (int rep = 0; rep < REPS; rep++) {
                 double t0 = now();
                 for (int i = 0; i < CALLS; i++) {  /* as applications issue them: several, then one wait */
                     if (op == 0) cublasSgemm_v2(h, 0, 0, m, n, k, &one, (float *)dA, m, (float *)dB, k, &zero, (float *)dC, m);
