@@ -67,7 +67,8 @@ class CublasProgramsTest {
     /**
      * A program nvcc built, calling cuBLAS through cudart as CUDA applications do (cuda/cublas_runtime.cu: cudaMalloc'd
      * memory, inputs made by kernels, GEMMs in a stream shared with kernels and async copies, batched forms, trsm,
-     * axpy), linked with our libcublas.so.13 and run through the shim: every result against a double reference.
+     * axpy), linked with our libcublas.so.13 and run through the shim and through `zluda run`: every result against a
+     * double reference.
      */
     @Test
     void anNvccProgramCallsCublasThroughCudart(@TempDir Path dir) throws Exception {
@@ -77,6 +78,9 @@ class CublasProgramsTest {
         Programs.Result r = Programs.withShim(exe, java.util.Map.of());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: cublas runtime"), r.toString());
+        Programs.Result launched = Programs.withLauncher(exe);  // zluda run: libcublas.so.13 found by the LD_AUDIT library
+        assertEquals(0, launched.exit(), launched.toString());
+        assertTrue(launched.stdout().contains("PASS: cublas runtime"), launched.toString());
     }
 
     /**
