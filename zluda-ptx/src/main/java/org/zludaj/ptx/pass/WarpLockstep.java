@@ -26,14 +26,18 @@ import org.zludaj.ptx.model.Variable;
  * yet to read. This pass puts a point where the lanes that execute together meet ({@code activemask}, which on the
  * host completes once every lane of the warp has arrived, finished or is blocked elsewhere) wherever a shared or
  * generic access of the other direction follows: before a load that some path reaches with a store since the last
- * meeting point, and before a store after a load. Block barriers and warp collectives are meeting points already;
+ * meeting point, and before a store after a load; and before a store that follows a store under a condition (a
+ * guarded store, or one past a conditional branch): a converged warp completes the first store for all its lanes
+ * before the lanes that meet the condition make the second (ggml's q8_1 quantization zero-fills a buffer and then
+ * writes the scales where some lanes' zeros fell). Block barriers and warp collectives are meeting points already;
  * a call may do either. Global memory is left alone (lanes exchanging data through it without a barrier is rare,
  * and every elementwise kernel would pay). Only what is needed is added: straight code of one direction keeps its
  * speed.
  */
 public final class WarpLockstep implements ModulePass {
     static final String REGISTER = "%__zluda_lockstep";
-    private static final int LOAD = 1, STORE = 2;
+    /** LOAD, STORE: accesses since the last meeting; DIVERGED: a condition (branch or guard) since the last store. */
+    private static final int LOAD = 1, STORE = 2, DIVERGED = 4;
     private static final Set<String> MEETING = Set.of("shfl", "vote", "match", "redux", "activemask", "elect",
             "ldmatrix", "stmatrix", "wmma", "mma");
 
@@ -92,13 +96,19 @@ public final class WarpLockstep implements ModulePass {
             List<Integer> next = new ArrayList<>(2);
             if (s instanceof Instruction i) {
                 int e = effect(i);
+                boolean guarded = i.guard() != null;
                 if (e < 0) state = 0;
                 else if (e == (LOAD | STORE)) state = LOAD | STORE;
-                else if (e != 0) {  // the other direction since the last meeting: meet first
-                    if ((state & (e == LOAD ? STORE : LOAD)) != 0) meet.add(i);
-                    state = e;
+                else if (e == LOAD) {  // a store since the last meeting: meet first
+                    if ((state & STORE) != 0) meet.add(i);
+                    state = LOAD;
+                } else if (e == STORE) {
+                    // a load since the last meeting, or a store that only some lanes make after one all made (the
+                    // "fill, then overwrite where a condition holds" idiom: a converged warp's second store wins)
+                    if ((state & LOAD) != 0 || (state & STORE) != 0 && ((state & DIVERGED) != 0 || guarded)) meet.add(i);
+                    state = STORE;
                 }
-                boolean guarded = i.guard() != null;
+                if (guarded && (state & STORE) != 0 && e != STORE) state |= DIVERGED;
                 switch (i.opcode()) {
                     case "bra" -> {
                         Integer t = i.operands().isEmpty() || !(i.operands().get(0) instanceof Operand.Name nm) ? null : labels.get(nm.name());

@@ -104,6 +104,23 @@ class WarpLockstepTest {
         assertTrue(l.get(indexOf(l, "st.u32 [%rd2]") - 1).startsWith("activemask"));
     }
 
+    /** Zero-fill by every lane, then a store by the lanes a condition picks: they meet first, as a converged warp. */
+    @Test
+    void aConditionalStoreAfterAStoreMeetsButStraightStoresDoNot() throws Exception {
+        List<String> l = run("""
+                \tmov.u32 %r1, %tid.x;
+                \tst.shared.u32 [tile], 0;
+                \tst.shared.u32 [tile+4], 0;
+                \tsetp.ne.u32 %p1, %r1, 0;
+                \t@%p1 bra SKIP;
+                \tst.shared.u32 [tile+8], %r1;
+                SKIP:
+                \tret;
+                """);
+        assertEquals(1, meetings(l), String.join("\n", l));
+        assertTrue(l.get(indexOf(l, "st.shared.u32 [tile+8]") - 1).startsWith("activemask"));
+    }
+
     @Test
     void aCallMayHaveDoneEither() throws Exception {
         String ptx = """
