@@ -1392,6 +1392,9 @@ public final class Lowering {
                 return LLVMBuildPtrToInt(b, p, it, "");
             }
             if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");
+            Param prm = params == null ? null : params.get(n.name());
+            if (prm != null)  // kernel and function parameters are addressable: the address in the .param state space
+                return LLVMBuildPtrToInt(b, prm.address, llvmType(t.bytes() == 4 ? Type.U32 : Type.U64), "");
             if (n.name().startsWith("%")) {
                 LLVMValueRef sr = scalarSpecial(i, n.name());
                 if (sr != null) return convert(i, sr, n.name().equals("%clock64") || n.name().startsWith("%globaltimer") && !n.name().endsWith("_lo") && !n.name().endsWith("_hi") ? Type.U64 : Type.U32, t);
