@@ -57,6 +57,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
+tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a tenth of the size: the carry is limited
 tail -1 "$carry/precompile.log"
 
 # a minimal Java runtime
@@ -72,13 +73,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-/tmp/gpu-check-out}; mkdir -p "$out/programs"
 scratch=${TMPDIR:-/tmp}/zluda-gpu-check
-mkdir -p "$scratch" && tar -C "$scratch" -xJf "$here/jre.tar.xz"
+mkdir -p "$scratch" && tar -C "$scratch" -xJf "$here/jre.tar.xz" && tar -C "$scratch" -xJf "$here/cache.tar.xz"
 nvlib=$(ldconfig -p | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 gcc -O1 -o "$scratch/ptxrun" "$here/ptxrun.c" -ldl
 mkdir -p "$scratch/bin"
 cublasdir=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcublas.so.13 /usr/local/cuda/lib64/libcublas.so.13 2>/dev/null | head -1)")
-ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
+ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$scratch/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
              ZLUDA_NVIDIA_CUBLAS="$cublasdir" LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
 # made again in it), so it goes on in a new process after the test that ended it
@@ -97,7 +98,7 @@ runall() {
 }
 cd "$here/ptx"
 t0=$(date +%s.%N); runall "$out/native_ptx.txt" "$scratch/ptxrun"; t1=$(date +%s.%N)
-runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$here/cache" \
+runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$scratch/cache" \
   ZLUDA_NVIDIA_LIB="$nvlib" LD_LIBRARY_PATH="$here/dist/lib" "$scratch/ptxrun"; t2=$(date +%s.%N)
 for c in "$here"/c/*.c; do  # linked with NVIDIA's libcuda.so.1 by path; ours replaces it through LD_LIBRARY_PATH
   gcc -O1 -o "$scratch/bin/$(basename "$c" .c)" "$c" "$nvlib" -lpthread
