@@ -1,0 +1,40 @@
+// ZLUDA-J test program: CUB's DeviceSegmentedSort (SortPairsDescending, float keys, int values) over two segments of
+// 8,203 elements, large enough for its fallback kernel (a block radix sort through a global double buffer), checked
+// against std::stable_sort. ggml's TOP_K sorts rows this way. Known to fail through ZLUDA-J (host backend and our
+// NVPTX on an H200 give the same wrong order; NVIDIA's own compilation passes): kept here, outside cuda/ (which the
+// suites build), until it passes. Run: nvcc -arch=compute_75 -o s cub_segmented_sort.cu; zluda run -- ./s
+#include <cub/device/device_segmented_sort.cuh>
+#include <cstdio>
+#include <vector>
+#include <algorithm>
+int main() {
+    const int segs = 2, n = 8203;
+    std::vector<float> keys(segs * n);
+    std::vector<int> vals(segs * n), offs(segs + 1);
+    unsigned s = 1;
+    for (int i = 0; i < segs * n; i++) { s = s * 1664525u + 1013904223u; keys[i] = (float)(s >> 8) / 65536.0f - 100.0f; vals[i] = i % n; }
+    for (int i = 0; i <= segs; i++) offs[i] = i * n;
+    float *dk, *dk2; int *dv, *dv2, *doff;
+    cudaMalloc(&dk, 4 * segs * n); cudaMalloc(&dk2, 4 * segs * n); cudaMalloc(&dv, 4 * segs * n); cudaMalloc(&dv2, 4 * segs * n);
+    cudaMalloc(&doff, 4 * (segs + 1));
+    cudaMemcpy(dk, keys.data(), 4 * segs * n, cudaMemcpyHostToDevice);
+    cudaMemcpy(dv, vals.data(), 4 * segs * n, cudaMemcpyHostToDevice);
+    cudaMemcpy(doff, offs.data(), 4 * (segs + 1), cudaMemcpyHostToDevice);
+    size_t tmp = 0; void *dt = nullptr;
+    cub::DeviceSegmentedSort::SortPairsDescending(dt, tmp, dk, dk2, dv, dv2, segs * n, segs, doff, doff + 1);
+    cudaMalloc(&dt, tmp);
+    cub::DeviceSegmentedSort::SortPairsDescending(dt, tmp, dk, dk2, dv, dv2, segs * n, segs, doff, doff + 1);
+    cudaError_t e = cudaDeviceSynchronize();
+    std::vector<float> ok(segs * n); std::vector<int> ov(segs * n);
+    cudaMemcpy(ok.data(), dk2, 4 * segs * n, cudaMemcpyDeviceToHost);
+    cudaMemcpy(ov.data(), dv2, 4 * segs * n, cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int g = 0; g < segs; g++) {
+        std::vector<std::pair<float,int>> ref;
+        for (int i = 0; i < n; i++) ref.push_back({keys[g * n + i], vals[g * n + i]});
+        std::stable_sort(ref.begin(), ref.end(), [](auto a, auto b) { return a.first > b.first; });
+        for (int i = 0; i < n; i++) if (ref[i].first != ok[g * n + i] || ref[i].second != ov[g * n + i]) { if (bad++ < 5) printf("seg %d [%d]: %g/%d want %g/%d\n", g, i, ok[g*n+i], ov[g*n+i], ref[i].first, ref[i].second); }
+    }
+    printf("%s: cub segmented sort, %d wrong (%s)\n", bad ? "FAIL" : "PASS", bad, cudaGetErrorString(e));
+    return bad != 0;
+}
