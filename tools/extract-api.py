@@ -8,6 +8,8 @@ type is classified by ABI (integer width, pointer, float) by compiling a probe w
 changes; the build reads only the .api file. Usage: tools/extract-api.py CUDA_INCLUDE_DIR API_DIR
 """
 import re, subprocess, sys, os, tempfile, collections
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdecl import split_params, parse_param  # noqa: E402
 
 inc, apidir = sys.argv[1], sys.argv[2]
 VDP = "#include <stdint.h>\ntypedef uint32_t VdpDevice, VdpVideoSurface, VdpOutputSurface, VdpFuncId;\ntypedef int VdpGetProcAddress(VdpDevice, VdpFuncId, void **);\n"
@@ -55,26 +57,6 @@ GROUPS = {  # CUDA's doxygen group -> ZLUDA-J API class group
 }
 
 
-def split_params(p):
-    if p in ("", "void"): return []
-    out, depth, cur = [], 0, ""
-    for ch in p:
-        if ch == "," and depth == 0: out.append(cur.strip()); cur = ""; continue
-        depth += ch == "("; depth -= ch == ")"; cur += ch
-    out.append(cur.strip()); return out
-
-def parse_param(p, i):
-    p = re.sub(r"\bconst\b|\brestrict\b|__restrict__", "", p).strip()
-    p = re.sub(r"\s+", " ", p)
-    m = re.match(r"(.*?)\(\s*\*\s*(\w*)\s*\)\s*\(.*\)$", p)          # function pointer
-    if m: return ("void*", m.group(2) or f"a{i}")
-    m = re.match(r"(.*?)(\w+)\s*((?:\[\w*\])*)$", p)
-    typ, name, arr = m.group(1).strip(), m.group(2), m.group(3)
-    if not typ or typ.endswith(("unsigned", "int", "long", "char", "short")) and name in ("int", "long", "char", "short"):
-        typ, name = p, f"a{i}"
-    if arr: typ += "*"
-    typ = typ.replace(" *", "*").replace("* ", "*").strip()
-    return (typ, name)
 
 missing, entries, types = [], [], set()
 for n in exports:

@@ -11,6 +11,8 @@ Run once when the API changes; the build reads only the .api files.
 Usage: tools/extract-cublas-api.py CUBLAS_INCLUDE_DIR CUDA_INCLUDE_DIR LIBCUBLAS_NAMES LIBCUBLASLT_NAMES API_DIR
 """
 import re, subprocess, sys, os, tempfile, collections
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cdecl import split_params, parse_param  # noqa: E402
 
 inc, cudainc, cublas_names, lt_names, apidir = sys.argv[1:6]
 names = {"cublas": [l.split("@")[0].strip() for l in open(cublas_names) if l.strip()],
@@ -35,27 +37,6 @@ for src in (CURRENT, LEGACY):
             if src is LEGACY: legacy.add(name)
 
 
-def split_params(p):
-    if p in ("", "void"): return []
-    out, depth, cur = [], 0, ""
-    for ch in p:
-        if ch == "," and depth == 0: out.append(cur.strip()); cur = ""; continue
-        depth += ch == "("; depth -= ch == ")"; cur += ch
-    out.append(cur.strip()); return out
-
-
-def parse_param(p, i):
-    p = re.sub(r"\bconst\b|\brestrict\b|__restrict__", "", p).strip()
-    p = re.sub(r"\s+", " ", p)
-    m = re.match(r"(.*?)\(\s*\*\s*(\w*)\s*\)\s*\(.*\)$", p)          # function pointer
-    if m: return ("void*", m.group(2) or f"a{i}")
-    m = re.match(r"(.*?)(\w+)\s*((?:\[\w*\])*)$", p)
-    typ, name, arr = m.group(1).strip(), m.group(2), m.group(3)
-    if not typ or typ.endswith(("unsigned", "int", "long", "char", "short")) and name in ("int", "long", "char", "short"):
-        typ, name = p, f"a{i}"
-    if arr: typ += "*"
-    typ = typ.replace(" *", "*").replace("* ", "*").strip()
-    return (typ, name)
 
 
 def base(n):

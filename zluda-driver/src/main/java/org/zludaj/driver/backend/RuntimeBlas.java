@@ -102,14 +102,22 @@ public abstract class RuntimeBlas implements Blas {
     /** The library's name of a level-1 function (null: none for these types). */
     protected abstract String level1Name(int op, int type, int alphaType) throws CudaException;
 
-    /** The library's numbers for cuBLAS's operation (N/T/C), fill mode, diagonal and side. */
-    protected abstract long operation(int cublas);
+    /** The library's numbers for cuBLAS's operation (N/T/C), fill mode, diagonal and side: cuBLAS's own by default. */
+    protected long operation(int cublas) {
+        return cublas;
+    }
 
-    protected abstract long fill(int cublas);
+    protected long fill(int cublas) {
+        return cublas;
+    }
 
-    protected abstract long diagonal(int cublas);
+    protected long diagonal(int cublas) {
+        return cublas;
+    }
 
-    protected abstract long side(int cublas);
+    protected long side(int cublas) {
+        return cublas;
+    }
 
     /** 16 bytes of device memory for level-1 results, and a copy (unified addresses: to host or device memory). */
     protected abstract long scratch() throws CudaException;

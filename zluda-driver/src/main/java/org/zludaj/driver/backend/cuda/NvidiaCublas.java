@@ -112,27 +112,6 @@ final class NvidiaCublas extends RuntimeBlas {
         return "NVIDIA cuBLAS";
     }
 
-    // cuBLAS's own numbers
-    @Override
-    protected long operation(int cublas) {
-        return cublas;
-    }
-
-    @Override
-    protected long fill(int cublas) {
-        return cublas;
-    }
-
-    @Override
-    protected long diagonal(int cublas) {
-        return cublas;
-    }
-
-    @Override
-    protected long side(int cublas) {
-        return cublas;
-    }
-
     @Override
     protected String typed(String kind, int type) throws CudaException {
         String t = letter(type);
