@@ -6,7 +6,7 @@
  * 32I compute), one GEMM, the result rounded to the output type. Column-major throughout, as cuBLAS. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <pthread.h>
+#include <immintrin.h>
 #include <jni.h>
 #include <math.h>
 #include <stdint.h>
@@ -170,7 +170,13 @@ static void pack_f16_generic(float *dst, const _Float16 *src, long rows, long co
     PACK_LOOP(_Float16, AS_FLOAT)
 }
 __attribute__((target("avx2,f16c"))) static void pack_f16_f16c(float *dst, const _Float16 *src, long rows, long cols, long ld) {
-    PACK_LOOP(_Float16, AS_FLOAT)
+    for (long j = 0; j < cols; j++) {  /* eight at a time (compilers do not vectorize the scalar conversion) */
+        const _Float16 *col = src + (size_t)j * ld;
+        float *out = dst + (size_t)j * rows;
+        long i = 0;
+        for (; i + 8 <= rows; i += 8) _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(col + i))));
+        for (; i < rows; i++) out[i] = (float)col[i];
+    }
 }
 static float bf16_bits_to_float(uint16_t b) { return bf16_to_float(b); }
 static void pack(void *dst, int wide, const void *src, int t, long rows, long cols, long ld) {
@@ -189,24 +195,6 @@ static void pack(void *dst, int wide, const void *src, int t, long rows, long co
             if (wide) ((double *)dst)[j * rows + i] = v;
             else ((float *)dst)[j * rows + i] = (float)v;
         }
-}
-
-/* A and B packed at once: B on a helper thread while this one packs A, when both are large (the host GEMM's
- * conversion is memory-bound; OpenBLAS then runs on all cores anyway). */
-struct pack_job { void *dst; int wide; const void *src; int t; long rows, cols, ld; };
-static void *pack_thread(void *p) {
-    struct pack_job *j = p;
-    pack(j->dst, j->wide, j->src, j->t, j->rows, j->cols, j->ld);
-    return NULL;
-}
-static void pack_both(void *wa, const void *A, int at, long ar, long ac, long lda, void *wb, const void *B, int bt, long br,
-                      long bc, long ldb, int wide) {
-    struct pack_job jb = {wb, wide, B, bt, br, bc, ldb};
-    pthread_t th;
-    int helper = (double)ar * ac > (1 << 18) && (double)br * bc > (1 << 18) && pthread_create(&th, NULL, pack_thread, &jb) == 0;
-    pack(wa, wide, A, at, ar, ac, lda);
-    if (helper) pthread_join(th, NULL);
-    else pack_thread(&jb);
 }
 
 /* A scalar passed as raw bits (two 64-bit words: real, or real and imaginary parts) of type t, as double. */
@@ -292,7 +280,9 @@ static int gemm_one(const int64_t *g, const void *A, const void *B, void *C) {
     char *work = work_buffer(abytes + bbytes);
     void *wa = work, *wb = work ? work + abytes : NULL, *wc = direct ? C : malloc(es * (size_t)(m * n));
     if (!work || !wc) { if (!direct) free(wc); return -1; }
-    pack_both(wa, A, at, ar, ac, lda, wb, B, bt, br, bc, ldb, wide);
+    /* one thread: the conversion is memory-bound, and a helper thread would compete with OpenBLAS's own */
+    pack(wa, wide, A, at, ar, ac, lda);
+    pack(wb, wide, B, bt, br, bc, ldb);
     long ldw = direct ? ldc : m;
     if (!direct) {
         if (beta != 0) pack(wc, wide, C, ct, m, n, ldc);

@@ -160,7 +160,10 @@ final class NvidiaCublas extends RuntimeBlas {
 
     @Override
     public void gemm(Gemm g, long queue) throws CudaException {
-        if (g.pointerArrays())
+        if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
+            call("cublasGemmEx_64", queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(), g.atype(),
+                    g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), computeType(g), -1);
+        else if (g.pointerArrays())
             call("cublasGemmBatchedEx_64", queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(),
                     g.atype(), g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), g.batch(), computeType(g), -1);
         else
