@@ -29,6 +29,22 @@ class HostProgramsTest {
      * colors, gathers; surface objects written and read with zero and clamp boundaries. Each fetch is compared with
      * the program's CPU reference, which NVIDIA's GPU runs against too (tools/gpu-check).
      */
+    /**
+     * cub_segmented_sort.cu: CUB's segmented sort of two segments, in one tile (4,865 elements) and through the
+     * fallback kernel's radix passes (4,866 and 8,203: the pass-skipping test reads a predicate declared in a nested
+     * block that shadows the kernel's own), against std::stable_sort.
+     */
+    @Test
+    void cubSegmentedSortMatchesStableSort(@TempDir Path dir) throws Exception {
+        Programs.Result r = run(dir, "cub_segmented_sort", "-arch=compute_75");
+        assertTrue(r.stdout().contains("PASS: cub segmented sort, 0 wrong"), r.toString());
+        for (String n : new String[] {"4865", "4866"}) {
+            Programs.Result s = Programs.withShim(dir.resolve("cub_segmented_sort"), Map.of(), n);
+            assertEquals(0, s.exit(), s.toString());
+            assertTrue(s.stdout().contains("PASS: cub segmented sort, 0 wrong"), n + ": " + s);
+        }
+    }
+
     @Test
     void textureAndSurfaceObjectsMatchTheReference(@TempDir Path dir) throws Exception {
         Programs.Result r = run(dir, "textures", "-arch=compute_75");

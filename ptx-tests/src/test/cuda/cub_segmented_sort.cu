@@ -1,14 +1,15 @@
 // ZLUDA-J test program: CUB's DeviceSegmentedSort (SortPairsDescending, float keys, int values) over two segments of
-// 8,203 elements, large enough for its fallback kernel (a block radix sort through a global double buffer), checked
-// against std::stable_sort. ggml's TOP_K sorts rows this way. Known to fail through ZLUDA-J (host backend and our
-// NVPTX on an H200 give the same wrong order; NVIDIA's own compilation passes): kept here, outside cuda/ (which the
-// suites build), until it passes. Run: nvcc -arch=compute_75 -o s cub_segmented_sort.cu; zluda run -- ./s
+// n elements (argument 1, default 8,203), checked against std::stable_sort. Past 4,865 elements a segment takes the
+// fallback kernel's radix passes through a global double buffer, which skip a pass whose digits all agree through
+// __syncthreads_and: nvcc wraps that bar.red in a { } block declaring its own %p1/%p2, and the kernel's %p1 is live
+// across it (pass.ScopedNames). ggml's TOP_K sorts rows this way.
 #include <cub/device/device_segmented_sort.cuh>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 #include <algorithm>
-int main() {
-    const int segs = 2, n = 8203;
+int main(int argc, char **argv) {
+    const int segs = 2, n = argc > 1 ? atoi(argv[1]) : 8203;
     std::vector<float> keys(segs * n);
     std::vector<int> vals(segs * n), offs(segs + 1);
     unsigned s = 1;
