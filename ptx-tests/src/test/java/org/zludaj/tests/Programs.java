@@ -38,12 +38,16 @@ final class Programs {
     }
 
     static Result run(List<String> cmd, Map<String, String> env, Path dir) throws IOException, InterruptedException {
+        return run(cmd, env, dir, 300);
+    }
+
+    static Result run(List<String> cmd, Map<String, String> env, Path dir, int timeoutSeconds) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().putAll(env);
         Path out = Files.createTempFile(dir, "out", ".txt"), err = Files.createTempFile(dir, "err", ".txt");
         pb.redirectOutput(out.toFile()).redirectError(err.toFile());
         Process p = pb.start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new IOException("timed out: " + cmd);
         }

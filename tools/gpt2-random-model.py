@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""A GPT-2 model with random weights in the file format of ggml's examples/gpt-2 (gpt-2-backend, gpt-2-sched read it):
+the "ggml" magic, hyperparameters, a vocabulary, then each tensor (dimensions, name, type, data). Default: GPT-2 124M
+(12 layers, 768 wide, 12 heads, context 1024, 50,257 tokens), weight matrices in f16 as ggml's converter writes them.
+The vocabulary holds every printable ASCII character (so any ASCII prompt tokenizes), the other bytes spelled
+out, words " w<i>", and <|endoftext|>; the text a random model generates is meaningless, its speed is what counts
+(and, greedily sampled, that ggml's backends agree on it).
+
+    tools/gpt2-random-model.py OUT.bin [--layers 12] [--embd 768] [--heads 12] [--ctx 1024] [--vocab 50257] [--seed 1]
+"""
+import argparse
+import struct
+
+import numpy as np
+
+MAGIC = 0x67676D6C  # GGML_FILE_MAGIC
+F32, F16 = 0, 1      # ggml_type numbers
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("out")
+    ap.add_argument("--layers", type=int, default=12)
+    ap.add_argument("--embd", type=int, default=768)
+    ap.add_argument("--heads", type=int, default=12)
+    ap.add_argument("--ctx", type=int, default=1024)
+    ap.add_argument("--vocab", type=int, default=50257)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rng = np.random.default_rng(a.seed)
+    e, v = a.embd, a.vocab
+    with open(a.out, "wb") as f:
+        f.write(struct.pack("<I", MAGIC))
+        f.write(struct.pack("<6i", v, a.ctx, e, a.heads, a.layers, 1))  # ftype 1: f16 weight matrices
+        f.write(struct.pack("<i", v))
+        # printable ASCII as itself (any ASCII prompt tokenizes), other bytes spelled out (the output stays text)
+        tokens = [bytes([b]) if 32 <= b < 127 or b in (9, 10) else b"<0x%02X>" % b for b in range(256)]
+        tokens += [b" w%d" % i for i in range(v - 257)]
+        tokens += [b"<|endoftext|>"]
+        assert len(tokens) == v
+        for t in tokens:
+            f.write(struct.pack("<I", len(t)) + t)
+
+        def tensor(name, shape, kind):
+            """shape in ggml's order (ne0 first); kind: 'gain', 'bias', 'weight' (f16) or 'embed' (f32)."""
+            n = int(np.prod(shape))
+            if kind == "gain":
+                data = np.ones(n, np.float32)
+            elif kind == "bias":
+                data = np.zeros(n, np.float32)
+            else:
+                data = rng.normal(0.0, 0.02, n).astype(np.float16 if kind == "weight" else np.float32)
+            ttype = F16 if data.dtype == np.float16 else F32
+            nb = name.encode()
+            f.write(struct.pack("<3i", len(shape), len(nb), ttype))
+            f.write(struct.pack("<%di" % len(shape), *shape))
+            f.write(nb)
+            f.write(data.tobytes())
+
+        tensor("model/ln_f/g", [e], "gain")
+        tensor("model/ln_f/b", [e], "bias")
+        tensor("model/wte", [e, v], "weight")  # also the language-model head (GPT-2 shares them)
+        tensor("model/wpe", [e, a.ctx], "embed")
+        for i in range(a.layers):
+            p = "model/h%d/" % i
+            tensor(p + "ln_1/g", [e], "gain")
+            tensor(p + "ln_1/b", [e], "bias")
+            tensor(p + "ln_2/g", [e], "gain")
+            tensor(p + "ln_2/b", [e], "bias")
+            tensor(p + "attn/c_attn/w", [e, 3 * e], "weight")
+            tensor(p + "attn/c_attn/b", [3 * e], "bias")
+            tensor(p + "attn/c_proj/w", [e, e], "weight")
+            tensor(p + "attn/c_proj/b", [e], "bias")
+            tensor(p + "mlp/c_fc/w", [e, 4 * e], "weight")
+            tensor(p + "mlp/c_fc/b", [4 * e], "bias")
+            tensor(p + "mlp/c_proj/w", [4 * e, e], "weight")
+            tensor(p + "mlp/c_proj/b", [e], "bias")
+
+
+if __name__ == "__main__":
+    main()
