@@ -34,4 +34,29 @@ class PrecompileTest {
         Programs.Result again = Programs.run(precompile, Map.of(), dir);
         assertTrue(again.stdout().contains("0 units compiled, 3 already cached"), again.toString());
     }
+
+    @Test
+    void kernelsSelectsByRegexOrByAListOfNames(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "vectoradd.cu", "vectoradd", "-arch=compute_75");
+        String zluda = Programs.DIST.resolve("bin/zluda").toString();
+        Programs.Result none = Programs.run(List.of(zluda, "precompile", exe.toString(), "--target", "host", "--cache",
+                dir.resolve("c1").toString(), "--kernels", "^no_such_kernel$"), Map.of(), dir);
+        assertEquals(0, none.exit(), none.toString());
+        assertTrue(none.stdout().contains("0 modules") || none.stdout().contains("0 units compiled, 0 already cached"), none.toString());
+        String kernel = Programs.run(List.of(zluda, "extract", exe.toString(), "-o", dir.resolve("ptx").toString()), Map.of(), dir).exit() == 0
+                ? java.nio.file.Files.walk(dir.resolve("ptx")).filter(f -> f.toString().endsWith(".ptx")).findFirst()
+                        .map(f -> { try { return java.nio.file.Files.readString(f); } catch (java.io.IOException e) { throw new RuntimeException(e); } })
+                        .flatMap(t -> t.lines().filter(l -> l.contains(".entry")).findFirst())
+                        .map(l -> l.replaceAll(".*\\.entry\\s+([A-Za-z0-9_$]+).*", "$1")).orElseThrow()
+                : null;
+        assertNotNull(kernel);
+        java.nio.file.Path list = dir.resolve("kernels.txt");
+        java.nio.file.Files.writeString(list, kernel + "\n");
+        Programs.Result one = Programs.run(List.of(zluda, "precompile", exe.toString(), "--target", "host", "--cache",
+                dir.resolve("c2").toString(), "--kernels", "@" + list), Map.of(), dir);
+        assertEquals(0, one.exit(), one.toString());
+        assertTrue(one.stdout().contains(": 1 kernels of 2"), one.toString());
+        assertTrue(one.stdout().contains("1 modules, 2 units compiled"), "variables + the one kernel: " + one);
+    }
 }

@@ -21,10 +21,13 @@ import org.zludaj.ptx.model.PtxModule;
 import org.zludaj.ptx.target.AmdgpuTarget;
 
 /**
- * {@code zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR]}: finds the PTX in executables and
+ * {@code zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR] [--kernels REGEX|@FILE]}: finds the PTX
+ * in executables and
  * shared libraries (fatbin containers in their ELF {@code .nv_fatbin} sections), in fatbin files and in .ptx files,
  * and compiles every kernel (and each module's variables) into the compile cache, in parallel on all cores, exactly
- * as the driver would at run time: a later run compiles nothing. Prints one line per module and a summary.
+ * as the driver would at run time: a later run compiles nothing. {@code --kernels} limits it to the kernels whose
+ * names a regular expression finds, or to those a file names one per line (modules without one are skipped). Prints
+ * one line per module and a summary.
  */
 public final class PrecompileMain {
     private PrecompileMain() {}
@@ -36,15 +39,17 @@ public final class PrecompileMain {
         String target = null;
         Path cacheDir = null;
         List<Path> inputs = new ArrayList<>();
+        java.util.function.Predicate<String> wanted = k -> true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--target" -> target = args[++i];
                 case "--cache" -> cacheDir = Path.of(args[++i]);
+                case "--kernels" -> wanted = kernels(args[++i]);
                 default -> inputs.add(Path.of(args[i]));
             }
         }
         if (target == null || inputs.isEmpty()) {
-            System.err.println("usage: zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR]");
+            System.err.println("usage: zluda precompile FILES|DIRS... --target host|gfx1100|sm_90 [--cache DIR] [--kernels REGEX|@FILE]");
             System.exit(2);
         }
         if (!target.equals("host") && !target.startsWith("sm_") && !AmdgpuTarget.SUPPORTED.contains(target)) {
@@ -62,6 +67,7 @@ public final class PrecompileMain {
         AtomicInteger compiled = new AtomicInteger(), cachedAlready = new AtomicInteger(), failed = new AtomicInteger();
         HostJit host = target.equals("host") ? new HostJit(List.of(), cache) : null;
         String t = target;
+        java.util.function.Predicate<String> want = wanted;
         for (Found m : modules) {
             CodeLoader.Read r;
             try {
@@ -71,6 +77,8 @@ public final class PrecompileMain {
                 failed.incrementAndGet();
                 continue;
             }
+            List<String> kernels = r.index().kernels().stream().filter(want).toList();
+            if (kernels.isEmpty()) continue;
             List<PtxModule> units = new ArrayList<>();
             boolean whole = r.whole() != null;  // modules whose variables hold function addresses
             if (whole) {
@@ -82,7 +90,7 @@ public final class PrecompileMain {
                 }
             } else {
                 units.add(r.variables());  // each kernel's unit reaches the module's variables in this one
-                for (String k : r.index().kernels()) {
+                for (String k : kernels) {
                     try {
                         units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
                     } catch (CudaException e) {
@@ -108,11 +116,23 @@ public final class PrecompileMain {
                     failed.incrementAndGet();
                 }
             });
-            System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + r.index().kernels().size() + " kernels");
+            System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + kernels.size() + " kernels"
+                    + (kernels.size() < r.index().kernels().size() ? " of " + r.index().kernels().size() : ""));
         }
         System.out.printf(Locale.ROOT, "%d modules, %d units compiled, %d already cached, %d failed, %.1f s; cache %s%n", modules.size(),
                 compiled.get(), cachedAlready.get(), failed.get(), (System.nanoTime() - t0) / 1e9, cache.directory());
         System.exit(failed.get() == 0 ? 0 : 1);
+    }
+
+    /** The kernels {@code --kernels} selects: those a regular expression finds, or those a file (@FILE) names. */
+    static java.util.function.Predicate<String> kernels(String spec) throws IOException {
+        if (spec.startsWith("@")) {
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (String l : Files.readAllLines(Path.of(spec.substring(1)))) if (!l.isBlank()) names.add(l.strip());
+            return names::contains;
+        }
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile(spec);
+        return k -> p.matcher(k).find();
     }
 
     /** Modules in a file, or in every file under a directory. */
