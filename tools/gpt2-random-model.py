@@ -9,9 +9,14 @@ out, words " w<i>", and <|endoftext|>; the text a random model generates is mean
     tools/gpt2-random-model.py OUT.bin [--layers 12] [--embd 768] [--heads 12] [--ctx 1024] [--vocab 50257] [--seed 1]
 """
 import argparse
+import array
+import os
 import struct
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # without numpy: weights of random sign and mantissa, magnitude 2^-7 .. 2^-6 (speed runs)
+    np = None
 
 MAGIC = 0x67676D6C  # GGML_FILE_MAGIC
 F32, F16 = 0, 1      # ggml_type numbers
@@ -27,7 +32,7 @@ def main():
     ap.add_argument("--vocab", type=int, default=50257)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
-    rng = np.random.default_rng(a.seed)
+    rng = np.random.default_rng(a.seed) if np is not None else None
     e, v = a.embd, a.vocab
     with open(a.out, "wb") as f:
         f.write(struct.pack("<I", MAGIC))
@@ -41,21 +46,30 @@ def main():
         for t in tokens:
             f.write(struct.pack("<I", len(t)) + t)
 
+        def values(n, kind):
+            """(ggml type, bytes) of n values."""
+            if kind in ("gain", "bias"):
+                return F32, struct.pack("<f", 1.0 if kind == "gain" else 0.0) * n
+            if np is not None:
+                data = rng.normal(0.0, 0.02, n).astype(np.float16 if kind == "weight" else np.float32)
+                return (F16 if kind == "weight" else F32), data.tobytes()
+            bits = array.array("H", os.urandom(2 * n))
+            half = array.array("H", ((b & 0x83FF) | 0x2000 for b in bits))  # sign, mantissa random; exponent 2^-7
+            if kind == "weight":
+                return F16, half.tobytes()
+            return F32, array.array("f", (struct.unpack("<e", struct.pack("<H", h))[0] for h in half)).tobytes()
+
         def tensor(name, shape, kind):
             """shape in ggml's order (ne0 first); kind: 'gain', 'bias', 'weight' (f16) or 'embed' (f32)."""
-            n = int(np.prod(shape))
-            if kind == "gain":
-                data = np.ones(n, np.float32)
-            elif kind == "bias":
-                data = np.zeros(n, np.float32)
-            else:
-                data = rng.normal(0.0, 0.02, n).astype(np.float16 if kind == "weight" else np.float32)
-            ttype = F16 if data.dtype == np.float16 else F32
+            n = 1
+            for d in shape:
+                n *= d
+            ttype, data = values(n, kind)
             nb = name.encode()
             f.write(struct.pack("<3i", len(shape), len(nb), ttype))
             f.write(struct.pack("<%di" % len(shape), *shape))
             f.write(nb)
-            f.write(data.tobytes())
+            f.write(data)
 
         tensor("model/ln_f/g", [e], "gain")
         tensor("model/ln_f/b", [e], "bias")

@@ -2,15 +2,20 @@
 # The one-call GPU check: ZLUDA-J's own compilation of every ptx-test and CUDA test program, run on an NVIDIA GPU
 # through our libcuda.so.1 and the cuda backend, against NVIDIA's execution of the original PTX.
 #
-#   tools/gpu-check/gpu-check.sh [sm_90]     here: builds the distribution, builds the ptx-tests CUDA programs with
+#   tools/gpu-check/gpu-check.sh [sm_90] [KERNELS]
+#                                            here: builds the distribution, builds the ptx-tests CUDA programs with
 #                                            nvcc, precompiles every kernel for the GPU's sm into a cache folder, and
 #                                            packs what the GPU machine lacks into .device-carry/ (a jlink'd Java
 #                                            runtime, the distribution without LLVM, the cache, the tests)
-#   bash .device-carry/run.sh [cublas]       on the GPU machine (the device tool, carrying .device-carry): runs every
+#                                            KERNELS (a file naming ggml kernels, one per line, or "all") adds ggml: its
+#                                            source and build recipe (../shared/ggml) and those kernels precompiled
+#                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
+#   bash .device-carry/run.sh [cublas|ggml]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 sm=${1:-sm_90}
+ggml_kernels=${2:-}
 carry=$root/.device-carry
 cd "$root"
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc is needed to build the CUDA test programs" >&2; exit 2; }
@@ -57,6 +62,21 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
+# ggml (llama.cpp's GPU code), built on the GPU machine from ../shared/ggml's source. nvcc names internal-linkage symbols (_INTERNAL_<hash>_) by the source file's path, so the GPU machine builds ggml at
+# one fixed path (its build recipe, changed only there) and GGML_PTX names a folder of the PTX that build made
+# (cuobjdump -xptx; for the precompiled kernels to be found); the kernels are matched by name with any such hash
+if [ -n "$ggml_kernels" ]; then
+  ggml=$root/../shared/ggml
+  mkdir -p "$carry/ggml" && cp "$ggml/ggml-src.tar.xz" tools/gpt2-random-model.py "$carry/ggml/"
+  sed 's|^work=$(mktemp -d)$|work=/tmp/ggml-src; rm -rf "$work"; mkdir -p "$work"|' "$ggml/build.sh" > "$carry/ggml/build.sh"
+  grep -q '^work=/tmp/ggml-src' "$carry/ggml/build.sh" || { echo "gpu-check: ggml's build.sh changed: cannot fix its source path" >&2; exit 2; }
+  [ "$ggml_kernels" = all ] && regex=. || regex=$(python3 -c 'import re, sys
+names = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+print("^(" + "|".join(re.sub(r"_INTERNAL_[0-9a-f]{8}_", "_INTERNAL_[0-9a-f]{8}_", n) for n in names) + ")$")' "$ggml_kernels")
+  dist/bin/zluda precompile "${GGML_PTX:-$ggml/host/lib/libggml-cuda.so.0}" --target "$sm" --cache "$carry/cache" --kernels "$regex" \
+    > "$carry/precompile-ggml.log" || true
+  tail -1 "$carry/precompile-ggml.log"
+fi
 tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a tenth of the size: the carry is limited
 tail -1 "$carry/precompile.log"
 
@@ -96,6 +116,43 @@ runall() {
     rest=("${next[@]}")
   done
 }
+if [ "${1:-}" = ggml ]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+  g=$scratch/ggml-build
+  cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
+  t0=$(date +%s)
+  GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
+    > "$out/ggml-build.log" 2>&1 || { tail -30 "$out/ggml-build.log"; exit 1; }
+  echo "ggml built in $(( $(date +%s) - t0 )) s"
+  nat() { env LD_LIBRARY_PATH="$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
+  oursg() { ours env LD_LIBRARY_PATH="$here/dist/lib:$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
+  { echo "ggml test-backend-ops test -b CUDA0 on the GPU: cases passed natively and through ZLUDA-J (cuda backend)"
+    printf '%-40s %14s %14s %8s %8s\n' ops native ours "nat s" "ours s"
+    i=0
+    for ops in ${GGML_OPS:-GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS ROPE,SOFT_MAX ARGSORT,TOP_K}; do
+      i=$((i + 1))
+      a=$(date +%s.%N); nat timeout 300 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$out/ggml.native.$i" 2>&1; b=$(date +%s.%N)
+      oursg timeout 400 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$out/ggml.ours.$i" 2>&1; c=$(date +%s.%N)
+      printf '%-40s %14s %14s %8.1f %8.1f\n' "$(echo "$ops" | cut -c1-40)" \
+        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$out/ggml.native.$i" | tail -1 | cut -d' ' -f1)" \
+        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$out/ggml.ours.$i" | tail -1 | cut -d' ' -f1)" \
+        "$(awk -v x="$a" -v y="$b" "BEGIN { print y - x }")" "$(awk -v x="$b" -v y="$c" "BEGIN { print y - x }")"
+    done
+    # GPT-2 124M with random weights: prompt (a long prompt, one token generated) and generation (64 tokens)
+    python3 "$here/ggml/gpt2-random-model.py" "$scratch/gpt2.bin" > /dev/null
+    long=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done)
+    echo; echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens)"
+    for who in nat oursg; do
+      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$out/gpt2.prompt.$who" 2>&1
+      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "Hello world" -n 64 -ngl 1 -s 1 --top_k 1 > "$out/gpt2.gen.$who" 2>&1
+      printf '%-8s prompt: %s | generation: %s\n' "$who" "$(grep -a 'predict time' "$out/gpt2.prompt.$who" | sed 's/.*= *//')" \
+        "$(grep -a 'predict time' "$out/gpt2.gen.$who" | sed 's/.*= *//')"
+    done
+    if [ "$(grep -a '^Hello world' "$out/gpt2.gen.nat")" = "$(grep -a '^Hello world' "$out/gpt2.gen.oursg")" ]; then
+      echo "generated text: the same natively and through ZLUDA-J"
+    else echo "generated text: DIFFERS"; fi
+  } 2>&1 | tee "$out/ggml.md"
+  exit 0
+fi
 if [ "${1:-}" = cublas ]; then  # only the cuBLAS benchmark (ours against NVIDIA's natively)
   gcc -O2 -o "$scratch/cublas_bench" "$here/cublas/cublas_bench.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -ldl -Wl,-rpath,"$cublasdir"
   # three processes each, alternating: NVIDIA's small GEMMs are bound by its own per-call CPU work, which varies

@@ -211,8 +211,12 @@ public final class CudaBackend implements Backend {
             boolean unsupported = e.getMessage().contains("not supported");
             throw new CudaException(unsupported ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX, e.getMessage());
         } catch (NoClassDefFoundError | UnsatisfiedLinkError e) {
-            throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED,
-                    ptx.name() + " is not in the compile cache and LLVM is not available here (" + e + ")");
+            String kernels = ptx.functions().stream().filter(org.zludaj.ptx.model.Function::entry).map(org.zludaj.ptx.model.Function::name)
+                    .collect(java.util.stream.Collectors.joining(", "));
+            String why = (kernels.isEmpty() ? "the variables" : "kernel " + kernels) + " of " + ptx.name()
+                    + " is not in the compile cache and LLVM is not available here (" + e + ")";
+            LOG.error("cannot compile for sm_{}: {}", sm, why);
+            throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, why);
         }
     }
 
