@@ -66,7 +66,7 @@ final class LaunchApi implements CuLaunchApi {
                 once.run();
                 d.backend.fence(s.deviceQueue());
             });
-            else s.enqueue("cuLaunchKernel " + k.code.name(), once, null, null);
+            else s.submit("cuLaunchKernel " + k.code.name(), once, d.backend.submitsAsynchronously());
         });
     }
 

@@ -66,14 +66,14 @@ public final class LibrarySupport {
     public void enqueue(Context c, long handle, String what, Work work) throws CudaException {
         c.checkSticky();
         Stream s = stream(c, handle);
-        s.enqueue(what, () -> work.run(Stream.runningQueue(d.backend)), null, null);
+        s.submit(what, () -> work.run(Stream.runningQueue(d.backend)), d.backend.submitsAsynchronously());
     }
 
     /** Runs {@code work} in stream order and waits for it (a result the host reads at once); its error is thrown. */
     public void run(Context c, long handle, String what, Work work) throws CudaException {
         c.checkSticky();
         Stream s = stream(c, handle);
-        s.run(what, () -> work.run(Stream.runningQueue(d.backend)));
+        s.run(what, () -> work.run(Stream.runningQueue(d.backend)), d.backend.submitsAsynchronously());
     }
 
     /** Waits for the work enqueued so far in stream {@code handle}. */

@@ -165,6 +165,46 @@ public final class Stream {
         return e.done;
     }
 
+    /**
+     * Enqueues an operation that only hands work to the device (a launch or a library call where the backend's
+     * device queues run it asynchronously: {@code onCaller}). Where nothing of this stream or of the streams it
+     * implicitly waits for is pending, it runs at once on the calling thread, as NVIDIA's driver submits from the
+     * caller's thread: no hand-over to a stream thread, whose wake-up costs more than the submission. Otherwise (and
+     * always where {@code onCaller} is false) it is enqueued behind the pending work.
+     */
+    void submit(String what, Op op, boolean onCaller) {
+        if (captured(what, op, null)) return;
+        if (!onCaller || !runHere(what, op, null)) enqueue(what, op, null, null);
+    }
+
+    /** Runs {@code op} on the calling thread if the stream and those it waits for are idle; whether it did. */
+    private boolean runHere(String what, Op op, CudaException[] errors) {
+        if (legacy) {
+            for (Stream s : context.streams()) if (s != this && s.blocking() && !s.tail().isDone()) return false;
+        } else if (blocking() && !context.legacy.tail().isDone()) {
+            return false;
+        }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        synchronized (this) {
+            if (draining || !queue.isEmpty()) return false;
+            draining = true;  // work enqueued meanwhile waits behind this operation
+            tail = done;
+            enqueued++;
+        }
+        try {
+            execute(what, op, errors);
+        } finally {
+            done.complete(null);
+            boolean start;
+            synchronized (this) {
+                start = !queue.isEmpty();
+                draining = start;
+            }
+            if (start) EXECUTOR.execute(this::drain);
+        }
+        return true;
+    }
+
     /** Runs the queued operations in order until the queue is empty. */
     private void drain() {
         long seen = enqueued;
@@ -284,12 +324,17 @@ public final class Stream {
 
     /** Runs {@code op} in stream order and waits for it; its error is thrown here. */
     void run(String what, Op op) throws CudaException {
+        run(what, op, false);
+    }
+
+    /** As {@link #run(String, Op)}; {@code onCaller}: on the calling thread where nothing is pending (see submit). */
+    void run(String what, Op op, boolean onCaller) throws CudaException {
         if (capture != null) {  // a synchronous operation cannot be part of a graph: the capture breaks, as on NVIDIA
             captureInvalidated = true;
             throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, what + " while the stream is being captured");
         }
         CudaException[] errors = new CudaException[1];
-        enqueue(what, op, null, errors).join();
+        if (!onCaller || !runHere(what, op, errors)) enqueue(what, op, null, errors).join();
         if (errors[0] != null) throw errors[0];
     }
 

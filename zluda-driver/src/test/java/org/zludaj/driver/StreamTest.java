@@ -123,4 +123,49 @@ class StreamTest {
         assertTrue(log.containsAll(List.of("a", "t")));
         t.join();
     }
+
+    /** GPU backends submit from the caller's thread when nothing is pending, and queue behind pending work otherwise. */
+    @Test
+    void submitRunsOnTheCallerOnlyWhereNothingIsPending() throws Exception {
+        Stream s = c.add(new Stream(c, 0, 0, false));
+        Thread caller = Thread.currentThread();
+        List<Thread> ran = new CopyOnWriteArrayList<>();
+        s.submit("idle", () -> ran.add(Thread.currentThread()), true);
+        assertEquals(List.of(caller), ran, "an idle stream's submission runs at once on the caller");
+        s.submit("host", () -> ran.add(Thread.currentThread()), false);
+        s.synchronize();
+        assertNotSame(caller, ran.get(1), "the host backend's work runs on a stream thread");
+
+        CountDownLatch open = new CountDownLatch(1);
+        s.enqueue("gate", gate(open, "gate"), null, null);
+        s.submit("after", note("after"), true);
+        Thread.sleep(50);
+        assertTrue(log.isEmpty(), "a submission waits behind the stream's pending work");
+        open.countDown();
+        s.synchronize();
+        assertEquals(List.of("gate", "after"), log);
+
+        // the legacy stream's submission waits for a blocking stream's pending work, then runs in order
+        log.clear();
+        CountDownLatch b = new CountDownLatch(1);
+        s.enqueue("b", gate(b, "blocking"), null, null);
+        c.legacy.submit("l", note("legacy"), true);
+        Thread.sleep(50);
+        assertTrue(log.isEmpty());
+        b.countDown();
+        c.legacy.synchronize();
+        assertEquals(List.of("blocking", "legacy"), log);
+
+        // a synchronous operation on the caller reports its own error; the stream keeps none
+        CudaException e = assertThrows(CudaException.class, () -> s.run("fails", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "no");
+        }, true));
+        assertEquals(CuResult.CUDA_ERROR_INVALID_VALUE, e.result());
+        s.synchronize();
+        // an asynchronous one's error is the stream's, reported by its next synchronization
+        s.submit("fails later", () -> {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "later");
+        }, true);
+        assertEquals(CuResult.CUDA_ERROR_INVALID_VALUE, assertThrows(CudaException.class, s::synchronize).result());
+    }
 }

@@ -33,6 +33,15 @@ public interface Backend {
     }
 
     /**
+     * Whether launches and library calls only hand work to a device queue and return (GPU backends): the driver then
+     * submits them from the calling thread when their stream has nothing pending. The host backend runs kernels on
+     * its stream threads.
+     */
+    default boolean submitsAsynchronously() {
+        return false;
+    }
+
+    /**
      * Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}); GPU modules
      * (a CUmodule, a hipModule) cannot share variables with another, so GPU backends compile modules whole.
      */

@@ -89,6 +89,12 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw new CudaException(r, what + " failed on NVIDIA's driver (" + r + ")");
     }
 
+    /** Launches and cuBLAS calls are queued on the device stream and return at once. */
+    @Override
+    public boolean submitsAsynchronously() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "cuda";

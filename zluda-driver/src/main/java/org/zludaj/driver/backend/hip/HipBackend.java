@@ -145,6 +145,12 @@ public final class HipBackend implements Backend {
         if (hipError != 0) throw new CudaException(HipMappings.cuResult(hipError), what + " failed (hipError_t " + hipError + ")");
     }
 
+    /** Launches and cuBLAS calls are queued on the device stream and return at once. */
+    @Override
+    public boolean submitsAsynchronously() {
+        return true;
+    }
+
     @Override
     public String name() {
         return "hip";
