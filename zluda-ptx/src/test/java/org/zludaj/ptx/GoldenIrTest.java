@@ -1,5 +1,7 @@
 package org.zludaj.ptx;
 
+import static org.junit.jupiter.api.Assertions.*;
+
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
@@ -137,6 +139,24 @@ class GoldenIrTest {
     @Test
     void amdgpuWaveCollectivesAndBarriers() throws Exception {
         check("warp", WARP, new AmdgpuTarget("gfx1100"));
+    }
+
+    /** NVPTX: PTX's float instructions become NVIDIA's own (NVVM intrinsics), with no flush or NaN selects around them. */
+    @Test
+    void nvptxFloatOps() throws Exception {
+        check("float", """
+                fma.rm.f64 %fd3, %fd1, %fd2, %fd1;
+                add.rz.ftz.f32 %f3, %f1, %f2;
+                max.ftz.f32 %f4, %f1, %f2;
+                min.NaN.f32 %f5, %f3, %f4;
+                ex2.approx.ftz.f32 %f6, %f5;
+                mul.sat.f32 %f7, %f6, %f1;
+                st.global.f64 [%rd1], %fd3;
+                st.global.v2.f32 [%rd1+8], {%f3, %f7};
+                """, new NvptxTarget(90));
+        String ir = ir("add.rz.ftz.f32 %f3, %f1, %f2;\nmax.f32 %f4, %f3, %f2;\nst.global.f32 [%rd1], %f4;", new NvptxTarget(90));
+        assertTrue(ir.contains("@llvm.nvvm.add.rz.ftz.f(") && ir.contains("@llvm.nvvm.fmax.f("), ir);
+        assertFalse(ir.contains("llvm.copysign") || ir.contains("fcmp uno"), "no generic flush or canonical-NaN code: " + ir);
     }
 
     @Test

@@ -131,6 +131,11 @@ final class FloatOps {
     /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
     LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
         boolean ftz = i.has(".ftz") && t == Type.F32;
+        if ((t == Type.F32 || t == Type.F64) && !i.has(".xorsign") && !i.has(".NaN") && !i.has(".full")) {
+            LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64, rounding(i).name().toLowerCase(java.util.Locale.ROOT),
+                    ftz, i.has(".approx"), in);
+            if (own != null) return i.has(".sat") ? saturate(own, t) : own;
+        }
         if (ftz) for (int k = 0; k < in.length; k++) in[k] = flush(in[k], t);
         LLVMValueRef r;
         String op = i.opcode();
@@ -164,7 +169,7 @@ final class FloatOps {
         }
         boolean keepsNaN = t == Type.F64 || !half(t) && (op.equals("abs") || op.equals("neg")) || op.equals("copysign")
                 || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
-        if (!keepsNaN) r = canonical(r, t);
+        if (!keepsNaN && !(t == Type.F32 && l.target.canonicalNaN())) r = canonical(r, t);
         if (ftz) r = flush(r, t);
         if (i.has(".sat")) r = saturate(r, t);
         if (i.has(".relu")) r = relu(r, t);
@@ -544,6 +549,10 @@ final class FloatOps {
      * Written with compares: LLVM 20's minimumnum lowering is not dependable on every target.
      */
     private LLVMValueRef minMax2(Type t, LLVMValueRef a, LLVMValueRef bv, boolean min, boolean nan) {
+        if (t == Type.F32 || t == Type.F64) {
+            LLVMValueRef own = l.target.minMax(l.module, b(), min, nan, t == Type.F64, a, bv);
+            if (own != null) return own;
+        }
         LLVMValueRef lt = fcmp(min ? LLVMRealOLT : LLVMRealOGT, a, bv);
         LLVMValueRef eq = fcmp(LLVMRealOEQ, a, bv);
         LLVMValueRef ba = bits(a, t), bb = bits(bv, t);

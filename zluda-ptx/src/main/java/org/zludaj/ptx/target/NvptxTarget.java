@@ -75,6 +75,43 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
+    public boolean canonicalNaN() {
+        return true;
+    }
+
+    /** NVIDIA's instructions themselves, through LLVM's NVVM intrinsics (each one PTX instruction). */
+    @Override
+    public LLVMValueRef floatOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean f64, String rounding, boolean ftz, boolean approx,
+                                LLVMValueRef[] in) {
+        String t = f64 ? ".d" : ".f", f = ftz ? ".ftz" : "", r = "." + rounding;
+        if (f64 && ftz) return null;
+        String name = switch (op) {
+            case "add", "sub" -> approx ? null : "llvm.nvvm.add" + r + f + t;
+            case "mul" -> approx ? null : "llvm.nvvm.mul" + r + f + t;
+            case "fma", "mad" -> in.length == 3 ? "llvm.nvvm.fma" + r + f + t : null;
+            case "div" -> approx ? (f64 ? null : "llvm.nvvm.div.approx" + f + t) : "llvm.nvvm.div" + r + f + t;
+            case "rcp" -> approx ? (ftz && !f64 ? "llvm.nvvm.rcp.approx.ftz.f" : null) : "llvm.nvvm.rcp" + r + f + t;
+            case "sqrt" -> approx ? (f64 ? null : "llvm.nvvm.sqrt.approx" + f + t) : "llvm.nvvm.sqrt" + r + f + t;
+            case "rsqrt" -> approx ? "llvm.nvvm.rsqrt.approx" + f + t : null;
+            case "min", "max" -> in.length == 2 ? "llvm.nvvm.f" + op + f + t : null;
+            case "ex2", "lg2", "sin", "cos" -> approx && !f64 ? "llvm.nvvm." + op + ".approx" + f + t : null;
+            default -> null;
+        };
+        if (name == null) return null;
+        LLVMValueRef[] args = in.clone();
+        if (op.equals("sub")) args[1] = LLVMBuildFNeg(b, args[1], "");
+        return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], args);
+    }
+
+    /** min.f32/max.f32 (.NaN: sm_80 and later), min.f64/max.f64: NVIDIA's own instructions. */
+    @Override
+    public LLVMValueRef minMax(LLVMModuleRef m, LLVMBuilderRef b, boolean min, boolean nan, boolean f64, LLVMValueRef x, LLVMValueRef y) {
+        if (nan && (f64 || sm < 80)) return null;
+        String name = "llvm.nvvm.f" + (min ? "min" : "max") + (nan ? ".nan" : "") + (f64 ? ".d" : ".f");
+        return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], x, y);
+    }
+
+    @Override
     public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
         LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
         java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 0));

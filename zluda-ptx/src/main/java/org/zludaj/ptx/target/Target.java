@@ -98,6 +98,34 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * Whether the target's f32 arithmetic gives PTX's canonical NaN (0x7fffffff) by itself, as NVIDIA's GPUs do; other
+     * targets replace a NaN result by it after each operation.
+     */
+    default boolean canonicalNaN() {
+        return false;
+    }
+
+    /**
+     * One f32 or f64 PTX instruction ({@code add sub mul fma mad div rcp sqrt rsqrt min max ex2 lg2 sin cos}) as the
+     * target's own instruction of exactly PTX's semantics for the given rounding ("rn", "rz", "rm", "rp"), .ftz and
+     * .approx (NaN results, subnormals and signed zeros included), or null where it has none: then the generic
+     * lowering applies, which makes every target give NVIDIA's bits. Saturation is applied by the caller.
+     */
+    default LLVMValueRef floatOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean f64, String rounding, boolean ftz, boolean approx,
+                                 LLVMValueRef[] in) {
+        return null;
+    }
+
+    /**
+     * PTX's min or max of two f32 (or f64) values as one instruction of the target with exactly PTX's semantics
+     * (-0 below +0, a NaN input gives the other value; {@code nan}: the .NaN form), or null where the target has none
+     * (then the generic lowering with compares applies).
+     */
+    default LLVMValueRef minMax(LLVMModuleRef m, LLVMBuilderRef b, boolean min, boolean nan, boolean f64, LLVMValueRef x, LLVMValueRef y) {
+        return null;
+    }
+
+    /**
      * The target's implementation of a function of NVIDIA's device runtime that PTX declares extern
      * ({@code vprintf}, {@code __assertfail}), called with the device-function ABI; null when the target has none.
      */
