@@ -218,6 +218,10 @@ final class Conversions {
     // ------------------------------------------------------------------------------------------------ cvt
 
     void cvt(Instruction ins) {
+        if (ins.has(".pack")) {
+            packIntegers(ins);
+            return;
+        }
         List<Type> types = new ArrayList<>();
         for (String m : ins.modifiers()) {
             Type t = Type.of(m);
@@ -277,6 +281,44 @@ final class Conversions {
         LLVMValueRef nan = LLVMBuildFCmp(b(), LLVMRealUNO, x, x, "");
         out = sel(nan, c64(0x7fffffffL), out);
         return LLVMBuildBitCast(b(), LLVMBuildTrunc(b(), out, i(32), ""), LLVMFloatTypeInContext(l.ctx), "");
+    }
+
+    /**
+     * cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b{, c}: a and b saturated to the narrow type, b in the
+     * lowest bits of d, a above it, and (the 8/4/2-bit forms) the rest of d from the low bits of c.
+     */
+    private void packIntegers(Instruction ins) {
+        int bits = 0;
+        boolean signed = false;
+        for (String m : ins.modifiers()) {
+            switch (m) {
+                case ".u16", ".s16" -> bits = 16;
+                case ".u8", ".s8" -> bits = 8;
+                case ".u4", ".s4" -> bits = 4;
+                case ".u2", ".s2" -> bits = 2;
+                default -> { continue; }
+            }
+            signed = m.startsWith(".s");
+            break;
+        }
+        if (bits == 0 || !ins.has(".sat") || ins.operands().size() != (bits == 16 ? 3 : 4)) throw l.unsupported(ins);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(l.ctx);
+        long lo = signed ? -(1L << (bits - 1)) : 0, hi = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1;
+        LLVMValueRef mask = LLVMConstInt(i32, (1L << bits) - 1, 0);
+        LLVMValueRef[] v = new LLVMValueRef[2];
+        for (int k = 0; k < 2; k++) {
+            LLVMValueRef x = l.read(ins, ins.operands().get(k + 1), Type.S32);
+            LLVMValueRef min = LLVMConstInt(i32, lo, 1), max = LLVMConstInt(i32, hi, 0);
+            x = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, x, min, ""), min, x, "");
+            x = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, x, max, ""), max, x, "");
+            v[k] = LLVMBuildAnd(b(), x, mask, "");
+        }
+        LLVMValueRef d = LLVMBuildOr(b(), LLVMBuildShl(b(), v[0], LLVMConstInt(i32, bits, 0), ""), v[1], "");
+        if (bits < 16) {
+            LLVMValueRef c = l.read(ins, ins.operands().get(3), Type.B32);
+            d = LLVMBuildOr(b(), d, LLVMBuildShl(b(), c, LLVMConstInt(i32, 2L * bits, 0), ""), "");
+        }
+        l.write(ins, ins.operands().get(0), d, Type.B32);
     }
 
     private void packed(Instruction ins, Type to, Type from, Round rnd, boolean relu, boolean satfinite) {

@@ -509,6 +509,7 @@ public final class Lowering {
     final AsyncBarriers barriers = new AsyncBarriers(this);
     private final DevicePrintf printf = new DevicePrintf(this);
     private final TextureOps textures = new TextureOps(this);
+    private final VideoOps video = new VideoOps(this);
 
     String symbolPrefix() {
         return symbolPrefix;
@@ -520,6 +521,7 @@ public final class Lowering {
         if (matrices.lower(i)) return;
         if (barriers.lower(i)) return;
         if (textures.lower(i)) return;
+        if (video.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> LLVMBuildRetVoid(b);
@@ -537,6 +539,9 @@ public final class Lowering {
             case "atom", "red" -> atomic(i);
             case "membar", "fence" -> LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
             case "prefetch", "prefetchu", "applypriority", "discard", "pmevent" -> { }  // hints without effect on results
+            // a cache eviction policy for the .L2::cache_hint operands of loads, stores and copies, which hint only: the
+            // policy is an opaque 64-bit value that no instruction reads here (every form gives the same one)
+            case "createpolicy" -> write(i, o.get(0), LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0), Type.B64);
             case "trap", "brkpt" -> {
                 target.trap(module, b, threadContext);
                 LLVMBuildUnreachable(b);
@@ -1395,6 +1400,7 @@ public final class Lowering {
             Param prm = params == null ? null : params.get(n.name());
             if (prm != null)  // kernel and function parameters are addressable: the address in the .param state space
                 return LLVMBuildPtrToInt(b, prm.address, llvmType(t.bytes() == 4 ? Type.U32 : Type.U64), "");
+            if (n.name().equals("WARP_SZ")) return LLVMConstInt(llvmType(t), 32, 0);  // PTX's predefined constant: the warp size
             if (n.name().startsWith("%")) {
                 LLVMValueRef sr = scalarSpecial(i, n.name());
                 if (sr != null) return convert(i, sr, n.name().equals("%clock64") || n.name().startsWith("%globaltimer") && !n.name().endsWith("_lo") && !n.name().endsWith("_hi") ? Type.U64 : Type.U32, t);

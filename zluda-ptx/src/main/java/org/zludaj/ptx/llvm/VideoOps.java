@@ -1,0 +1,175 @@
+package org.zludaj.ptx.llvm;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.model.Operand;
+import org.zludaj.ptx.model.Statement.Instruction;
+import org.zludaj.ptx.model.Type;
+
+/**
+ * PTX's scalar video instructions ({@code vadd vsub vabsdiff vmin vmax vshl vshr vset}), on every target from the
+ * ISA's pseudo-code: each source is a byte, half-word or word of its register (selectors {@code .b0-.b3 .h0 .h1}),
+ * sign- or zero-extended by its type; the operation is exact (in 64 bits); {@code .sat} clamps to the destination's
+ * type, or to the byte or half-word a destination selector names; then a secondary operation with {@code c}
+ * ({@code .add .min .max}) or a merge of the low byte/half-word into {@code c} at the destination selector.
+ */
+final class VideoOps {
+    private final Lowering l;
+
+    VideoOps(Lowering l) {
+        this.l = l;
+    }
+
+    private LLVMBuilderRef b() {
+        return l.b;
+    }
+
+    private LLVMTypeRef i64() {
+        return LLVMInt64TypeInContext(l.ctx);
+    }
+
+    private LLVMValueRef c64(long v) {
+        return LLVMConstInt(i64(), v, 1);
+    }
+
+    /** Handles the instruction if it is a scalar video instruction; returns false otherwise. */
+    boolean lower(Instruction i) {
+        String op = i.opcode();
+        switch (op) {
+            case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> { }
+            default -> {
+                return false;
+            }
+        }
+        // types: vset.atype.btype.cmp; the others .dtype.atype.btype
+        boolean[] signed = new boolean[3];
+        int n = 0;
+        for (String m : i.modifiers()) {
+            if (m.equals(".u32") || m.equals(".s32")) {
+                if (n == 3) throw l.unsupported(i);
+                signed[n++] = m.equals(".s32");
+            }
+        }
+        boolean vset = op.equals("vset");
+        if (n != (vset ? 2 : 3)) throw l.unsupported(i);
+        boolean dSigned = !vset && signed[0];
+        boolean aSigned = vset ? signed[0] : signed[1];
+        boolean bSigned = vset ? signed[1] : signed[2];
+        boolean shift = op.equals("vshl") || op.equals("vshr");
+        if (shift) bSigned = false;  // the shift amount is always unsigned
+        Operand d = i.operands().get(0);
+        LLVMValueRef ta = part(i, i.operands().get(1), aSigned), tb = part(i, i.operands().get(2), bSigned);
+        LLVMValueRef tmp = switch (op) {
+            case "vadd" -> LLVMBuildAdd(b(), ta, tb, "");
+            case "vsub" -> LLVMBuildSub(b(), ta, tb, "");
+            case "vabsdiff" -> {
+                LLVMValueRef diff = LLVMBuildSub(b(), ta, tb, "");
+                yield LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, diff, c64(0), ""), LLVMBuildNeg(b(), diff, ""), diff, "");
+            }
+            case "vmin" -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, ta, tb, ""), ta, tb, "");
+            case "vmax" -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, ta, tb, ""), ta, tb, "");
+            case "vshl", "vshr" -> shift(i, op.equals("vshl"), ta, tb);
+            default -> compare(i, ta, tb);  // vset
+        };
+        String dsel = d instanceof Operand.Name dn ? dn.component() : null;
+        if (i.has(".sat")) tmp = saturate(tmp, dSigned, width(dsel));
+        String op2 = i.has(".add") ? "add" : i.has(".min") ? "min" : i.has(".max") ? "max" : null;
+        if (op2 != null || dsel != null) {
+            if (i.operands().size() != 4) throw l.unsupported(i);
+            LLVMValueRef c = extend(l.read(i, i.operands().get(3), Type.B32), dSigned);
+            if (op2 != null) {
+                tmp = switch (op2) {
+                    case "add" -> LLVMBuildAdd(b(), tmp, c, "");
+                    case "min" -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, tmp, c, ""), tmp, c, "");
+                    default -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, tmp, c, ""), tmp, c, "");
+                };
+            } else {
+                tmp = merge(i, dsel, tmp, c);
+            }
+        } else if (i.operands().size() != 3) {
+            throw l.unsupported(i);
+        }
+        Operand target = d instanceof Operand.Name dn && dn.component() != null ? new Operand.Name(dn.name(), null) : d;
+        l.write(i, target, LLVMBuildTrunc(b(), tmp, LLVMInt32TypeInContext(l.ctx), ""), Type.B32);
+        return true;
+    }
+
+    /** An operand with its selector: the byte, half-word or word, sign- or zero-extended to 64 bits. */
+    private LLVMValueRef part(Instruction i, Operand o, boolean signed) {
+        String sel = null;
+        if (o instanceof Operand.Name n && n.component() != null) {
+            sel = n.component();
+            o = new Operand.Name(n.name(), null);
+        }
+        LLVMValueRef v = l.read(i, o, Type.B32);
+        if (sel == null) return extend(v, signed);
+        int bits = width(sel);
+        if (bits == 32) throw l.unsupported(i);
+        int index = sel.charAt(2) - '0';
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(l.ctx);
+        LLVMValueRef shifted = LLVMBuildLShr(b(), v, LLVMConstInt(i32, (long) index * bits, 0), "");
+        LLVMValueRef narrow = LLVMBuildTrunc(b(), shifted, LLVMIntTypeInContext(l.ctx, bits), "");
+        return signed ? LLVMBuildSExt(b(), narrow, i64(), "") : LLVMBuildZExt(b(), narrow, i64(), "");
+    }
+
+    private LLVMValueRef extend(LLVMValueRef v32, boolean signed) {
+        return signed ? LLVMBuildSExt(b(), v32, i64(), "") : LLVMBuildZExt(b(), v32, i64(), "");
+    }
+
+    /** Bits a selector names: 8 (.b0-.b3), 16 (.h0 .h1), or 32 (none). */
+    private static int width(String sel) {
+        if (sel == null) return 32;
+        return sel.startsWith(".b") ? 8 : sel.startsWith(".h") ? 16 : 32;
+    }
+
+    /** vshl/vshr: the amount clamped to 32 (.clamp) or taken modulo 32 (.wrap); shifts of the exact value. */
+    private LLVMValueRef shift(Instruction i, boolean left, LLVMValueRef ta, LLVMValueRef tb) {
+        if (i.has(".clamp")) tb = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntUGT, tb, c64(32), ""), c64(32), tb, "");
+        else if (i.has(".wrap")) tb = LLVMBuildAnd(b(), tb, c64(31), "");
+        else throw l.unsupported(i);
+        if (!left) return LLVMBuildAShr(b(), ta, tb, "");
+        // ta has 33 significant bits: shifted by up to 32 it needs 65, so the exact value is kept in 128 bits
+        LLVMTypeRef i128 = LLVMIntTypeInContext(l.ctx, 128);
+        LLVMValueRef wide = LLVMBuildShl(b(), LLVMBuildSExt(b(), ta, i128, ""), LLVMBuildZExt(b(), tb, i128, ""), "");
+        // values beyond 64 bits only matter to saturation: keep the sign and a magnitude beyond every clamp bound
+        LLVMValueRef lo = LLVMBuildTrunc(b(), wide, i64(), "");
+        LLVMValueRef fits = LLVMBuildICmp(b(), LLVMIntEQ, LLVMBuildSExt(b(), lo, i128, ""), wide, "");
+        LLVMValueRef big = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, wide, LLVMConstInt(i128, 0, 0), ""),
+                c64(Long.MIN_VALUE), c64(Long.MAX_VALUE), "");
+        if (!i.has(".sat")) return lo;  // only the low 32 bits are kept
+        return LLVMBuildSelect(b(), fits, lo, big, "");
+    }
+
+    /** vset: 1 where {@code ta cmp tb} holds, else 0. */
+    private LLVMValueRef compare(Instruction i, LLVMValueRef ta, LLVMValueRef tb) {
+        int pred;
+        if (i.has(".eq")) pred = LLVMIntEQ;
+        else if (i.has(".ne")) pred = LLVMIntNE;
+        else if (i.has(".lt")) pred = LLVMIntSLT;
+        else if (i.has(".le")) pred = LLVMIntSLE;
+        else if (i.has(".gt")) pred = LLVMIntSGT;
+        else if (i.has(".ge")) pred = LLVMIntSGE;
+        else throw l.unsupported(i);
+        return LLVMBuildZExt(b(), LLVMBuildICmp(b(), pred, ta, tb, ""), i64(), "");
+    }
+
+    /** Clamps to the signed or unsigned range of {@code bits} bits. */
+    private LLVMValueRef saturate(LLVMValueRef v, boolean signed, int bits) {
+        long lo = signed ? -(1L << (bits - 1)) : 0, hi = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1;
+        v = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, v, c64(lo), ""), c64(lo), v, "");
+        return LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, v, c64(hi), ""), c64(hi), v, "");
+    }
+
+    /** The low byte or half-word of {@code tmp} in place of the part of {@code c} that {@code dsel} names. */
+    private LLVMValueRef merge(Instruction i, String dsel, LLVMValueRef tmp, LLVMValueRef c) {
+        int bits = width(dsel);
+        if (bits == 32) throw l.unsupported(i);
+        int at = (dsel.charAt(2) - '0') * bits;
+        long field = ((1L << bits) - 1) << at;
+        LLVMValueRef part = LLVMBuildAnd(b(), LLVMBuildShl(b(), tmp, c64(at), ""), c64(field), "");
+        return LLVMBuildOr(b(), part, LLVMBuildAnd(b(), c, c64(~field & 0xffffffffL), ""), "");
+    }
+}
