@@ -10,7 +10,7 @@
 #                                            KERNELS (a file naming ggml kernels, one per line, or "all") adds ggml: its
 #                                            source and build recipe (../shared/ggml) and those kernels precompiled
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
-#   bash .device-carry/run.sh [cublas|ggml]  on the GPU machine (the device tool, carrying .device-carry): runs every
+#   bash .device-carry/run.sh [cublas|ggml|ptx]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,6 +24,9 @@ java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")
 
 mvn -B -q package -DskipTests
 rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf}
+# GPU_CHECK_CACHE: a compile cache of an earlier precompile for the same target, to start from (kernels in it are not
+# compiled again)
+[ -n "${GPU_CHECK_CACHE:-}" ] && cp -r "$GPU_CHECK_CACHE" "$carry/cache"
 
 # the distribution, without LLVM (every kernel comes from the cache there)
 for f in dist/lib/*; do
@@ -62,19 +65,41 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
-# ggml (llama.cpp's GPU code), built on the GPU machine from ../shared/ggml's source. nvcc names internal-linkage symbols (_INTERNAL_<hash>_) by the source file's path, so the GPU machine builds ggml at
-# one fixed path (its build recipe, changed only there) and GGML_PTX names a folder of the PTX that build made
-# (cuobjdump -xptx; for the precompiled kernels to be found); the kernels are matched by name with any such hash
+# ggml (llama.cpp's GPU code), built on the GPU machine from ../shared/ggml's source at one fixed path (its build
+# recipe, changed only there). nvcc names internal-linkage symbols (_INTERNAL_<hash>_) by the source file's path, so
+# the PTX of the build made here (../shared/ggml/host) is renamed for that path (ptx_at_path.py) before its kernels
+# are precompiled; GGML_PTX may name a folder of a GPU-machine build's PTX instead (cuobjdump -xptx).
+# KERNELS: "all" (every module: far more than the carry holds), "ops" (the modules of every op but the matrix
+# products and flash attention, and mmvf, which GPT-2 uses: what 'run.sh ggml' runs), or a file of kernel names.
 if [ -n "$ggml_kernels" ]; then
   ggml=$root/../shared/ggml
   mkdir -p "$carry/ggml" && cp "$ggml/ggml-src.tar.xz" tools/gpt2-random-model.py "$carry/ggml/"
   sed 's|^work=$(mktemp -d)$|work=/tmp/ggml-src; rm -rf "$work"; mkdir -p "$work"|' "$ggml/build.sh" > "$carry/ggml/build.sh"
   grep -q '^work=/tmp/ggml-src' "$carry/ggml/build.sh" || { echo "gpu-check: ggml's build.sh changed: cannot fix its source path" >&2; exit 2; }
-  [ "$ggml_kernels" = all ] && regex=. || regex=$(python3 -c 'import re, sys
+  ptx=${GGML_PTX:-}
+  if [ -z "$ptx" ]; then
+    scratch=$(mktemp -d); ptx=$scratch/gpu
+    dist/bin/zluda extract "$ggml/host/lib/libggml-cuda.so.0" -o "$scratch/host" > /dev/null
+    rm -rf /tmp/ggml-src && mkdir -p /tmp/ggml-src && tar -C /tmp/ggml-src -xJf "$ggml/ggml-src.tar.xz"
+    python3 tools/gpu-check/ptx_at_path.py "$scratch/host" /tmp/ggml-src "$ptx"
+    ls "$ptx" | sed 's/\.ptx$//' > "$carry/ggml/modules.txt"  # names the GPU build's modules must match
+    (cd "$ptx" && grep -ho '\.entry [A-Za-z0-9_$]*' -- *.ptx | cut -c8- | LC_ALL=C sort) > "$carry/ggml/kernels.txt"
+  fi
+  regex=.; inputs=("$ptx")
+  if [ "$ggml_kernels" = ops ]; then
+    inputs=()
+    for f in "$ptx"/*.ptx; do
+      first=$(grep -om1 '\.entry [A-Za-z0-9_]*' "$f" | cut -c8- || true)
+      if [ "$(stat -c %s "$f")" -lt 1200000 ] && ! [[ $first =~ flash_attn ]] || [[ $first =~ ^_Z(12init_indices|19k_bin_bcast|21k_get_rows|18get_batch|13mul_mat_vec_f) ]]; then
+        inputs+=("$f")
+      fi
+    done
+  elif [ "$ggml_kernels" != all ]; then
+    regex=$(python3 -c 'import re, sys
 names = [l.strip() for l in open(sys.argv[1]) if l.strip()]
 print("^(" + "|".join(re.sub(r"_INTERNAL_[0-9a-f]{8}_", "_INTERNAL_[0-9a-f]{8}_", n) for n in names) + ")$")' "$ggml_kernels")
-  dist/bin/zluda precompile "${GGML_PTX:-$ggml/host/lib/libggml-cuda.so.0}" --target "$sm" --cache "$carry/cache" --kernels "$regex" \
-    > "$carry/precompile-ggml.log" || true
+  fi
+  dist/bin/zluda precompile "${inputs[@]}" --target "$sm" --cache "$carry/cache" --kernels "$regex" > "$carry/precompile-ggml.log" || true
   tail -1 "$carry/precompile-ggml.log"
 fi
 tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a tenth of the size: the carry is limited
@@ -120,36 +145,75 @@ if [ "${1:-}" = ggml ]; then  # ggml built here; its tests and GPT-2 natively an
   g=$scratch/ggml-build
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
+  logs=$out/logs; mkdir -p "$logs"  # only a few files come back from the GPU machine: ggml.md holds what matters
   GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
-    > "$out/ggml-build.log" 2>&1 || { tail -30 "$out/ggml-build.log"; exit 1; }
+    > "$logs/ggml-build.log" 2>&1 || { tail -30 "$logs/ggml-build.log" | tee "$out/ggml.md"; exit 1; }
   echo "ggml built in $(( $(date +%s) - t0 )) s"
+  names() {  # the carried kernels were renamed for this build's path: check the names
+    [ -f "$here/ggml/kernels.txt" ] || return 0
+    mkdir -p "$scratch/gptx" && (cd "$scratch/gptx" && cuobjdump -xptx all "$(readlink -f "$g/src/ggml-cuda/libggml-cuda.so")" > "$logs/cuobjdump.log" 2>&1)
+    (cd "$scratch/gptx" && cat -- *.ptx | grep -o '\.entry [A-Za-z0-9_$]*' | cut -c8- | LC_ALL=C sort) > "$logs/ggml-kernels.gpu"
+    echo "kernel names: $(wc -l < "$logs/ggml-kernels.gpu") in the GPU build, $(wc -l < "$here/ggml/kernels.txt") carried," \
+      "$(LC_ALL=C comm -3 "$logs/ggml-kernels.gpu" "$here/ggml/kernels.txt" | wc -l) differ $(LC_ALL=C comm -3 "$logs/ggml-kernels.gpu" "$here/ggml/kernels.txt" | head -2)"
+  }
+  # the end of a run's log where it did not end well
+  failed() { grep -aq ' tests passed' "$1" && ! grep -aq FAIL "$1" || { echo "--- $(basename "$1"):"; grep -a 'FAIL\|ERROR\|error\|Abort' "$1" | head -5; tail -12 "$1"; }; }
   nat() { env LD_LIBRARY_PATH="$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
   oursg() { ours env LD_LIBRARY_PATH="$here/dist/lib:$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
-  { echo "ggml test-backend-ops test -b CUDA0 on the GPU: cases passed natively and through ZLUDA-J (cuda backend)"
-    printf '%-40s %14s %14s %8s %8s\n' ops native ours "nat s" "ours s"
-    i=0
-    for ops in ${GGML_OPS:-GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS ROPE,SOFT_MAX ARGSORT,TOP_K}; do
-      i=$((i + 1))
-      a=$(date +%s.%N); nat timeout 300 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$out/ggml.native.$i" 2>&1; b=$(date +%s.%N)
-      oursg timeout 400 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$out/ggml.ours.$i" 2>&1; c=$(date +%s.%N)
-      printf '%-40s %14s %14s %8.1f %8.1f\n' "$(echo "$ops" | cut -c1-40)" \
-        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$out/ggml.native.$i" | tail -1 | cut -d' ' -f1)" \
-        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$out/ggml.ours.$i" | tail -1 | cut -d' ' -f1)" \
-        "$(awk -v x="$a" -v y="$b" "BEGIN { print y - x }")" "$(awk -v x="$b" -v y="$c" "BEGIN { print y - x }")"
-    done
+  { names
     # GPT-2 124M with random weights: prompt (a long prompt, one token generated) and generation (64 tokens)
     python3 "$here/ggml/gpt2-random-model.py" "$scratch/gpt2.bin" > /dev/null
     long=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done)
     echo; echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens)"
     for who in nat oursg; do
-      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$out/gpt2.prompt.$who" 2>&1
-      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "Hello world" -n 64 -ngl 1 -s 1 --top_k 1 > "$out/gpt2.gen.$who" 2>&1
-      printf '%-8s prompt: %s | generation: %s\n' "$who" "$(grep -a 'predict time' "$out/gpt2.prompt.$who" | sed 's/.*= *//')" \
-        "$(grep -a 'predict time' "$out/gpt2.gen.$who" | sed 's/.*= *//')"
+      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$logs/gpt2.prompt.$who" 2>&1
+      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "H" -n 64 -ngl 1 -s 1 --top_k 1 > "$logs/gpt2.gen.$who" 2>&1
+      printf '%-8s prompt: %s | generation: %s\n' "$who" "$(grep -a 'predict time' "$logs/gpt2.prompt.$who" | sed 's/.*= *//')" \
+        "$(grep -a 'predict time' "$logs/gpt2.gen.$who" | sed 's/.*= *//')"
+      for k in prompt gen; do grep -aq 'predict time' "$logs/gpt2.$k.$who" || { echo "--- gpt2.$k.$who:"; tail -15 "$logs/gpt2.$k.$who"; }; done
     done
-    if [ "$(grep -a '^Hello world' "$out/gpt2.gen.nat")" = "$(grep -a '^Hello world' "$out/gpt2.gen.oursg")" ]; then
+    if [ "$(grep -a '^H' "$logs/gpt2.gen.nat")" = "$(grep -a '^H' "$logs/gpt2.gen.oursg")" ]; then
       echo "generated text: the same natively and through ZLUDA-J"
     else echo "generated text: DIFFERS"; fi
+    # speed: test-backend-ops perf per case, natively and through ZLUDA-J (us per run; ratio native / ours)
+    echo; echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J"
+    for op in ${GGML_PERF_OPS:-RMS_NORM GET_ROWS CPY SOFT_MAX ROPE}; do
+      nat timeout ${GGML_PERF_S:-60} "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" > "$logs/perf.native.$op" 2>&1
+      oursg timeout ${GGML_PERF_S:-60} "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" > "$logs/perf.ours.$op" 2>&1
+      python3 - "$logs/perf.native.$op" "$logs/perf.ours.$op" <<'PY'
+import re, sys
+def cases(path):
+    found = {}
+    for line in open(path, errors="replace"):
+        m = re.match(r"\s+(\w+\(.*\)):\s+\d+ runs -\s+([0-9.]+) us/run", line)
+        if m: found[m.group(1)] = float(m.group(2))
+    return found
+nat, ours = cases(sys.argv[1]), cases(sys.argv[2])
+ratios = []
+for case, t in nat.items():
+    o = ours.get(case)
+    print("  %-90s %10.2f %10s %6s" % (case[:90], t, "%.2f" % o if o else "-", "%.2f" % (t / o) if o else "-"))
+    if o: ratios.append(t / o)
+if ratios:
+    g = 1.0
+    for r in ratios: g *= r
+    print("  %s: %d of %d cases, ratio native/ours: geometric mean %.2f, min %.2f" % (
+        sys.argv[1].rsplit(".", 1)[1], len(ratios), len(nat), g ** (1 / len(ratios)), min(ratios)))
+PY
+    done
+    echo; echo "ggml test-backend-ops test -b CUDA0 on the GPU: cases passed natively and through ZLUDA-J (cuda backend)"
+    printf '%-40s %14s %14s %8s %8s\n' ops native ours "nat s" "ours s"
+    i=0
+    for ops in ${GGML_OPS:-GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS ROPE,SOFT_MAX ARGSORT,TOP_K}; do
+      i=$((i + 1))
+      a=$(date +%s.%N); nat timeout 300 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$logs/ggml.native.$i" 2>&1; b=$(date +%s.%N)
+      oursg timeout 400 "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$logs/ggml.ours.$i" 2>&1; c=$(date +%s.%N)
+      printf '%-40s %14s %14s %8.1f %8.1f\n' "$(echo "$ops" | cut -c1-40)" \
+        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$logs/ggml.native.$i" | tail -1 | cut -d' ' -f1)" \
+        "$(grep -ao '[0-9]*/[0-9]* tests passed' "$logs/ggml.ours.$i" | tail -1 | cut -d' ' -f1)" \
+        "$(awk -v x="$a" -v y="$b" "BEGIN { print y - x }")" "$(awk -v x="$b" -v y="$c" "BEGIN { print y - x }")"
+      failed "$logs/ggml.native.$i"; failed "$logs/ggml.ours.$i"
+    done
   } 2>&1 | tee "$out/ggml.md"
   exit 0
 fi
@@ -183,7 +247,9 @@ done
 gcc -O2 -o "$scratch/cublas_bench" "$here/cublas/cublas_bench.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -ldl -Wl,-rpath,"$cublasdir"
 (cd "$scratch" && timeout 120 ./cublas_bench > "$out/cublas_bench.native" 2>&1)
 (cd "$scratch" && ours timeout 300 ./cublas_bench > "$out/cublas_bench.ours" 2>&1)
-for p in "$here"/bin/* "$scratch"/bin/*; do
+progs=("$here"/bin/* "$scratch"/bin/*)
+[ "${1:-}" = ptx ] && progs=()  # 'run.sh ptx': the ptx-tests and the cuBLAS benchmark only (a shorter call)
+for p in "${progs[@]}"; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
   (cd "$scratch" && LD_LIBRARY_PATH="$cublasdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1
    echo "exit $?" >> "$out/programs/$n.native")

@@ -62,7 +62,13 @@ public final class PrecompileMain {
             System.exit(2);
         }
         List<Found> modules = new ArrayList<>();
-        for (Path in : inputs) find(in, modules);
+        for (Path in : inputs) {
+            if (!Files.exists(in)) {
+                System.err.println("zluda precompile: " + in + ": no such file or directory");
+                System.exit(2);
+            }
+            find(in, modules);
+        }
         long t0 = System.nanoTime();
         AtomicInteger compiled = new AtomicInteger(), cachedAlready = new AtomicInteger(), failed = new AtomicInteger();
         HostJit host = target.equals("host") ? new HostJit(List.of(), cache) : null;
