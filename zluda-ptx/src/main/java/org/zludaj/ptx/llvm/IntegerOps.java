@@ -387,19 +387,59 @@ final class IntegerOps {
         // set.CmpOp[.BoolOp].dtype.stype d, a, b[, c]: compare like setp, then all ones (integer) or 1.0f
         Type dtype = firstType(i), stype = type(i);
         String cmp = i.modifiers().get(0);
-        LLVMValueRef p = compare(i, cmp, stype, op(i, 1, stype), op(i, 2, stype));
         String combine = i.modifiers().size() > 3 ? i.modifiers().get(1) : null;
-        if (combine != null && i.operands().size() == 4) {
-            LLVMValueRef q = l.read(i, i.operands().get(3), Type.PRED);
-            p = switch (combine) {
-                case ".and" -> LLVMBuildAnd(b(), p, q, "");
-                case ".or" -> LLVMBuildOr(b(), p, q, "");
-                default -> LLVMBuildXor(b(), p, q, "");
-            };
+        if (stype == Type.F16X2 || stype == Type.BF16X2 || stype == Type.F16 || stype == Type.BF16) {
+            setHalf(i, cmp, combine, dtype, stype);
+            return;
         }
+        LLVMValueRef p = combine(i, combine, compare(i, cmp, stype, op(i, 1, stype), op(i, 2, stype)));
         LLVMValueRef r = dtype == Type.F32 ? select(p, LLVMConstReal(LLVMFloatTypeInContext(l.ctx), 1.0), LLVMConstReal(LLVMFloatTypeInContext(l.ctx), 0))
                 : select(p, c(t(dtype), -1), c(t(dtype), 0));
         out(i, r, dtype);
+    }
+
+    /** set's BoolOp with the predicate c (the fourth operand), where the instruction has one. */
+    private LLVMValueRef combine(Instruction i, String combine, LLVMValueRef p) {
+        if (combine == null || i.operands().size() != 4) return p;
+        LLVMValueRef q = l.read(i, i.operands().get(3), Type.PRED);
+        return switch (combine) {
+            case ".and" -> LLVMBuildAnd(b(), p, q, "");
+            case ".or" -> LLVMBuildOr(b(), p, q, "");
+            default -> LLVMBuildXor(b(), p, q, "");
+        };
+    }
+
+    /**
+     * set with f16/bf16 sources (one value, or two packed halves compared half by half): each result is 1.0 in the
+     * destination's half format (f16 0x3c00, bf16 0x3f80), or all ones of an integer destination (0xffff per half of a
+     * packed comparison), else 0. Halves are compared exactly in f32 (.ftz flushes the half format's subnormals).
+     */
+    private void setHalf(Instruction i, String cmp, String combine, Type dtype, Type stype) {
+        boolean packed = stype == Type.F16X2 || stype == Type.BF16X2;
+        Type lane = stype == Type.F16X2 || stype == Type.F16 ? Type.F16 : Type.BF16;
+        LLVMTypeRef i16 = LLVMInt16TypeInContext(l.ctx), i32 = LLVMInt32TypeInContext(l.ctx), f32 = LLVMFloatTypeInContext(l.ctx);
+        LLVMValueRef[] t = new LLVMValueRef[packed ? 2 : 1];
+        LLVMValueRef[][] v = new LLVMValueRef[2][t.length];
+        for (int k = 0; k < 2; k++) {
+            LLVMValueRef bits = packed ? op(i, k + 1, Type.B32) : op(i, k + 1, Type.B16);
+            for (int h = 0; h < t.length; h++) {
+                LLVMValueRef half = packed ? LLVMBuildTrunc(b(), h == 0 ? bits : LLVMBuildLShr(b(), bits, c32(16), ""), i16, "") : bits;
+                LLVMValueRef x = LLVMBuildFPExt(b(), LLVMBuildBitCast(b(), half, t(lane), ""), f32, "");  // exact
+                v[k][h] = i.has(".ftz") ? l.floats.flushHalf(x, lane) : x;
+            }
+        }
+        for (int h = 0; h < t.length; h++) t[h] = combine(i, combine, compare(i, cmp, Type.F32, v[0][h], v[1][h]));
+        boolean halfResult = dtype == Type.F16 || dtype == Type.BF16 || dtype == Type.F16X2 || dtype == Type.BF16X2;
+        if (!halfResult && (dtype.isFloat() || dtype == Type.PRED) || !packed && (dtype == Type.F16X2 || dtype == Type.BF16X2)) throw l.unsupported(i);
+        long one = !halfResult ? 0xffff : dtype == Type.F16 || dtype == Type.F16X2 ? 0x3c00 : 0x3f80;
+        if (packed) {
+            LLVMValueRef lo = select(t[0], c32(one), c32(0)), hi = select(t[1], c32(one << 16), c32(0));
+            out(i, LLVMBuildOr(b(), lo, hi, ""), Type.B32);
+        } else if (halfResult) {
+            out(i, select(t[0], c(i16, one), c(i16, 0)), Type.B16);
+        } else {
+            out(i, select(t[0], c(t(dtype), -1), c(t(dtype), 0)), dtype);
+        }
     }
 
     /** Integer and float comparisons of setp/set. */

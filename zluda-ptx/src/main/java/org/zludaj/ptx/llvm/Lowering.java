@@ -1054,9 +1054,11 @@ public final class Lowering {
             if (i.has(".sat")) throw unsupported(i);
         } else {
             boolean signed = t.isSigned();
+            boolean sat = i.has(".sat");  // add.sat.s32/sub.sat.s32: clamped to [INT_MIN, INT_MAX]
+            if (sat && !(t == Type.S32 && (op.equals("add") || op.equals("sub")))) throw unsupported(i);
             r = switch (op) {
-                case "add" -> LLVMBuildAdd(b, x, y, "");
-                case "sub" -> LLVMBuildSub(b, x, y, "");
+                case "add" -> sat ? Ll.intrinsic(module, b, "llvm.sadd.sat", new LLVMTypeRef[] {llvmType(t)}, x, y) : LLVMBuildAdd(b, x, y, "");
+                case "sub" -> sat ? Ll.intrinsic(module, b, "llvm.ssub.sat", new LLVMTypeRef[] {llvmType(t)}, x, y) : LLVMBuildSub(b, x, y, "");
                 case "mul" -> LLVMBuildMul(b, x, y, "");
                 case "div", "rem" -> divide(op, signed, x, y);
                 case "and" -> LLVMBuildAnd(b, x, y, "");
@@ -1116,13 +1118,19 @@ public final class Lowering {
             LLVMValueRef x = extend(read(i, o.get(1), t), t, wt), y = extend(read(i, o.get(2), t), t, wt);
             LLVMValueRef p = LLVMBuildMul(b, x, y, "");
             if (i.has(".wide")) {
+                if (i.has(".sat")) throw unsupported(i);
                 write(i, o.get(0), LLVMBuildAdd(b, p, read(i, o.get(3), wt), ""), wt);
             } else {
                 LLVMValueRef h = LLVMBuildTrunc(b, LLVMBuildLShr(b, p, LLVMConstInt(llvmType(wt), t.bits(), 0), ""), llvmType(t), "");
-                write(i, o.get(0), LLVMBuildAdd(b, h, read(i, o.get(3), t), ""), t);
+                LLVMValueRef c = read(i, o.get(3), t);
+                if (i.has(".sat") && t != Type.S32) throw unsupported(i);
+                // mad.hi.sat.s32: the final addition saturates to [INT_MIN, INT_MAX]
+                write(i, o.get(0), i.has(".sat") ? Ll.intrinsic(module, b, "llvm.sadd.sat", new LLVMTypeRef[] {llvmType(t)}, h, c)
+                        : LLVMBuildAdd(b, h, c, ""), t);
             }
             return;
         }
+        if (i.has(".sat")) throw unsupported(i);  // only mad.hi.sat.s32 saturates
         LLVMValueRef r = LLVMBuildAdd(b, LLVMBuildMul(b, read(i, o.get(1), t), read(i, o.get(2), t), ""), read(i, o.get(3), t), "");
         write(i, o.get(0), r, t);
     }
@@ -1362,12 +1370,14 @@ public final class Lowering {
     /** Reads an operand as PTX type {@code t} (registers of another type of the same size are reinterpreted). */
     LLVMValueRef read(Instruction i, Operand o, Type t) {
         LLVMTypeRef lt = llvmType(t);
+        boolean real = LLVMGetTypeKind(lt) == LLVMHalfTypeKind || LLVMGetTypeKind(lt) == LLVMBFloatTypeKind
+                || LLVMGetTypeKind(lt) == LLVMFloatTypeKind || LLVMGetTypeKind(lt) == LLVMDoubleTypeKind;
         if (o instanceof Operand.IntImm imm) {
-            if (t.isFloat()) return LLVMConstReal(lt, imm.value());
-            return LLVMConstInt(lt, imm.value(), 1);
+            if (t.isFloat() && real) return LLVMConstReal(lt, imm.value());
+            return LLVMConstInt(lt, imm.value(), 1);  // integers, and the bits of packed halves (f16x2, bf16x2)
         }
         if (o instanceof Operand.FloatImm f) {
-            if (!t.isFloat()) {
+            if (!t.isFloat() || !real) {
                 if (f.width() != 0) return LLVMConstInt(lt, f.bits(), 0);
                 throw new Unsupported(i.line(), i.text() + ": float immediate for integer operand");
             }
