@@ -82,6 +82,10 @@ public final class Compiler {
 
     /** Lowers, optimizes and generates code ({@code LLVMObjectFile} or {@code LLVMAssemblyFile}). */
     public static Output compile(PtxModule ptx, Target t, int fileType) throws PtxException {
+        return BigStack.call(() -> compileHere(ptx, t, fileType));
+    }
+
+    private static Output compileHere(PtxModule ptx, Target t, int fileType) throws PtxException {
         LLVMTargetMachineRef tm = targetMachine(t);
         LLVMContextRef ctx = LLVMContextCreate();
         try {

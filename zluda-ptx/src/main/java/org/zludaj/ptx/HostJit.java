@@ -145,6 +145,10 @@ public final class HostJit {
 
     /** Lowers, optimizes and generates the module's object file (with the placeholder prefix). */
     private Unit compile(PtxModule ptx) throws PtxException {
+        return BigStack.call(() -> compileHere(ptx));
+    }
+
+    private Unit compileHere(PtxModule ptx) throws PtxException {
         LLVMContextRef ctx = LLVMContextCreate();
         LLVMTargetMachineRef tm = Compiler.targetMachine(target);
         try {
