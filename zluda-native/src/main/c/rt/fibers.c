@@ -70,7 +70,8 @@ typedef struct {
     uint32_t bar_result[16];
     /* warp groups: up to 32 pending per warp */
     group_t *groups;  /* warps * 32 */
-    uint32_t *am_arrived, *am_result, *am_generation;  /* activemask, per warp */
+    /* activemask meetings, per thread: the activemask instruction a lane is parked at (0: none), the mask it gets */
+    uint32_t *am_site, *am_result;
     int deadlock, aborted;
     int failed;  /* a thread asserted (-3): the others run on, as on NVIDIA, and the launch fails */
 } block_t;
@@ -158,13 +159,13 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     b.stacks = fiber_stacks(nthreads, stack, &stride);
     b.groups = calloc(((nthreads + 31) / 32) * 32, sizeof(group_t));
     int warps = (int)((nthreads + 31) / 32);
-    b.am_arrived = calloc(3 * (size_t)warps, sizeof(uint32_t));
-    if (!b.fibers || !b.stacks || !b.groups || !b.am_arrived) {
-        free(b.fibers); free(b.groups); free(b.am_arrived);
+    (void)warps;
+    b.am_site = calloc(2 * (size_t)nthreads, sizeof(uint32_t));
+    if (!b.fibers || !b.stacks || !b.groups || !b.am_site) {
+        free(b.fibers); free(b.groups); free(b.am_site);
         return -1;
     }
-    b.am_result = b.am_arrived + warps;
-    b.am_generation = b.am_arrived + 2 * warps;
+    b.am_result = b.am_site + nthreads;
     block_t *saved = current_block;
     current_block = &b;
     for (uint32_t t = 0; t < nthreads; t++) {
@@ -211,7 +212,7 @@ end:
            : b.deadlock ? -2 : 0;
     free(b.fibers);
     free(b.groups);
-    free(b.am_arrived);
+    free(b.am_site);
     current_block = saved;
     return rc;
 }
@@ -222,11 +223,11 @@ static fiber_t *self_of(zluda_thread_ctx *ctx, block_t **bp) {
     return &b->fibers[ctx->linear];
 }
 
-/* A lane of `warp` stops to wait for something: the lanes waiting at activemask (a meeting of the lanes that
- * execute together, which counts blocked lanes out) re-check whether the meeting is complete. */
+/* A lane of `warp` stops to wait for something: the lanes parked at activemask (meetings of the lanes that execute
+ * together, which count blocked lanes out) re-check whether their meetings are complete. */
 static void wake_meeting(block_t *b, int warp) {
-    uint32_t a = b->am_arrived[warp];
-    for (int t = 0; a; t++, a >>= 1) if (a & 1) b->fibers[warp * 32 + t].waiting = 0;
+    int end = b->n - warp * 32 < 32 ? b->n : warp * 32 + 32;
+    for (int t = warp * 32; t < end; t++) if (b->am_site[t]) b->fibers[t].waiting = 0;
 }
 
 /* Arrives at barrier `id` of `count` threads (default: the block); waits for the others unless `wait` is 0
@@ -415,21 +416,38 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
         /* the lanes executing it together (also the meeting points of pass.WarpLockstep): complete when no lane of
          * the warp may still come, i.e. every other lane has arrived, finished, or is blocked elsewhere (at a
          * barrier, in another collective, polling memory); those lanes are not executing with this one */
-        uint32_t gen = b->am_generation[warp];
-        b->am_arrived[warp] |= 1u << lane;
+        /* the lanes executing it together (also the meeting points of pass.WarpLockstep). A lane parks at its
+         * activemask instruction (`value` names it); once no lane of the warp is still running (each has parked at
+         * an activemask, finished, or is blocked elsewhere: at a barrier, in another collective, polling memory),
+         * the lanes parked at the first such instruction get the mask of their meeting. Lanes of the branches of
+         * divergent code thus meet apart, each branch's lanes together, and meet again where the branches join. */
+        uint32_t site = (uint32_t)value ? (uint32_t)value : 0xffffffffu, me_t = ctx->linear, base = (uint32_t)warp * 32;
+        b->am_site[me_t] = site;
         for (;;) {
-            if (b->am_generation[warp] != gen) return b->am_result[warp];
+            if (!b->am_site[me_t]) return b->am_result[me_t];  /* released by the lane that completed the meetings */
             uint32_t pending = 0;
             for (int t = 0; t < warp_lanes; t++) {
-                fiber_t *f = &b->fibers[warp * 32 + t];
-                if (!f->finished && !(b->am_arrived[warp] >> t & 1) && !f->waiting && !f->spinning) pending |= 1u << t;
+                fiber_t *f = &b->fibers[base + t];
+                if (!f->finished && !b->am_site[base + t] && !f->waiting && !f->spinning) pending |= 1u << t;
             }
             if (!pending) {
-                b->am_result[warp] = b->am_arrived[warp];
-                b->am_arrived[warp] = 0;
-                b->am_generation[warp]++;
-                for (int t = warp * 32; t < warp * 32 + warp_lanes; t++) b->fibers[t].waiting = 0;
-                return b->am_result[warp];
+                /* the meeting at the first of the instructions lanes are parked at (numbered in program order): lanes
+                 * parked further on wait, as NVIDIA's warp waits where divergent paths join for the lanes still
+                 * behind (the lanes of an if's other branch, of more iterations of a loop) */
+                uint32_t first = 0xffffffffu, m = 0;
+                for (int t = 0; t < warp_lanes; t++) {
+                    uint32_t s = b->am_site[base + t];
+                    if (s && s < first) first = s;
+                }
+                for (int t = 0; t < warp_lanes; t++) if (b->am_site[base + t] == first) m |= 1u << t;
+                for (int t = 0; t < warp_lanes; t++) {
+                    if (b->am_site[base + t] != first) continue;
+                    b->am_result[base + t] = m;
+                    b->am_site[base + t] = 0;
+                    b->fibers[base + t].waiting = 0;
+                }
+                if (!b->am_site[me_t]) return b->am_result[me_t];
+                continue;  /* this lane waits for a later meeting: the released lanes run first */
             }
             me->waiting = 1;
             yield(b, me);

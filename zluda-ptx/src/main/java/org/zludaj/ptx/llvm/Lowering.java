@@ -202,6 +202,12 @@ public final class Lowering {
         LLVMSetInitializer(var.pointer(), LLVMConstArray2(elem, Ll.array(items), count));
     }
 
+    /** Whether LLVMConstReal may be given this type (LLVM crashes the process on any other). */
+    static boolean realType(LLVMTypeRef t) {
+        int k = LLVMGetTypeKind(t);
+        return k == LLVMHalfTypeKind || k == LLVMBFloatTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
+    }
+
     private static void flatten(Operand o, List<Operand> out) {
         if (o instanceof Operand.Aggregate a) for (Operand e : a.elements()) flatten(e, out);
         else out.add(o);
@@ -210,12 +216,14 @@ public final class Lowering {
     private LLVMValueRef constant(Variable v, Operand o, LLVMTypeRef elem) {
         if (o instanceof Operand.IntImm i) {
             if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, i.value(), 1);
+            if (!realType(elem)) throw new Unsupported(v.line(), "initializer " + i.value() + " of " + v.name() + " is not supported yet");
             return LLVMConstReal(elem, i.value());
         }
         if (o instanceof Operand.FloatImm f) {
             if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, f.width() != 0 ? f.bits() : (long) f.value(), 0);
             if (f.width() == 32 && LLVMGetTypeKind(elem) == LLVMFloatTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt32TypeInContext(ctx), f.bits(), 0), elem);
             if (f.width() == 64 && LLVMGetTypeKind(elem) == LLVMDoubleTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt64TypeInContext(ctx), f.bits(), 0), elem);
+            if (!realType(elem)) throw new Unsupported(v.line(), "initializer " + f.value() + " of " + v.name() + " is not supported yet");
             return LLVMConstReal(elem, f.value());
         }
         if (o instanceof Operand.Call c && c.function().equals("generic")) return constant(v, c.argument(), elem);
@@ -510,6 +518,8 @@ public final class Lowering {
     private final DevicePrintf printf = new DevicePrintf(this);
     private final TextureOps textures = new TextureOps(this);
     private final VideoOps video = new VideoOps(this);
+    /** activemask instructions lowered so far in the module: each one's identity. */
+    private int activemaskSites;
 
     String symbolPrefix() {
         return symbolPrefix;
@@ -761,7 +771,9 @@ public final class Lowering {
             }
             default -> {  // activemask
                 kind = Target.ACTIVEMASK;
-                value = LLVMConstInt(i64, 0, 0);
+                // which activemask this is: the host's lanes meet only with the lanes at the same instruction (in
+                // divergent code each branch's lanes execute theirs apart, as on NVIDIA's GPUs)
+                value = LLVMConstInt(i64, ++activemaskSites, 0);
                 mask = full;
             }
         }
@@ -1370,8 +1382,7 @@ public final class Lowering {
     /** Reads an operand as PTX type {@code t} (registers of another type of the same size are reinterpreted). */
     LLVMValueRef read(Instruction i, Operand o, Type t) {
         LLVMTypeRef lt = llvmType(t);
-        boolean real = LLVMGetTypeKind(lt) == LLVMHalfTypeKind || LLVMGetTypeKind(lt) == LLVMBFloatTypeKind
-                || LLVMGetTypeKind(lt) == LLVMFloatTypeKind || LLVMGetTypeKind(lt) == LLVMDoubleTypeKind;
+        boolean real = realType(lt);
         if (o instanceof Operand.IntImm imm) {
             if (t.isFloat() && real) return LLVMConstReal(lt, imm.value());
             return LLVMConstInt(lt, imm.value(), 1);  // integers, and the bits of packed halves (f16x2, bf16x2)
