@@ -218,6 +218,18 @@ class DriverProgramsTest {
     }
 
     /**
+     * c/driver_sticky.c: after a kernel traps, the synchronization reports CUDA_ERROR_LAUNCH_FAILED and every later
+     * call that uses the context answers it too (memory, copies, launches, modules, streams, events), cuCtxGetCurrent
+     * still answers, and cuDevicePrimaryCtxReset makes the device usable again (issue 19; expectations from NVIDIA's
+     * documentation, to be compared with NVIDIA's own answers by tools/gpu-check, which runs the program both ways).
+     */
+    @Test
+    void aFaultIsStickyUntilThePrimaryContextIsReset(@TempDir Path dir) throws Exception {
+        Programs.Result r = passes(dir, "driver_sticky", "PASS: sticky errors");
+        assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0 7\n"), r.toString());
+    }
+
+    /**
      * c/driver_legacy.c: the first ABIs (cuCtxCreate, cuCtxPushCurrent/PopCurrent, cuStreamDestroy, cuEventDestroy,
      * cuGraphInstantiate, cuGraphExecUpdate), the first launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid),
          * batched copies (also 3-D, between pointers and arrays), prefetches and discards, graph memory attributes. NVIDIA's answers (H200): a parameter written

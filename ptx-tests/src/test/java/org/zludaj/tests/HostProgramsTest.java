@@ -138,6 +138,17 @@ class HostProgramsTest {
         assertTrue(r.stdout().contains("PASS: launches=20000 bad=0"), r.toString());
     }
 
+    /**
+     * cuda/mixed_calls.cu (issue 19: such a program once livelocked on the host and faulted through the cuda backend):
+     * dynamic shared memory of three sizes, __noinline__ recursion (fib, a tail-recursive sum), a struct returned by
+     * value from a non-inlined function, a __device__ table of function pointers.
+     */
+    @Test
+    void recursionStructReturnsAndFunctionPointerTables(@TempDir Path dir) throws Exception {
+        Programs.Result r = run(dir, "mixed_calls", "-arch=compute_75");
+        assertTrue(r.stdout().contains("PASS") && !r.stdout().contains("FAIL"), r.toString());
+    }
+
     @Test
     void fiberStacksFollowLocalMemoryAndTheStackLimit(@TempDir Path dir) throws Exception {
         Programs.Result r = run(dir, "bigstack", "-arch=compute_75");  // with fixed 64 KiB stacks the guard page stops it (SIGSEGV)

@@ -1,5 +1,8 @@
 package org.zludaj.driver;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import java.util.ArrayDeque;
 import org.zludaj.api.CuContextApi;
 import org.zludaj.api.CuResult;
@@ -282,7 +285,9 @@ final class ContextApi implements CuContextApi {
             c.drain();
             c.localStorage.clear();
             c.sticky = null;
-            for (Stream s : c.streams()) {
+            List<Stream> all = new ArrayList<>(c.streams());
+            all.add(c.legacy);  // the legacy stream is not among c.streams(): the fault's own error is usually there
+            for (Stream s : all) {
                 try {
                     s.takeError();  // reset: errors of earlier work are forgotten
                 } catch (CudaException ignored) {

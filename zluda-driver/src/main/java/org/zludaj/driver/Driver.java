@@ -170,6 +170,17 @@ public final class Driver {
         return stack.get().peekLast();
     }
 
+    /**
+     * The current context for a call that uses it (memory, modules, streams, events): after a kernel fault the
+     * context is unusable, and every such call answers the fault's error (CUDA_ERROR_LAUNCH_FAILED,
+     * CUDA_ERROR_ILLEGAL_ADDRESS ...) until the primary context is reset, as NVIDIA's driver does.
+     */
+    Context requireUsable() throws CudaException {
+        Context c = requireCurrent();
+        c.checkSticky();
+        return c;
+    }
+
     Context requireCurrent() throws CudaException {
         requireInit();
         Context c = current();

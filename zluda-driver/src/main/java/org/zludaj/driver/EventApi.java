@@ -18,7 +18,7 @@ final class EventApi implements CuEventApi {
     public int cuEventCreate(long phEvent, int flags) {
         return Api.call("cuEventCreate", () -> {
             Mem.nonNull(phEvent, "phEvent");
-            d.requireCurrent();
+            d.requireUsable();
             if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "event flags " + flags);
             HostRuntime.putLong(phEvent, d.handles.add(new Event(flags)));
         });

@@ -25,7 +25,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemAlloc_v2(long dptr, long bytesize) {
         return Api.call("cuMemAlloc", () -> {
             Mem.nonNull(dptr, "dptr");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
             long p = d.backend.allocate(c.device, bytesize);
             d.deviceMemory.put(p, bytesize);
@@ -38,7 +38,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemAllocManaged(long dptr, long bytesize, int flags) {
         return Api.call("cuMemAllocManaged", () -> {
             Mem.nonNull(dptr, "dptr");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemAllocManaged of 0 bytes");
             if (flags != 1 && flags != 2) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or CU_MEM_ATTACH_HOST");
             long p = d.backend.allocateManaged(c.device, bytesize);
@@ -52,7 +52,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemFree_v2(long dptr) {
         return Api.call("cuMemFree", () -> {
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (dptr == 0) return;
             c.drain();
             MemoryPool pool = d.poolAllocations.remove(dptr);
@@ -71,7 +71,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemGetInfo_v2(long free, long total) {
         return Api.call("cuMemGetInfo", () -> {
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             long t = d.devices().get(c.device).totalMemory();
             long used = 0;
             for (long size : d.deviceMemory.values()) used += size;
@@ -85,7 +85,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMemHostAlloc(long pp, long bytesize, int flags) {
         return Api.call("cuMemHostAlloc", () -> {
             Mem.nonNull(pp, "pp");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "cuMemHostAlloc of 0 bytes");
             if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
             long p = d.backend.allocateHost(c.device, bytesize);
@@ -103,7 +103,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemFreeHost(long p) {
         return Api.call("cuMemFreeHost", () -> {
-            d.requireCurrent().drain();
+            d.requireUsable().drain();
             d.backend.freeHost(p);
             d.pinnedMemory.remove(p);
             d.hostFlags.remove(p);
@@ -113,7 +113,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemHostGetDevicePointer_v2(long pdptr, long p, int flags) {
         return Api.call("cuMemHostGetDevicePointer", () -> {
-            d.requireCurrent();
+            d.requireUsable();
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
             Mem.putLong(pdptr, p, "pdptr");  // host and device share one address space on this backend
         });
@@ -196,7 +196,7 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call("cuMemAllocPitch", () -> {
             Mem.nonNull(dptr, "dptr");
             Mem.nonNull(pPitch, "pPitch");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "ElementSizeBytes must be 4, 8 or 16");
             if (widthInBytes == 0 || height == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "empty pitched allocation");
@@ -339,7 +339,7 @@ final class MemoryApi implements CuMemoryApi {
 
     private long createArray(long pHandle, long w, long h, long depth, int format, int channels, int flags) throws CudaException {
         Mem.nonNull(pHandle, "pHandle");
-        Context c = d.requireCurrent();
+        Context c = d.requireUsable();
         CudaArray.check(w, h, depth, format, channels);
         int known = TextureApi.ARRAY_LAYERED | TextureApi.ARRAY_SURFACE_LDST | TextureApi.ARRAY_TEXTURE_GATHER;
         if ((flags & ~known) != 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "array flags 0x" + Integer.toHexString(flags) + " (cubemap, depth, sparse ...)");
@@ -400,7 +400,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuArrayDestroy(long hArray) {
         return Api.call("cuArrayDestroy", () -> {
             CudaArray a = d.handles.get(hArray, CudaArray.class);
-            d.requireCurrent().drain();
+            d.requireUsable().drain();
             d.backend.free(a.base);
             d.handles.remove(hArray);
         });
@@ -485,7 +485,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemHostRegister_v2(long p, long bytesize, int flags) {
         return Api.call("cuMemHostRegister", () -> {
-            d.requireCurrent();
+            d.requireUsable();
             if (p == 0 || bytesize == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "empty or NULL range");
             if ((flags & ~0xF) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags " + flags);
             var before = d.pinnedMemory.floorEntry(p + bytesize - 1);
@@ -500,7 +500,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemHostUnregister(long p) {
         return Api.call("cuMemHostUnregister", () -> {
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if (!d.registeredMemory.contains(p))
                 throw new CudaException(CuResult.CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, "not the start of a registered range");
             c.drain();
@@ -513,7 +513,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemHostGetFlags(long pFlags, long p) {
         return Api.call("cuMemHostGetFlags", () -> {
-            d.requireCurrent();
+            d.requireUsable();
             var e = Driver.allocationOf(d.pinnedMemory, p);
             Integer flags = e == null ? null : d.hostFlags.get(e.getKey());
             if (flags == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not page-locked host memory");
@@ -524,7 +524,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuMemGetAddressRange_v2(long pbase, long psize, long dptr) {
         return Api.call("cuMemGetAddressRange", () -> {
-            d.requireCurrent();
+            d.requireUsable();
             var e = Driver.allocationOf(d.deviceMemory, dptr);
             if (e == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "0x" + Long.toHexString(dptr) + " is in no allocation");
             if (pbase != 0) HostRuntime.putLong(pbase, e.getKey());
@@ -573,7 +573,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuPointerGetAttribute(long data, int attribute, long ptr) {
         return Api.call("cuPointerGetAttribute", () -> {
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             Mem.nonNull(data, "data");
             Pointer p = pointer(ptr);
             if (p == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "0x" + Long.toHexString(ptr) + " is not memory of this driver");
@@ -588,7 +588,7 @@ final class MemoryApi implements CuMemoryApi {
     @Override
     public int cuPointerGetAttributes(int numAttributes, long attributes, long data, long ptr) {
         return Api.call("cuPointerGetAttributes", () -> {
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             Mem.nonNull(attributes, "attributes");
             Mem.nonNull(data, "data");
             Pointer p = pointer(ptr);
@@ -668,7 +668,7 @@ final class MemoryApi implements CuMemoryApi {
     }
 
     private void advise(long devPtr, long count, int advice) throws CudaException {
-        d.requireCurrent();
+        d.requireUsable();
         var e = Driver.allocationOf(d.deviceMemory, devPtr);
         if (e == null || !d.managedMemory.contains(e.getKey()) || devPtr + count > e.getKey() + e.getValue())
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a range of managed memory");
@@ -874,7 +874,7 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call("cuMipmappedArrayCreate", () -> {
             Mem.nonNull(pHandle, "pHandle");
             Mem.nonNull(desc, "pMipmappedArrayDesc");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             long w = HostRuntime.getLong(desc), h = HostRuntime.getLong(desc + 8), depth = HostRuntime.getLong(desc + 16);
             int format = HostRuntime.getInt(desc + 24), channels = HostRuntime.getInt(desc + 28), flags = HostRuntime.getInt(desc + 32);
             CudaArray.check(w, h, depth, format, channels);
@@ -912,7 +912,7 @@ final class MemoryApi implements CuMemoryApi {
     public int cuMipmappedArrayDestroy(long hMipmappedArray) {
         return Api.call("cuMipmappedArrayDestroy", () -> {
             MipmappedArray m = d.handles.get(hMipmappedArray, MipmappedArray.class);
-            d.requireCurrent().drain();
+            d.requireUsable().drain();
             for (int k = 0; k < m.levels().size(); k++) {
                 d.backend.free(m.levels().get(k).base);
                 d.handles.remove(m.handles().get(k));

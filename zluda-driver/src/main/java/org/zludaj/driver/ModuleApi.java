@@ -16,7 +16,7 @@ final class ModuleApi implements CuModuleApi {
     public int cuModuleLoadData(long module, long image) {
         return Api.call("cuModuleLoadData", () -> {
             Mem.nonNull(module, "module");
-            d.requireCurrent();
+            d.requireUsable();
             HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.load(d, image, true)));
         });
     }
@@ -27,7 +27,7 @@ final class ModuleApi implements CuModuleApi {
             Mem.nonNull(module, "module");
             if (numOptions < 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "negative option count");
             JitOptions jit = JitOptions.read(numOptions, options, optionValues);
-            d.requireCurrent();
+            d.requireUsable();
             HostRuntime.putLong(module, CodeLoader.register(d, load(image, jit)));
         });
     }
@@ -37,7 +37,7 @@ final class ModuleApi implements CuModuleApi {
         return Api.call("cuModuleLoad", () -> {
             Mem.nonNull(module, "module");
             String path = Mem.string(fname, "fname");
-            d.requireCurrent();
+            d.requireUsable();
             HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.loadFile(d, path, true)));
         });
     }
@@ -47,7 +47,7 @@ final class ModuleApi implements CuModuleApi {
     public int cuModuleLoadFatBinary(long module, long fatCubin) {
         return Api.call("cuModuleLoadFatBinary", () -> {
             Mem.nonNull(module, "module");
-            d.requireCurrent();
+            d.requireUsable();
             HostRuntime.putLong(module, CodeLoader.register(d, CodeLoader.load(d, fatCubin, true)));
         });
     }

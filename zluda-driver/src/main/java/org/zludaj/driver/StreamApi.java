@@ -19,7 +19,7 @@ final class StreamApi implements CuStreamApi {
      * CU_STREAM_PER_THREAD name those two explicitly; anything else must be a live stream.
      */
     Stream resolve(long handle, boolean perThreadDefault) throws CudaException {
-        Context c = d.requireCurrent();
+        Context c = d.requireUsable();  // a faulted context takes no more work (sticky errors)
         if (handle == 0) return perThreadDefault ? c.perThreadStream() : c.legacy;
         if (handle == LEGACY) return c.legacy;
         if (handle == PER_THREAD) return c.perThreadStream();
@@ -35,7 +35,7 @@ final class StreamApi implements CuStreamApi {
     public int cuStreamCreateWithPriority(long phStream, int flags, int priority) {
         return Api.call("cuStreamCreate", () -> {
             Mem.nonNull(phStream, "phStream");
-            Context c = d.requireCurrent();
+            Context c = d.requireUsable();
             if ((flags & ~Stream.NON_BLOCKING) != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "stream flags " + flags);
             // the device has no stream priorities (range [0, 0]): NVIDIA clamps a requested priority into the range
             HostRuntime.putLong(phStream, d.handles.add(c.add(new Stream(c, flags, 0, false))));
