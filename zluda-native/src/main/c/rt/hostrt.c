@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define JN(name) Java_org_zludaj_nativ_HostRuntime_##name
@@ -44,6 +45,21 @@ JNIEXPORT void JNICALL JN(fill32)(JNIEnv *e, jclass c, jlong dst, jint v, jlong 
     for (jlong i = 0; i < n; i++) p[i] = (uint32_t)v;
 }
 JNIEXPORT jlong JNICALL JN(getLong)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int64_t v; memcpy(&v, PTR(a), 8); return v; }
+/* Whether `len` bytes at `a` can be read, without faulting where they cannot (process_vm_readv on ourselves answers
+ * EFAULT): for images the application hands over without their size (cuModuleLoadData). */
+JNIEXPORT jboolean JNICALL JN(readable)(JNIEnv *e, jclass c, jlong a, jlong len) {
+    (void)e; (void)c;
+    char tmp[4096];
+    for (jlong done = 0; done < len;) {
+        size_t n = (size_t)(len - done < (jlong)sizeof tmp ? len - done : (jlong)sizeof tmp);
+        struct iovec local = {tmp, n}, remote = {(void *)(uintptr_t)(a + done), n};
+        ssize_t got = syscall(SYS_process_vm_readv, getpid(), &local, 1UL, &remote, 1UL, 0UL);
+        if (got <= 0) return JNI_FALSE;
+        done += got;
+    }
+    return JNI_TRUE;
+}
+
 JNIEXPORT jint JNICALL JN(getInt)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int32_t v; memcpy(&v, PTR(a), 4); return v; }
 JNIEXPORT void JNICALL JN(putLong)(JNIEnv *e, jclass c, jlong a, jlong v) { (void)e; (void)c; memcpy(PTR(a), &v, 8); }
 JNIEXPORT void JNICALL JN(putInt)(JNIEnv *e, jclass c, jlong a, jint v) { (void)e; (void)c; memcpy(PTR(a), &v, 4); }

@@ -218,6 +218,22 @@ class DriverProgramsTest {
     }
 
     /**
+     * c/driver_cubin.c with a cubin nvcc makes here (cuda/vectoradd.cu, sm_80): the cubin itself is
+     * CUDA_ERROR_NO_BINARY_FOR_GPU (NVIDIA machine code cannot run here), the same truncated (its first half, then
+     * zeros), its ELF header alone and the same marked as another machine's ELF are CUDA_ERROR_INVALID_IMAGE, as
+     * NVIDIA's driver answers such images (issue 19: a truncated ELF gave 209). The image is read only where readable.
+     */
+    @Test
+    void cubinsAreRefusedAndBrokenOnesAreInvalidImages(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path cubin = Programs.nvcc(dir, "vectoradd.cu", "vectoradd.cubin", "-cubin", "-arch=sm_80");
+        Path exe = Programs.gccAgainstDist(dir, "driver_cubin.c", "driver_cubin");
+        Programs.Result r = Programs.withShim(exe, Map.of(), cubin.toString());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("answers: 209 200 200 200\n") && r.stdout().contains("PASS: cubins"), r.toString());
+    }
+
+    /**
      * c/driver_sticky.c: after a kernel traps, the synchronization reports CUDA_ERROR_LAUNCH_FAILED and every later
      * call that uses the context answers it too (memory, copies, launches, modules, streams, events), cuCtxGetCurrent
      * still answers, and cuDevicePrimaryCtxReset makes the device usable again (issue 19; expectations from NVIDIA's

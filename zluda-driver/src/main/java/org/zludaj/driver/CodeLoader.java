@@ -58,6 +58,8 @@ final class CodeLoader {
                 entries = Fatbin.fromContainer(HostRuntime::bytes, image);
                 origin = "fatbin@0x" + Long.toHexString(image);
             } else if (magic == Fatbin.ELF_MAGIC) {
+                String bad = cubinDefect(image);
+                if (bad != null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, "not a valid cubin: " + bad);
                 throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU,
                         "a cubin (NVIDIA machine code) cannot run here: ZLUDA-J needs PTX");
             } else {
@@ -74,6 +76,34 @@ final class CodeLoader {
         if (ptx.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, origin + " holds no PTX");
         ptx.sort(Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
         return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
+    }
+
+    /**
+     * What makes an ELF image that claims to be a cubin invalid (NVIDIA answers CUDA_ERROR_INVALID_IMAGE: another
+     * machine's ELF, a truncated or corrupt one), or null for a well-formed cubin (which we cannot run: NO_BINARY_FOR_GPU).
+     * The image comes without its size: every part is checked readable before it is read.
+     */
+    static String cubinDefect(long image) {
+        if (!HostRuntime.readable(image, 64)) return "its ELF header cannot be read";
+        ByteBuffer h = ByteBuffer.wrap(HostRuntime.bytes(image, 64)).order(ByteOrder.LITTLE_ENDIAN);
+        if (h.get(4) != 2 || h.get(5) != 1) return "not a 64-bit little-endian ELF";
+        if (h.getShort(18) != 190) return "ELF machine " + h.getShort(18) + " is not EM_CUDA (190)";
+        long shoff = h.getLong(40);
+        int shentsize = h.getShort(58) & 0xffff, shnum = h.getShort(60) & 0xffff, shstrndx = h.getShort(62) & 0xffff;
+        if (shentsize != 64 || shnum == 0 || shstrndx >= shnum || shoff < 64 || shoff > (1L << 32))
+            return "inconsistent section header table (offset " + shoff + ", " + shnum + " entries of " + shentsize + " bytes)";
+        if (!HostRuntime.readable(image + shoff, 64L * shnum)) return "its section headers lie past the image";
+        ByteBuffer sh = ByteBuffer.wrap(HostRuntime.bytes(image + shoff, 64 * shnum)).order(ByteOrder.LITTLE_ENDIAN);
+        if (sh.getInt(0) != 0) return "section 0 is not empty";
+        for (int i = 1; i < shnum; i++) {
+            int type = sh.getInt(64 * i + 4);
+            long offset = sh.getLong(64 * i + 24), size = sh.getLong(64 * i + 32);
+            if (type == 0 && i == shstrndx) return "no section name table";
+            if (type != 8 /* SHT_NOBITS */ && size > 0 && (offset < 64 || size > (1L << 32) || !HostRuntime.readable(image + offset, size)))
+                return "section " + i + " lies past the image";
+        }
+        if (sh.getInt(64 * shstrndx + 4) != 3 /* SHT_STRTAB */) return "the section name table is not a string table";
+        return null;
     }
 
     /** Modules up to this size are parsed whole at load, so that their errors are the load's, as with NVIDIA's driver. */

@@ -36,6 +36,9 @@ public final class HostRuntime {
 
     public static native int getInt(long address);
 
+    /** Whether {@code bytes} bytes at {@code address} can be read (no fault where they cannot). */
+    public static native boolean readable(long address, long bytes);
+
     public static native void putLong(long address, long value);
 
     public static native void putInt(long address, int value);
