@@ -39,6 +39,9 @@ tests=ptx-tests/src/test/ptx
 for d in "$tests"/*/; do
   n=$(basename "$d"); mkdir -p "$carry/ptx/$n"; cp "$d/kernel.ptx" "$d/test.txt" "$d/expected.txt" "$carry/ptx/$n/"
 done
+# differential fuzzing: random well-defined kernels, compared with NVIDIA's execution like the ptx-tests
+# (GPU_CHECK_FUZZ kernels, default 200; GPU_CHECK_FUZZ_SEED picks another set)
+python3 tools/gpu-check/fuzz_ptx.py "$carry/ptx" "${GPU_CHECK_FUZZ:-200}" "${GPU_CHECK_FUZZ_SEED:-1}"
 for cu in ptx-tests/src/test/cuda/*.cu; do
   libs=(); case "$cu" in *cublas*) libs=(-L"$root/dist/lib" -l:libcublas.so.13) ;; esac  # the soname; NVIDIA's or ours at run time
   nvcc -arch=compute_86 -o "$carry/bin/$(basename "$cu" .cu)" "$cu" "${libs[@]}"
