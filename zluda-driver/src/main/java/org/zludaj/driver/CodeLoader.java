@@ -74,8 +74,23 @@ final class CodeLoader {
         }
         List<Fatbin.Entry> ptx = new ArrayList<>(entries.stream().filter(Fatbin.Entry::isPtx).toList());
         if (ptx.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, origin + " holds no PTX");
-        ptx.sort(Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
+        ptx.sort(preference(d.devices().isEmpty() ? 86 : d.devices().get(0).attribute(75) * 10 + d.devices().get(0).attribute(76)));
         return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
+    }
+
+    /**
+     * The order in which a fatbin's PTX images are tried, for a device of compute capability {@code cc} (86 for 8.6):
+     * as NVIDIA's driver chooses, the highest PTX target not above the device's first (a fatbin of compute_75 and
+     * compute_90a PTX gives compute_75 on an 8.6 device, whose code never assumes Hopper); unlike NVIDIA's driver,
+     * which refuses them, PTX only for newer targets comes after, lowest first (llama.cpp's release builds carry
+     * compute_89 PTX only: it compiles here, and fails with its kernel's name where it uses what our compiler lacks).
+     */
+    static Comparator<Fatbin.Entry> preference(int cc) {
+        return (a, b) -> {
+            boolean fa = a.smVersion() <= cc, fb = b.smVersion() <= cc;
+            if (fa != fb) return fa ? -1 : 1;
+            return fa ? Integer.compare(b.smVersion(), a.smVersion()) : Integer.compare(a.smVersion(), b.smVersion());
+        };
     }
 
     /**

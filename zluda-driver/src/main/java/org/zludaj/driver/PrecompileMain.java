@@ -62,12 +62,14 @@ public final class PrecompileMain {
             System.exit(2);
         }
         List<Found> modules = new ArrayList<>();
+        // the compute capability the loader will report: the GPU's for sm_NN, else ZLUDA_CC (default 8.6)
+        int cc = target.startsWith("sm_") ? Integer.parseInt(target.substring(3).replaceAll("[^0-9]", "")) : reportedCc();
         for (Path in : inputs) {
             if (!Files.exists(in)) {
                 System.err.println("zluda precompile: " + in + ": no such file or directory");
                 System.exit(2);
             }
-            find(in, modules);
+            find(in, modules, cc);
         }
         long t0 = System.nanoTime();
         AtomicInteger compiled = new AtomicInteger(), cachedAlready = new AtomicInteger(), failed = new AtomicInteger();
@@ -130,6 +132,16 @@ public final class PrecompileMain {
         System.exit(failed.get() == 0 ? 0 : 1);
     }
 
+    /** ZLUDA_CC as the driver reads it (8.6 by default), as major*10+minor. */
+    static int reportedCc() {
+        String[] v = System.getenv().getOrDefault("ZLUDA_CC", "8.6").split("\\.");
+        try {
+            return Integer.parseInt(v[0]) * 10 + (v.length > 1 ? Integer.parseInt(v[1]) : 0);
+        } catch (NumberFormatException e) {
+            return 86;
+        }
+    }
+
     /** The kernels {@code --kernels} selects: those a regular expression finds, or those a file (@FILE) names. */
     static java.util.function.Predicate<String> kernels(String spec) throws IOException {
         if (spec.startsWith("@")) {
@@ -143,18 +155,26 @@ public final class PrecompileMain {
 
     /** Modules in a file, or in every file under a directory. */
     static void find(Path in, List<Found> out) throws IOException {
+        find(in, out, 86);
+    }
+
+    /**
+     * The modules of a file or folder; a fatbin's PTX images in the order the loader tries them on a device of
+     * compute capability {@code cc} (CodeLoader.preference), so that precompiling fills the entries the loader asks for.
+     */
+    static void find(Path in, List<Found> out, int cc) throws IOException {
         if (Files.isDirectory(in)) {
             try (Stream<Path> files = Files.walk(in)) {
-                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) find(f, out);
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) find(f, out, cc);
             }
             return;
         }
         byte[] b = Files.readAllBytes(in);
         if (b.length >= 4 && le(b).getInt(0) == Fatbin.ELF_MAGIC) {
             byte[] section = section(b, ".nv_fatbin");
-            if (section != null) containers(in.toString(), section, out);
+            if (section != null) containers(in.toString(), section, out, cc);
         } else if (b.length >= 4 && le(b).getInt(0) == Fatbin.CONTAINER_MAGIC) {
-            containers(in.toString(), b, out);
+            containers(in.toString(), b, out, cc);
         } else if (in.toString().endsWith(".ptx")) {
             out.add(new Found(in.toString(), List.of(new String(b, StandardCharsets.UTF_8))));
         }
@@ -187,7 +207,7 @@ public final class PrecompileMain {
     }
 
     /** Fatbin containers back to back (8-byte aligned), each one module. */
-    static void containers(String origin, byte[] data, List<Found> out) {
+    static void containers(String origin, byte[] data, List<Found> out, int cc) {
         ByteBuffer b = le(data);
         int pos = 0, n = 0;
         while (pos + 16 <= data.length) {
@@ -201,7 +221,7 @@ public final class PrecompileMain {
             try {
                 List<Fatbin.Entry> ptx = new ArrayList<>(Fatbin.fromBytes(java.util.Arrays.copyOfRange(data, pos, (int) (pos + headerSize + size)))
                         .stream().filter(Fatbin.Entry::isPtx).toList());
-                ptx.sort(Comparator.comparingInt(Fatbin.Entry::smVersion).reversed());
+                ptx.sort(CodeLoader.preference(cc));
                 if (!ptx.isEmpty()) out.add(new Found(origin + "#" + n, ptx.stream().map(Fatbin.Entry::text).toList()));
             } catch (Fatbin.FatbinException e) {
                 System.out.println(origin + "#" + n + ": " + e.getMessage());
