@@ -375,9 +375,16 @@ public final class Lowering {
         return v != null ? v : globals.get(name);
     }
 
+    /**
+     * A kernel parameter's LLVM type. A byte array (a struct passed by value) of declared alignment 8 or 4 is an array
+     * of i64 or i32 of the same size: the same bytes and layout, but read in words rather than byte by byte (NVPTX
+     * loaded ggml's 128-byte soft_max_params a byte at a time, 150 instructions in every thread).
+     */
     private LLVMTypeRef paramType(Variable p) {
         if (p.arrayDims().isEmpty() && p.vectorWidth() == 0) return llvmType(p.type());
         long n = p.size();
+        if (p.align() >= 8 && n % 8 == 0 && n > 0) return LLVMArrayType2(LLVMInt64TypeInContext(ctx), n / 8);
+        if (p.align() >= 4 && n % 4 == 0 && n > 0) return LLVMArrayType2(LLVMInt32TypeInContext(ctx), n / 4);
         return LLVMArrayType2(LLVMInt8TypeInContext(ctx), n);
     }
 
