@@ -7,11 +7,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Where compilations run: threads with a 512 MiB stack (address space reserved, pages touched only as used). LLVM
- * recurses deeply on huge straight-line kernels (ggml's flash-attention kernels), and a native stack overflow on a
- * thread of the default 1 MiB (a stream thread, an application's thread calling the driver) leaves the signal handler
- * no stack to run on: the whole application dies with SIGSEGV and no message. A compilation started on any other
- * thread runs here and the caller waits for it.
+ * Where compilations run: threads with a 64 MiB stack (eight times what LLVM's own tools get; address space
+ * reserved, pages touched only as used). LLVM recurses deeply on huge straight-line kernels (ggml's flash-attention
+ * kernels), and a native stack overflow on a thread of the default 1 MiB (a stream thread, an application's thread
+ * calling the driver) leaves the signal handler no stack to run on: the whole application dies with SIGSEGV and no
+ * message. A compilation started on any other thread runs here and the caller waits for it.
  */
 public final class BigStack {
     private BigStack() {}
@@ -22,7 +22,7 @@ public final class BigStack {
         T run() throws PtxException;
     }
 
-    static final long STACK_BYTES = 512L << 20;
+    static final long STACK_BYTES = 64L << 20;
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final ThreadGroup GROUP = new ThreadGroup("zluda-compile");
     private static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
