@@ -158,8 +158,6 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     size_t stride = 0;
     b.stacks = fiber_stacks(nthreads, stack, &stride);
     b.groups = calloc(((nthreads + 31) / 32) * 32, sizeof(group_t));
-    int warps = (int)((nthreads + 31) / 32);
-    (void)warps;
     b.am_site = calloc(2 * (size_t)nthreads, sizeof(uint32_t));
     if (!b.fibers || !b.stacks || !b.groups || !b.am_site) {
         free(b.fibers); free(b.groups); free(b.am_site);
@@ -413,9 +411,6 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
     int warp_lanes = b->n - warp * 32 < 32 ? b->n - warp * 32 : 32;
     uint32_t exists = warp_lanes == 32 ? 0xffffffffu : (1u << warp_lanes) - 1;
     if (kind == W_ACTIVEMASK) {
-        /* the lanes executing it together (also the meeting points of pass.WarpLockstep): complete when no lane of
-         * the warp may still come, i.e. every other lane has arrived, finished, or is blocked elsewhere (at a
-         * barrier, in another collective, polling memory); those lanes are not executing with this one */
         /* the lanes executing it together (also the meeting points of pass.WarpLockstep). A lane parks at its
          * activemask instruction (`value` names it); once no lane of the warp is still running (each has parked at
          * an activemask, finished, or is blocked elsewhere: at a barrier, in another collective, polling memory),
