@@ -184,11 +184,11 @@ public final class Stream {
         } else if (blocking() && !context.legacy.tail().isDone()) {
             return false;
         }
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        CompletableFuture<Void> done;
         synchronized (this) {
             if (draining || !queue.isEmpty()) return false;
             draining = true;  // work enqueued meanwhile waits behind this operation
-            tail = done;
+            tail = done = new CompletableFuture<>();
             enqueued++;
         }
         try {
