@@ -1,0 +1,180 @@
+/* ZLUDA-J benchmark (issue 21): the driver's own cost, natively (NVIDIA's libcuda.so.1) or through ZLUDA-J (whichever
+ * libcuda.so.1 the loader finds). Prints one line per measurement, "name value unit", for a side-by-side table:
+ *   start     ms from main() to the first completed cuInit (library loaded by the first call, as an application does)
+ *   call:*    ns per trivial call (best of 5 rounds of N calls)
+ *   launch    us per asynchronous launch of an empty kernel (N launches, then one synchronize)
+ *   launch+wait  us per launch followed by cuStreamSynchronize
+ *   graph100  us per cuGraphLaunch of a graph of 100 empty-kernel nodes (N launches, then one synchronize)
+ *   graph100+wait  us per graph launch followed by cuStreamSynchronize
+ * Usage: driver_overhead [N]   (build: gcc -O2 driver_overhead.c -ldl) */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUgraph, *CUgraphExec;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+
+static CUresult (*cuInit)(unsigned);
+static CUresult (*cuDriverGetVersion)(int *);
+static CUresult (*cuDeviceGet)(CUdevice *, int);
+static CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+static CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+static CUresult (*cuCtxSetCurrent)(CUcontext);
+static CUresult (*cuCtxGetCurrent)(CUcontext *);
+static CUresult (*cuCtxGetDevice)(CUdevice *);
+static CUresult (*cuGetErrorName)(CUresult, const char **);
+static CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+static CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+static CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+static CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
+static CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
+static CUresult (*cuStreamCreate)(CUstream *, unsigned);
+static CUresult (*cuStreamQuery)(CUstream);
+static CUresult (*cuStreamSynchronize)(CUstream);
+static CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                                  void **, void **);
+static CUresult (*cuStreamBeginCapture)(CUstream, int);
+static CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
+static CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
+static CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+
+static const char *ptx =
+    ".version 7.0\n"
+    ".target sm_52\n"
+    ".address_size 64\n"
+    ".visible .entry empty(.param .u64 p)\n"
+    "{\n"
+    "\tret;\n"
+    "}\n";
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+#define CHECK(x) do { CUresult r_ = (x); if (r_) { fprintf(stderr, "%s = %d\n", #x, r_); exit(1); } } while (0)
+#define SYM(f) do { *(void **)&f = dlsym(h, #f "_v2"); if (!f) *(void **)&f = dlsym(h, #f); if (!f) { fprintf(stderr, "no %s\n", #f); exit(1); } } while (0)
+
+static CUdevice dev;
+static CUfunction fn;
+static CUdeviceptr mem;
+
+/* one trivial call of each kind; the value each writes is checked once, outside the timing */
+static int k_version(void) { int v; return cuDriverGetVersion(&v); }
+static int k_current(void) { CUcontext c; return cuCtxGetCurrent(&c); }
+static int k_ctxdev(void) { CUdevice d; return cuCtxGetDevice(&d); }
+static int k_attr(void) { int v; return cuDeviceGetAttribute(&v, 1 /* MAX_THREADS_PER_BLOCK */, dev); }
+static int k_errname(void) { const char *s; return cuGetErrorName(700, &s); }
+static int k_funcattr(void) { int v; return cuFuncGetAttribute(&v, 0 /* MAX_THREADS_PER_BLOCK */, fn); }
+static int k_pointer(void) { unsigned t; return cuPointerGetAttribute(&t, 2 /* MEMORY_TYPE */, mem); }
+static CUstream idle;
+static int k_query(void) { return cuStreamQuery(idle); }
+
+static void trivial(const char *name, int (*f)(void), long n) {
+    double best = 1e30;
+    for (int round = 0; round < 5; round++) {
+        double t = now();
+        for (long i = 0; i < n; i++) f();
+        double per = (now() - t) / n;
+        if (per < best) best = per;
+    }
+    printf("call:%s %.1f ns\n", name, best);
+}
+
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : 20000;
+    double t0 = now();
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    SYM(cuInit);
+    CHECK(cuInit(0));
+    printf("start %.1f ms\n", (now() - t0) / 1e6);
+    SYM(cuDriverGetVersion); SYM(cuDeviceGet); SYM(cuDeviceGetAttribute); SYM(cuDevicePrimaryCtxRetain); SYM(cuCtxSetCurrent);
+    SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
+    SYM(cuFuncGetAttribute); SYM(cuMemAlloc); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
+    SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYM(cuStreamBeginCapture); SYM(cuStreamEndCapture);
+    *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
+    SYM(cuGraphLaunch);
+    CUcontext ctx;
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+    CHECK(cuCtxSetCurrent(ctx));
+    CUmodule mod;
+    CHECK(cuModuleLoadData(&mod, ptx));
+    CHECK(cuModuleGetFunction(&fn, mod, "empty"));
+    CHECK(cuMemAlloc(&mem, 1 << 20));
+    CHECK(cuStreamCreate(&idle, 1 /* NON_BLOCKING */));
+    CUstream s;
+    CHECK(cuStreamCreate(&s, 1));
+    { /* the answers are right before they are timed */
+        int v = 0; CUcontext c = 0; const char *e = 0; unsigned t = 0;
+        CHECK(cuDriverGetVersion(&v)); if (v < 12000) { fprintf(stderr, "version %d\n", v); return 1; }
+        CHECK(cuCtxGetCurrent(&c)); if (c != ctx) { fprintf(stderr, "current context\n"); return 1; }
+        CHECK(cuDeviceGetAttribute(&v, 1, dev)); if (v != 1024) { fprintf(stderr, "max threads %d\n", v); return 1; }
+        CHECK(cuGetErrorName(700, &e));
+        CHECK(cuPointerGetAttribute(&t, 2, mem)); if (t != 2) { fprintf(stderr, "memory type %u\n", t); return 1; }
+    }
+    long calls = n * 10;
+    trivial("cuDriverGetVersion", k_version, calls);
+    trivial("cuCtxGetCurrent", k_current, calls);
+    trivial("cuCtxGetDevice", k_ctxdev, calls);
+    trivial("cuDeviceGetAttribute", k_attr, calls);
+    trivial("cuGetErrorName", k_errname, calls);
+    trivial("cuFuncGetAttribute", k_funcattr, calls);
+    trivial("cuPointerGetAttribute", k_pointer, calls);
+    trivial("cuStreamQuery", k_query, calls);
+
+    void *args[] = {&mem};
+    for (long i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
+    CHECK(cuStreamSynchronize(s));
+    double best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < n; i++) cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0);
+        CHECK(cuStreamSynchronize(s));
+        double per = (now() - t) / n / 1e3;
+        if (per < best) best = per;
+    }
+    printf("launch %.2f us\n", best);
+    best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < n / 4; i++) { cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0); cuStreamSynchronize(s); }
+        double per = (now() - t) / (n / 4) / 1e3;
+        if (per < best) best = per;
+    }
+    printf("launch+wait %.2f us\n", best);
+
+    CUgraph g;
+    CUgraphExec ge;
+    CHECK(cuStreamBeginCapture(s, 0 /* GLOBAL */));
+    for (int i = 0; i < 100; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphInstantiate(&ge, g, 0));
+    CHECK(cuGraphLaunch(ge, s));
+    CHECK(cuStreamSynchronize(s));
+    long gn = n / 20 > 10 ? n / 20 : 10;
+    best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < gn; i++) cuGraphLaunch(ge, s);
+        CHECK(cuStreamSynchronize(s));
+        double per = (now() - t) / gn / 1e3;
+        if (per < best) best = per;
+    }
+    printf("graph100 %.2f us\n", best);
+    best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < gn / 4; i++) { cuGraphLaunch(ge, s); cuStreamSynchronize(s); }
+        double per = (now() - t) / (gn / 4) / 1e3;
+        if (per < best) best = per;
+    }
+    printf("graph100+wait %.2f us\n", best);
+    return 0;
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The differential corpus (issue 19): NVIDIA's results for fuzz_ptx.py's random kernels, kept in the repo.
+
+  fuzz_corpus.py record KDIR OUT.tsv.gz VALUES.txt.gz VALUES_COUNT PTXRUN_OUTPUT...
+      from ptxrun's output of the kernels in KDIR (run natively on an NVIDIA GPU): one line per kernel
+      "name<TAB>kernel digest<TAB>output digest" (digests: the first 16 hex digits of SHA-256; the kernel digest covers
+      kernel.ptx and test.txt, so a changed generator is noticed), and ptxrun's whole output of the first VALUES_COUNT
+      kernels (to show which word differs)
+  fuzz_corpus.py check CORPUS.tsv.gz VALUES.txt.gz KDIR PTXRUN_OUTPUT...
+      compares another run (ZLUDA-J on any backend) with the corpus; prints "fuzz corpus: N of M match" and each
+      mismatch (with the first differing words where the values are kept); exit status 1 on any mismatch or missing
+      kernel, 2 where a kernel differs from the recorded one (the generator changed: record the corpus again)
+"""
+import gzip
+import hashlib
+import os
+import sys
+
+
+def digest(data):
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:16]
+
+
+def blocks(paths):
+    """ptxrun output: name -> the lines of its block (a later block of the same name replaces an earlier one)."""
+    found, name, lines = {}, None, []
+    for path in paths:
+        with (gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")) as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line.startswith("== "):
+                    if name is not None: found[name] = lines
+                    name, lines = os.path.basename(line[3:].rstrip("/")), []
+                elif name is not None:
+                    lines.append(line)
+    if name is not None: found[name] = lines
+    return found
+
+
+def kernel_digest(kdir, name):
+    with open(os.path.join(kdir, name, "kernel.ptx"), "rb") as a, open(os.path.join(kdir, name, "test.txt"), "rb") as b:
+        return digest(a.read() + b"\0" + b.read())
+
+
+def record(kdir, out, values, count, outputs):
+    got = blocks(outputs)
+    names = sorted(d for d in os.listdir(kdir) if os.path.isfile(os.path.join(kdir, d, "kernel.ptx")))
+    missing = [n for n in names if n not in got]
+    with gzip.open(out, "wt") as f:
+        for n in names:
+            if n in got: f.write("%s\t%s\t%s\n" % (n, kernel_digest(kdir, n), digest("\n".join(got[n]))))
+    with gzip.open(values, "wt") as f:
+        for n in names[:count]:
+            if n in got: f.write("== %s\n%s\n" % (n, "\n".join(got[n])))
+    errors = sum(1 for n in names if n in got and any(l.startswith("ERROR") for l in got[n]))
+    print("fuzz corpus: %d kernels recorded (%d with an ERROR line), %d missing, values of the first %d" % (
+        len(names) - len(missing), errors, len(missing), count))
+    return 0
+
+
+def check(corpus, values, kdir, outputs):
+    want = {}
+    with gzip.open(corpus, "rt") as f:
+        for line in f:
+            n, k, o = line.split()
+            want[n] = (k, o)
+    kept = blocks([values]) if values and os.path.exists(values) else {}
+    got = blocks(outputs)
+    names = sorted(d for d in os.listdir(kdir) if os.path.isfile(os.path.join(kdir, d, "kernel.ptx")))
+    changed = [n for n in names if n in want and kernel_digest(kdir, n) != want[n][0]]
+    if changed:
+        print("fuzz corpus: %d kernels differ from the recorded ones (first %s): the generator changed; record the corpus again"
+              % (len(changed), changed[0]))
+        return 2
+    ok, bad = 0, []
+    for n in names:
+        if n not in want: continue
+        if n in got and digest("\n".join(got[n])) == want[n][1]:
+            ok += 1
+        else:
+            bad.append(n)
+    print("fuzz corpus: %d of %d match" % (ok, len([n for n in names if n in want])))
+    for n in bad[:50]:
+        if n not in got:
+            print("  %s: no output" % n)
+            continue
+        ours = got[n]
+        err = [l for l in ours if l.startswith("ERROR")]
+        if n in kept:
+            ref = kept[n]
+            diff = [(i, a, b) for i, (a, b) in enumerate(zip(ref, ours)) if a != b]
+            words = ", ".join("line %d: NVIDIA %s, ours %s" % d for d in diff[:4])
+            print("  %s: %d lines differ (%s)%s" % (n, len(diff) + abs(len(ref) - len(ours)), words, (" " + err[0]) if err else ""))
+        else:
+            print("  %s: output differs%s" % (n, (" " + err[0]) if err else ""))
+    if len(bad) > 50: print("  ... and %d more" % (len(bad) - 50))
+    return 1 if bad else 0
+
+
+def main():
+    if len(sys.argv) > 5 and sys.argv[1] == "record":
+        return record(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
+    if len(sys.argv) > 5 and sys.argv[1] == "check":
+        return check(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
