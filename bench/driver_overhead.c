@@ -58,7 +58,9 @@ static double now(void) {
 }
 
 #define CHECK(x) do { CUresult r_ = (x); if (r_) { fprintf(stderr, "%s = %d\n", #x, r_); exit(1); } } while (0)
-#define SYM(f) do { *(void **)&f = dlsym(h, #f "_v2"); if (!f) *(void **)&f = dlsym(h, #f); if (!f) { fprintf(stderr, "no %s\n", #f); exit(1); } } while (0)
+/* the names of the ABI these declarations follow (cuCtxGetDevice_v2, for one, takes a context too) */
+#define SYMN(f, name) do { *(void **)&f = dlsym(h, name); if (!f) { fprintf(stderr, "no %s\n", name); exit(1); } } while (0)
+#define SYM(f) SYMN(f, #f)
 
 static CUdevice dev;
 static CUfunction fn;
@@ -88,6 +90,7 @@ static void trivial(const char *name, int (*f)(void), long n) {
 
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 20000;
+    setvbuf(stdout, NULL, _IOLBF, 0);  /* every line out at once: a failure later keeps what was measured */
     double t0 = now();
     void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
@@ -96,8 +99,8 @@ int main(int argc, char **argv) {
     printf("start %.1f ms\n", (now() - t0) / 1e6);
     SYM(cuDriverGetVersion); SYM(cuDeviceGet); SYM(cuDeviceGetAttribute); SYM(cuDevicePrimaryCtxRetain); SYM(cuCtxSetCurrent);
     SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
-    SYM(cuFuncGetAttribute); SYM(cuMemAlloc); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
-    SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYM(cuStreamBeginCapture); SYM(cuStreamEndCapture);
+    SYM(cuFuncGetAttribute); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
+    SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
     *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
     SYM(cuGraphLaunch);
     CUcontext ctx;

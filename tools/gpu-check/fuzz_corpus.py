@@ -97,7 +97,24 @@ def check(corpus, values, kdir, outputs):
     return 1 if bad else 0
 
 
+def diff(index, first, second):
+    """Two runs of the same kernels (NVIDIA's, ours): the kernels whose outputs differ, with their form."""
+    forms = dict(l.rstrip("\n").split("\t", 1) for l in open(index) if "\t" in l)
+    a, b = blocks([first]), blocks([second])
+    bad = [n for n in sorted(a) if a[n] != b.get(n)]
+    print("forms: %d of %d match" % (len(a) - len(bad), len(a)))
+    for n in bad:
+        ours = b.get(n, [])
+        d = [(i, x, y) for i, (x, y) in enumerate(zip(a[n], ours)) if x != y]
+        print("  %s %s: %d differ (%s) %s" % (n, forms.get(n, "?"), len(d) + abs(len(a[n]) - len(ours)),
+                                            ", ".join("word %d: %s vs %s" % (i - 1, x, y) for i, x, y in d[:3]),
+                                            next((l for l in ours if l.startswith("ERROR")), "")))
+    return 0
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "diff":
+        return diff(sys.argv[2], sys.argv[3], sys.argv[4])
     if len(sys.argv) > 5 and sys.argv[1] == "record":
         return record(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
     if len(sys.argv) > 5 and sys.argv[1] == "check":

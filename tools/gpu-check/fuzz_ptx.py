@@ -3,7 +3,7 @@
 (kernel.ptx, test.txt; no expected.txt) that runs natively and through ZLUDA-J and is compared bit for bit.
 
 A kernel of 64 threads (two warps) loads edge values and random words per thread into eight 32-bit, four f32, two
-64-bit, two f64 and two f16 registers, then runs a random sequence of items, each with one defined result:
+64-bit, two f64 and two f16 registers (f64 and f16 edge values from a 64-bit buffer of them too), then runs a random sequence of items, each with one defined result:
   - integer instructions (32 and 64 bits: carry chains, saturation, bit fields, permutes, shifts past the width,
     division by nonzero divisors), f32/f64/f16/f16x2 arithmetic in every rounding with .ftz/.sat, min/max with
     NaNs, conversions between every width with rounding and saturation, comparisons, testp, predicated execution;
@@ -269,11 +269,12 @@ class Kernel:
         rng = self.rng
         r = lambda: rng.choice(R)
         at = lambda index: ["mul.wide.u32 %%rd12, %s, 4;" % index, "mov.u64 %rd13, sm;", "add.s64 %rd13, %rd13, %rd12;"]
-        lines = at("%r9") + ["st.shared.u32 [%%rd13], %s;" % r()]
-        if rng.random() < 0.4:  # an order-independent reduction into a few words
+        lines = at("%r9") + ["st.shared.u32 [%%rd13], %s;" % r(), "bar.sync 0;"]
+        if rng.random() < 0.4:  # an order-independent reduction into a few words, after the stores
             lines += ["and.b32 %%r11, %s, 3;" % r()] + at("%r11") + \
-                     ["red.shared.%s [%%rd13], %s;" % (rng.choice(["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.s32"]), r())]
-        lines += ["bar.sync 0;", "add.u32 %%r8, %%r9, %d;" % rng.randrange(1, 64), "and.b32 %r8, %r8, 63;"] + at("%r8") + \
+                     ["red.shared.%s [%%rd13], %s;" % (rng.choice(["add.u32", "and.b32", "or.b32", "xor.b32", "min.u32", "max.s32"]), r()),
+                      "bar.sync 0;"]
+        lines += ["add.u32 %%r8, %%r9, %d;" % rng.randrange(1, 64), "and.b32 %r8, %r8, 63;"] + at("%r8") + \
                  ["ld.shared.u32 %s, [%%rd13];" % r(), "bar.sync 0;"]
         return lines
 
@@ -302,7 +303,7 @@ def kernel(rng, n):
         body += k.item()
     lines = [".version 7.8", ".target sm_80", ".address_size 64", "",
              "// a random kernel of tools/gpu-check/fuzz_ptx.py: compared bit for bit with NVIDIA's execution",
-             ".visible .entry k(.param .u64 k_a, .param .u64 k_b, .param .u64 k_out)", "{",
+             ".visible .entry k(.param .u64 k_a, .param .u64 k_b, .param .u64 k_c, .param .u64 k_out)", "{",
              "\t.reg .pred %p<4>;", "\t.reg .b32 %r<12>;", "\t.reg .f32 %f<4>;", "\t.reg .b64 %rd<14>;",
              "\t.reg .f64 %fd<2>;", "\t.reg .b16 %h<2>;",
              "\t.shared .align 8 .b8 sm[256];", "\t.local .align 8 .b8 lm[64];",
@@ -311,8 +312,9 @@ def kernel(rng, n):
              "\tld.param.u64 %rd2, [k_b];", "\tadd.s64 %rd2, %rd2, %rd6;", "\tld.global.v2.u32 {%r2, %r3}, [%rd2];",
              "\txor.b32 %r4, %r0, %r3;", "\tmov.u32 %r5, -2147483648;", "\tadd.u32 %r6, %r1, %r2;", "\tsub.u32 %r7, %r2, %r0;",
              "\tmov.b32 %f0, %r0;", "\tmov.b32 %f1, %r1;", "\tmov.b32 %f2, %r2;", "\tmov.b32 %f3, %r3;",
-             "\tmov.b64 %rd10, {%r0, %r1};", "\tmov.b64 %rd11, {%r3, %r2};", "\tmov.b64 %fd0, {%r1, %r0};",
-             "\tmov.b64 %fd1, {%r2, %r3};", "\tmov.b32 {%h0, %h1}, %r3;",
+             "\tld.param.u64 %rd3, [k_c];", "\tadd.s64 %rd3, %rd3, %rd6;", "\tld.global.u64 %rd11, [%rd3];",
+             "\tmov.b64 %rd10, {%r0, %r1};", "\tmov.b64 %fd0, %rd11;", "\tmov.b64 %fd1, {%r2, %r3};",
+             "\tmov.b64 {%r8, %r11}, %rd11;", "\tmov.b32 {%h0, %h1}, %r11;",
              "\tsetp.lt.u32 %p1, %r0, %r1;", "\tsetp.ne.u32 %p2, %r4, 0;",
              "\tst.local.v2.u32 [lm], {%r0, %r1};", "\tst.local.v2.u32 [lm+8], {%r2, %r3};", "\tst.local.v2.u32 [lm+16], {%r4, %r5};",
              "\tst.local.v2.u32 [lm+24], {%r6, %r7};", "\tst.local.v2.u32 [lm+32], {%r3, %r2};", "\tst.local.v2.u32 [lm+40], {%r1, %r0};",
@@ -333,8 +335,9 @@ def write_test(d, rng):
         f.write("kernel k\ngrid 1 1 1\nblock %d 1 1\n" % THREADS)
         f.write("buffer a u32 %d special %d\n" % (2 * THREADS, rng.randrange(1 << 30)))
         f.write("buffer b u32 %d random %d\n" % (2 * THREADS, rng.randrange(1 << 30)))
+        f.write("buffer c u64 %d special %d\n" % (THREADS, rng.randrange(1 << 30)))
         f.write("buffer out u32 %d fill ee\n" % (WORDS * THREADS))
-        f.write("param buffer a\nparam buffer b\nparam buffer out\noutput out\n")
+        f.write("param buffer a\nparam buffer b\nparam buffer c\nparam buffer out\noutput out\n")
 
 
 def write(out, seed, k):

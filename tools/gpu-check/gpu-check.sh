@@ -10,7 +10,7 @@
 #                                            KERNELS (a file naming ggml kernels, one per line, or "all") adds ggml: its
 #                                            source and build recipe (../shared/ggml) and those kernels precompiled
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
-#   bash .device-carry/run.sh [cublas|ggml|ptx|corpus]  on the GPU machine (the device tool, carrying .device-carry): runs every
+#   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,7 +67,15 @@ dist/bin/zluda link "$carry/cptx/driver_modules_1.ptx" "$carry/cptx/driver_modul
 rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into the other)
 # every kernel compiled for the GPU, into the cache the GPU run uses
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
-dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" --target "$sm" --cache "$carry/cache" > "$carry/precompile.log" || true
+# the instruction forms (run.sh forms), the first GPU_CHECK_CORPUS kernels of the differential corpus (run.sh
+# corpus-ours) and the driver-overhead benchmark (run.sh overhead): generated again there, compiled here
+cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c "$carry/"  # the corpus travels with the repo
+python3 tools/gpu-check/forms_ptx.py "$carry/forms" > /dev/null
+python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
+python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
+dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" "$carry/forms" "$carry/corpus" --target "$sm" --cache "$carry/cache" \
+  > "$carry/precompile.log" || true
+rm -rf "$carry/forms" "$carry/corpus"
 # ggml (llama.cpp's GPU code), built on the GPU machine from ../shared/ggml's source at one fixed path (its build
 # recipe, changed only there). nvcc names internal-linkage symbols (_INTERNAL_<hash>_) by the source file's path, so
 # the PTX of the build made here (../shared/ggml/host) is renamed for that path (ptx_at_path.py) before its kernels
@@ -127,8 +135,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu
 gcc -O1 -o "$scratch/ptxrun" "$here/ptxrun.c" -ldl
 mkdir -p "$scratch/bin"
 cublasdir=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcublas.so.13 /usr/local/cuda/lib64/libcublas.so.13 2>/dev/null | head -1)")
-ours() { env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$scratch/cache" ZLUDA_NVIDIA_LIB="$nvlib" \
-             ZLUDA_NVIDIA_CUBLAS="$cublasdir" LD_LIBRARY_PATH="$here/dist/lib" "$@"; }
+ours_env=(env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$scratch/cache" ZLUDA_NVIDIA_LIB="$nvlib"
+          ZLUDA_NVIDIA_CUBLAS="$cublasdir" LD_LIBRARY_PATH="$here/dist/lib")
+ours() { "${ours_env[@]}" "$@"; }  # a function: 'timeout ours' cannot run it, 'ours timeout' can; runall takes "${ours_env[@]}"
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
 # made again in it), so it goes on in a new process after the test that ended it
 runall() {
@@ -238,6 +247,49 @@ if [ "${1:-}" = corpus ]; then  # 'run.sh corpus [COUNT [SEED]]': NVIDIA's resul
   wait
   echo "corpus: $(wc -l < "$scratch/corpus.list") kernels natively in $(( $(date +%s) - t0 )) s"
   python3 "$here/fuzz_corpus.py" record "$k" "$out/fuzz-corpus.tsv.gz" "$out/fuzz-values.txt.gz" 500 "$scratch"/corpus.part.??.out
+  exit 0
+fi
+if [ "${1:-}" = forms ]; then  # one kernel per instruction form, natively and through ZLUDA-J: the forms that differ
+  f=$scratch/forms; rm -rf "$f"; python3 "$here/forms_ptx.py" "$f" > /dev/null; cd "$f"
+  runall "$scratch/forms.native" "$scratch/ptxrun"
+  runall "$scratch/forms.ours" "${ours_env[@]}" "$scratch/ptxrun"
+  gzip -c "$scratch/forms.native" > "$out/forms-native.txt.gz"
+  python3 "$here/fuzz_corpus.py" diff "$f/forms.txt" "$scratch/forms.native" "$scratch/forms.ours" | tee "$out/forms.md"
+  exit 0
+fi
+if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus's first kernels through ZLUDA-J
+  k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
+  runall "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
+  python3 "$here/fuzz_corpus.py" check "$here/../ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" "$here/../ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$k" "$scratch/corpus.ours" \
+    | tee "$out/corpus-ours.md"
+  exit 0
+fi
+if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead.c), natively and through ZLUDA-J, twice each
+  gcc -O2 -o "$scratch/driver_overhead" "$here/driver_overhead.c" -ldl
+  for i in 1 2; do
+    (cd "$scratch" && timeout 120 ./driver_overhead > "$scratch/overhead.native$i" 2>&1)
+    (cd "$scratch" && ours timeout 200 ./driver_overhead > "$scratch/overhead.ours$i" 2>&1)
+  done
+  for f in "$scratch"/overhead.*; do echo "$(basename "$f"): $(tail -1 "$f")"; done
+  python3 - "$scratch" <<'PY' | tee "$out/overhead.md"
+import glob, sys
+def best(kind):
+    b = {}
+    for path in glob.glob("%s/overhead.%s?" % (sys.argv[1], kind)):
+        for line in open(path, errors="replace"):
+            w = line.split()
+            if len(w) == 3:
+                try: v = float(w[1])
+                except ValueError: continue
+                b[w[0]] = (min(v, b[w[0]][0]) if w[0] in b else v, w[2])
+    return b
+nat, ours = best("native"), best("ours")
+print("| measurement | native | ZLUDA-J (cuda backend) | ours / native |")
+print("|---|---|---|---|")
+for k, (v, unit) in nat.items():
+    o = ours.get(k)
+    print("| %s | %.2f %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-"))
+PY
   exit 0
 fi
 if [ "${1:-}" = cublas ]; then  # only the cuBLAS benchmark (ours against NVIDIA's natively)

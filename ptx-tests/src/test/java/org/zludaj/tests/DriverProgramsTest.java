@@ -236,13 +236,13 @@ class DriverProgramsTest {
     /**
      * c/driver_sticky.c: after a kernel traps, the synchronization reports CUDA_ERROR_LAUNCH_FAILED and every later
      * call that uses the context answers it too (memory, copies, launches, modules, streams, events), cuCtxGetCurrent
-     * still answers, and cuDevicePrimaryCtxReset makes the device usable again (issue 19; expectations from NVIDIA's
-     * documentation, to be compared with NVIDIA's own answers by tools/gpu-check, which runs the program both ways).
+     * still answers, and cuDevicePrimaryCtxReset succeeds: NVIDIA's answers on an H100 (tools/gpu-check). After the
+     * reset NVIDIA's driver refuses the process (719, then 709) where ZLUDA-J recovers: not checked, an open difference.
      */
     @Test
     void aFaultIsStickyUntilThePrimaryContextIsReset(@TempDir Path dir) throws Exception {
         Programs.Result r = passes(dir, "driver_sticky", "PASS: sticky errors");
-        assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0 7\n"), r.toString());
+        assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0 "), r.toString());
     }
 
     /**

@@ -244,9 +244,15 @@ final class Conversions {
         LLVMValueRef x = l.read(ins, ins.operands().get(1), from);
         LLVMValueRef r;
         if (from.isFloat() && ftz && from == Type.F32) x = floats.flush(x, from);
+        // cvt.ftz.f64.f32 also makes a NaN canonical before widening (0x7fffffffe0000000 on NVIDIA's sm_90)
+        if (ftz && from == Type.F32 && to == Type.F64) x = floats.canonical(x, from);
         if (!from.isFloat() && !to.isFloat()) {
             r = intToInt(x, from, to, sat);
         } else if (from.isFloat() && to.isFloat()) {
+            // .relu to a 16-bit float on the f32 source (as for the packed forms): negative values and -0 to +0 before
+            // rounding gives the same bits, and LLVM's NVPTX back end cannot select a select on bf16 (it aborts)
+            boolean early = relu && from == Type.F32 && (to == Type.F16 || to == Type.BF16);
+            if (early) x = relu(x);
             if (to == from) {
                 r = roundIntegral(ins, x, from);
             } else {
@@ -254,8 +260,14 @@ final class Conversions {
             }
             if (to == Type.TF32 && from == Type.F32) r = convertTf32(x, rnd, ties);
             if (ftz && to == Type.F32) r = floats.flush(r, to);
+            if (ftz && rnd == Round.RP && from == Type.F64 && to == Type.F32) {  // NVIDIA's sm_90 gives 0x7fc00000 here
+                LLVMTypeRef i32 = LLVMInt32TypeInContext(l.ctx);
+                LLVMValueRef nan = LLVMBuildFCmp(b(), LLVMRealUNO, x, x, "");
+                r = LLVMBuildBitCast(b(), LLVMBuildSelect(b(), nan, LLVMConstInt(i32, 0x7fc00000L, 0),
+                        LLVMBuildBitCast(b(), r, i32, ""), ""), LLVMFloatTypeInContext(l.ctx), "");
+            }
             if (sat && to.isFloat() && to != Type.TF32) r = floats.saturate(r, to);
-            if (relu) r = LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLT, r, LLVMConstReal(l.llvmType(to), 0), ""), LLVMConstReal(l.llvmType(to), 0), r, "");
+            if (relu && !early) r = LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLT, r, LLVMConstReal(l.llvmType(to), 0), ""), LLVMConstReal(l.llvmType(to), 0), r, "");
         } else if (from.isFloat()) {
             r = floatToInt(ins, x, from, to);
         } else {

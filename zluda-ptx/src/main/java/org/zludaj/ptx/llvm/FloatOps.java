@@ -130,7 +130,7 @@ final class FloatOps {
 
     /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
     LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
-        boolean ftz = i.has(".ftz") && t == Type.F32;
+        boolean ftz = i.has(".ftz") && (t == Type.F32 || t == Type.F16);
         if ((t == Type.F32 || t == Type.F64) && !i.has(".xorsign") && !i.has(".NaN") && !i.has(".full")) {
             LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64, rounding(i).name().toLowerCase(java.util.Locale.ROOT),
                     ftz, i.has(".approx"), in);
@@ -167,9 +167,14 @@ final class FloatOps {
                 default -> throw l.unsupported(i);
             };
         }
-        boolean keepsNaN = t == Type.F64 || !half(t) && (op.equals("abs") || op.equals("neg")) || op.equals("copysign")
+        // abs and neg give the canonical NaN too (NVIDIA's sm_90, forms_ptx.py), except in f64: the NaN quieted
+        boolean absNeg = op.equals("abs") || op.equals("neg");
+        if (absNeg && t == Type.F64) r = quietNaN(in[0], r);
+        boolean keepsNaN = t == Type.F64 || op.equals("copysign")
                 || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
-        if (!keepsNaN && !(t == Type.F32 && l.target.canonicalNaN())) r = canonical(r, t);
+        // NVPTX: NVIDIA's arithmetic gives the canonical NaN itself, LLVM's fabs/fneg/min/max lowerings do not
+        boolean own = t == Type.F32 && l.target.canonicalNaN() && !absNeg && !op.equals("min") && !op.equals("max");
+        if (!keepsNaN && !own) r = canonical(r, t);
         if (ftz) r = flush(r, t);
         if (i.has(".sat")) r = saturate(r, t);
         if (i.has(".relu")) r = relu(r, t);
@@ -224,12 +229,31 @@ final class FloatOps {
         };
     }
 
+    /**
+     * NVIDIA's canonical NaN for any NaN. The select is made on the bits: LLVM treats NaN payloads as unspecified and
+     * folds a float select of one NaN for another away (it did after llvm.sqrt on the host).
+     */
     LLVMValueRef canonical(LLVMValueRef v, Type t) {
-        return sel(fcmp(LLVMRealUNO, v, v), canonicalNaN(t), v);
+        return canonicalWhere(fcmp(LLVMRealUNO, v, v), v, t);
+    }
+
+    /** {@code cond ? canonical NaN : v}, selected on the bits (see {@link #canonical}). */
+    private LLVMValueRef canonicalWhere(LLVMValueRef cond, LLVMValueRef v, Type t) {
+        LLVMTypeRef bits = it(t == Type.F32 ? 32 : t == Type.F64 ? 64 : 16);
+        LLVMValueRef r = sel(cond, LLVMConstBitCast(canonicalNaN(t), bits), LLVMBuildBitCast(b(), v, bits, ""));
+        return LLVMBuildBitCast(b(), r, ft(t), "");
+    }
+
+    /** abs/neg.f64 of a NaN: the NaN quieted, its sign kept (NVIDIA's sm_90); other values as computed. */
+    private LLVMValueRef quietNaN(LLVMValueRef x, LLVMValueRef r) {
+        LLVMTypeRef i64 = it(64);
+        LLVMValueRef q = LLVMBuildOr(b(), LLVMBuildBitCast(b(), x, i64, ""), LLVMConstInt(i64, 0x0008000000000000L, 0), "");
+        LLVMValueRef v = sel(fcmp(LLVMRealUNO, x, x), q, LLVMBuildBitCast(b(), r, i64, ""));
+        return LLVMBuildBitCast(b(), v, ft(Type.F64), "");
     }
 
     LLVMValueRef flush(LLVMValueRef v, Type t) {
-        double min = t == Type.F64 ? Double.MIN_NORMAL : Float.MIN_NORMAL;
+        double min = t == Type.F64 ? Double.MIN_NORMAL : t == Type.F16 ? 0x1p-14 : Float.MIN_NORMAL;
         LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), min));
         return sel(tiny, intr("llvm.copysign", ft(t), real(ft(t), 0), v), v);
     }
@@ -251,6 +275,11 @@ final class FloatOps {
     }
 
     private LLVMValueRef relu(LLVMValueRef v, Type t) {
+        if (t == Type.BF16) {  // through f32 (exact both ways): LLVM's NVPTX back end cannot select a select on bf16
+            LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
+            LLVMValueRef w = LLVMBuildFPExt(b(), v, f32, "");
+            return LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLT, w, real(f32, 0)), real(f32, 0), w), ft(t), "");
+        }
         LLVMValueRef zero = real(ft(t), 0);
         return sel(fcmp(LLVMRealOLT, v, zero), zero, v);
     }
@@ -559,9 +588,10 @@ final class FloatOps {
         LLVMValueRef zeros = fromBits(min ? LLVMBuildOr(b(), ba, bb, "") : LLVMBuildAnd(b(), ba, bb, ""), t);
         LLVMValueRef r = sel(lt, a, sel(eq, zeros, bv));
         LLVMValueRef aNaN = fcmp(LLVMRealUNO, a, a), bNaN = fcmp(LLVMRealUNO, bv, bv);
-        if (nan) return sel(LLVMBuildOr(b(), aNaN, bNaN, ""), canonicalNaN(t), r);
+        if (nan) return canonicalWhere(LLVMBuildOr(b(), aNaN, bNaN, ""), r, t);
         r = sel(aNaN, bv, sel(bNaN, a, r));
-        return sel(LLVMBuildAnd(b(), aNaN, bNaN, ""), canonicalNaN(t), r);
+        if (t == Type.F64) return quietNaN(a, r);  // two NaNs: the first, quieted (NVIDIA's sm_90); one: r is the other
+        return canonicalWhere(LLVMBuildAnd(b(), aNaN, bNaN, ""), r, t);
     }
 
     /** f16/bf16 arithmetic in a wider type whose single rounding back is exact (f32 for one operation, f64 for fma). */

@@ -146,8 +146,13 @@ final class IntegerOps {
             cout = LLVMBuildOr(b(), icmp(LLVMIntULT, s1, a), icmp(LLVMIntULT, s2, s1), "");
             result = s2;
         } else if (op.startsWith("sub")) {
-            LLVMValueRef s1 = LLVMBuildSub(b(), a, bb, ""), s2 = LLVMBuildSub(b(), s1, LLVMBuildZExt(b(), cin, lt, ""), "");
-            cout = LLVMBuildOr(b(), icmp(LLVMIntULT, a, bb), icmp(LLVMIntULT, s1, LLVMBuildZExt(b(), cin, lt, "")), "");
+            // CC.CF is a carry for subtraction too, as NVIDIA's GPUs keep it: a - b is a + ~b + 1, sub.cc's carry-out is
+            // "no borrow" and subc computes a + ~b + CF (a - b - 1 + CF). A chain of subtractions gives the borrow
+            // arithmetic of the manual; a chain mixing add.cc and subc gives NVIDIA's results (forms_ptx.py on an H100)
+            LLVMValueRef nb = LLVMBuildNot(b(), bb, "");
+            LLVMValueRef in = useCarry ? LLVMBuildZExt(b(), cin, lt, "") : c(lt, 1);
+            LLVMValueRef s1 = LLVMBuildAdd(b(), a, nb, ""), s2 = LLVMBuildAdd(b(), s1, in, "");
+            cout = LLVMBuildOr(b(), icmp(LLVMIntULT, s1, a), icmp(LLVMIntULT, s2, s1), "");
             result = s2;
         } else {  // mad.lo/.hi.cc, madc.lo/.hi[.cc]: (a*b).lo|hi + c + carry-in
             Type wt = t.bits() == 32 ? (t.isSigned() ? Type.S64 : Type.U64) : Type.B128;

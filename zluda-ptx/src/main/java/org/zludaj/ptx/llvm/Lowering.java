@@ -1176,6 +1176,10 @@ public final class Lowering {
             return;
         }
         LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t);
+        if (t == Type.F16 && i.has(".ftz")) {  // f16 subnormals compare as zeros
+            x = floats.flush(x, t);
+            y = floats.flush(y, t);
+        }
         LLVMValueRef r = integers.compare(i, cmp, t, x, y);
         // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
         LLVMValueRef notR = LLVMBuildNot(b, r, "");

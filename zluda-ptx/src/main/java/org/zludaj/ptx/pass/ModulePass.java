@@ -13,7 +13,7 @@ public interface ModulePass {
     PtxModule apply(PtxModule module);
 
     /** The model passes every target runs, in order, before {@code llvm.Lowering}. */
-    List<ModulePass> PIPELINE = List.of(new ScopedNames(), new VectorRegisters(), new PredicatesToBranches(), new ExpandVectorOperands(), new ImplicitConversions(),
+    List<ModulePass> PIPELINE = List.of(new RegisterParams(), new ScopedNames(), new VectorRegisters(), new PredicatesToBranches(), new ExpandVectorOperands(), new ImplicitConversions(),
             new GenericToSpecific());
 
     /** What a pass does to one defined function's body; the same list (by identity) when it changes nothing. */
