@@ -219,25 +219,27 @@ start:                                            ; preds = %entry
   %140 = load float, ptr %f1, align 4
   %141 = call float @llvm.trunc.f32(float %140)
   %142 = fcmp uno float %141, %141
-  %143 = select i1 %142, float 0x7FFFFFFFE0000000, float %141
-  %144 = call i64 @llvm.fptoui.sat.i64.f32(float %143)
-  %145 = fcmp uno float %140, %140
-  %146 = select i1 %145, i64 -9223372036854775808, i64 %144
-  store i64 %146, ptr %rd4, align 8
-  %147 = load i64, ptr %rd1, align 8
-  %148 = inttoptr i64 %147 to ptr
-  %149 = load i16, ptr %h1, align 2
-  store i16 %149, ptr %148, align 2
-  %150 = load i64, ptr %rd1, align 8
-  %151 = inttoptr i64 %150 to ptr
-  %152 = getelementptr i8, ptr %151, i64 4
-  %153 = load i32, ptr %r3, align 4
-  store i32 %153, ptr %152, align 4
-  %154 = load i64, ptr %rd1, align 8
-  %155 = inttoptr i64 %154 to ptr
-  %156 = getelementptr i8, ptr %155, i64 8
-  %157 = load i64, ptr %rd4, align 8
-  store i64 %157, ptr %156, align 8
+  %143 = bitcast float %141 to i32
+  %144 = select i1 %142, i32 2147483647, i32 %143
+  %145 = bitcast i32 %144 to float
+  %146 = call i64 @llvm.fptoui.sat.i64.f32(float %145)
+  %147 = fcmp uno float %140, %140
+  %148 = select i1 %147, i64 -9223372036854775808, i64 %146
+  store i64 %148, ptr %rd4, align 8
+  %149 = load i64, ptr %rd1, align 8
+  %150 = inttoptr i64 %149 to ptr
+  %151 = load i16, ptr %h1, align 2
+  store i16 %151, ptr %150, align 2
+  %152 = load i64, ptr %rd1, align 8
+  %153 = inttoptr i64 %152 to ptr
+  %154 = getelementptr i8, ptr %153, i64 4
+  %155 = load i32, ptr %r3, align 4
+  store i32 %155, ptr %154, align 4
+  %156 = load i64, ptr %rd1, align 8
+  %157 = inttoptr i64 %156 to ptr
+  %158 = getelementptr i8, ptr %157, i64 8
+  %159 = load i64, ptr %rd4, align 8
+  store i64 %159, ptr %158, align 8
   ret void
 }
 

@@ -564,37 +564,43 @@ start:                                            ; preds = %entry
   %486 = call float @llvm.copysign.f32(float 0x47EFFFFFE0000000, float %446)
   %487 = select i1 %484, float %486, float %475
   %488 = fcmp uno float %487, %487
-  %489 = select i1 %488, float 0x7FFFFFFFE0000000, float %487
-  store float %489, ptr %f3, align 4
-  %490 = load float, ptr %f1, align 4
-  %491 = load float, ptr %f2, align 4
-  %492 = fcmp olt float %490, %491
-  %493 = fcmp oeq float %490, %491
-  %494 = bitcast float %490 to i32
-  %495 = bitcast float %491 to i32
-  %496 = or i32 %494, %495
-  %497 = bitcast i32 %496 to float
-  %498 = select i1 %493, float %497, float %491
-  %499 = select i1 %492, float %490, float %498
-  %500 = fcmp uno float %490, %490
-  %501 = fcmp uno float %491, %491
-  %502 = or i1 %500, %501
-  %503 = select i1 %502, float 0x7FFFFFFFE0000000, float %499
-  %504 = fcmp uno float %503, %503
-  %505 = select i1 %504, float 0x7FFFFFFFE0000000, float %503
-  store float %505, ptr %f4, align 4
-  %506 = load i64, ptr %rd1, align 8
-  %507 = inttoptr i64 %506 to ptr
-  %508 = load double, ptr %fd3, align 8
-  store double %508, ptr %507, align 8
-  %509 = load i64, ptr %rd1, align 8
-  %510 = inttoptr i64 %509 to ptr
-  %511 = getelementptr i8, ptr %510, i64 8
-  %512 = load float, ptr %f3, align 4
-  %513 = insertelement <2 x float> undef, float %512, i32 0
-  %514 = load float, ptr %f4, align 4
-  %515 = insertelement <2 x float> %513, float %514, i32 1
-  store <2 x float> %515, ptr %511, align 8
+  %489 = bitcast float %487 to i32
+  %490 = select i1 %488, i32 2147483647, i32 %489
+  %491 = bitcast i32 %490 to float
+  store float %491, ptr %f3, align 4
+  %492 = load float, ptr %f1, align 4
+  %493 = load float, ptr %f2, align 4
+  %494 = fcmp olt float %492, %493
+  %495 = fcmp oeq float %492, %493
+  %496 = bitcast float %492 to i32
+  %497 = bitcast float %493 to i32
+  %498 = or i32 %496, %497
+  %499 = bitcast i32 %498 to float
+  %500 = select i1 %495, float %499, float %493
+  %501 = select i1 %494, float %492, float %500
+  %502 = fcmp uno float %492, %492
+  %503 = fcmp uno float %493, %493
+  %504 = or i1 %502, %503
+  %505 = bitcast float %501 to i32
+  %506 = select i1 %504, i32 2147483647, i32 %505
+  %507 = bitcast i32 %506 to float
+  %508 = fcmp uno float %507, %507
+  %509 = bitcast float %507 to i32
+  %510 = select i1 %508, i32 2147483647, i32 %509
+  %511 = bitcast i32 %510 to float
+  store float %511, ptr %f4, align 4
+  %512 = load i64, ptr %rd1, align 8
+  %513 = inttoptr i64 %512 to ptr
+  %514 = load double, ptr %fd3, align 8
+  store double %514, ptr %513, align 8
+  %515 = load i64, ptr %rd1, align 8
+  %516 = inttoptr i64 %515 to ptr
+  %517 = getelementptr i8, ptr %516, i64 8
+  %518 = load float, ptr %f3, align 4
+  %519 = insertelement <2 x float> undef, float %518, i32 0
+  %520 = load float, ptr %f4, align 4
+  %521 = insertelement <2 x float> %519, float %520, i32 1
+  store <2 x float> %521, ptr %517, align 8
   ret void
 }
 

@@ -122,34 +122,38 @@ start:                                            ; preds = %entry
   %41 = load float, ptr %f3, align 4
   %42 = load float, ptr %f4, align 4
   %43 = call float @llvm.nvvm.fmin.nan.f(float %41, float %42)
-  store float %43, ptr %f5, align 4
-  %44 = load float, ptr %f5, align 4
-  %45 = call float @llvm.nvvm.ex2.approx.ftz.f(float %44)
-  store float %45, ptr %f6, align 4
-  %46 = load float, ptr %f6, align 4
-  %47 = load float, ptr %f1, align 4
-  %48 = call float @llvm.nvvm.mul.rn.f(float %46, float %47)
-  %49 = fcmp ogt float %48, 1.000000e+00
-  %50 = select i1 %49, float 1.000000e+00, float %48
-  %51 = fcmp olt float %50, 0.000000e+00
-  %52 = select i1 %51, float 0.000000e+00, float %50
-  %53 = fcmp oeq float %52, 0.000000e+00
-  %54 = select i1 %53, float 0.000000e+00, float %52
-  %55 = fcmp uno float %48, %48
+  %44 = fcmp uno float %43, %43
+  %45 = bitcast float %43 to i32
+  %46 = select i1 %44, i32 2147483647, i32 %45
+  %47 = bitcast i32 %46 to float
+  store float %47, ptr %f5, align 4
+  %48 = load float, ptr %f5, align 4
+  %49 = call float @llvm.nvvm.ex2.approx.ftz.f(float %48)
+  store float %49, ptr %f6, align 4
+  %50 = load float, ptr %f6, align 4
+  %51 = load float, ptr %f1, align 4
+  %52 = call float @llvm.nvvm.mul.rn.f(float %50, float %51)
+  %53 = fcmp ogt float %52, 1.000000e+00
+  %54 = select i1 %53, float 1.000000e+00, float %52
+  %55 = fcmp olt float %54, 0.000000e+00
   %56 = select i1 %55, float 0.000000e+00, float %54
-  store float %56, ptr %f7, align 4
-  %57 = load i64, ptr %rd1, align 8
-  %58 = inttoptr i64 %57 to ptr addrspace(1)
-  %59 = load double, ptr %fd3, align 8
-  store double %59, ptr addrspace(1) %58, align 8
-  %60 = load i64, ptr %rd1, align 8
-  %61 = inttoptr i64 %60 to ptr addrspace(1)
-  %62 = getelementptr i8, ptr addrspace(1) %61, i64 8
-  %63 = load float, ptr %f3, align 4
-  %64 = insertelement <2 x float> undef, float %63, i32 0
-  %65 = load float, ptr %f7, align 4
-  %66 = insertelement <2 x float> %64, float %65, i32 1
-  store <2 x float> %66, ptr addrspace(1) %62, align 8
+  %57 = fcmp oeq float %56, 0.000000e+00
+  %58 = select i1 %57, float 0.000000e+00, float %56
+  %59 = fcmp uno float %52, %52
+  %60 = select i1 %59, float 0.000000e+00, float %58
+  store float %60, ptr %f7, align 4
+  %61 = load i64, ptr %rd1, align 8
+  %62 = inttoptr i64 %61 to ptr addrspace(1)
+  %63 = load double, ptr %fd3, align 8
+  store double %63, ptr addrspace(1) %62, align 8
+  %64 = load i64, ptr %rd1, align 8
+  %65 = inttoptr i64 %64 to ptr addrspace(1)
+  %66 = getelementptr i8, ptr addrspace(1) %65, i64 8
+  %67 = load float, ptr %f3, align 4
+  %68 = insertelement <2 x float> undef, float %67, i32 0
+  %69 = load float, ptr %f7, align 4
+  %70 = insertelement <2 x float> %68, float %69, i32 1
+  store <2 x float> %70, ptr addrspace(1) %66, align 8
   ret void
 }
 
