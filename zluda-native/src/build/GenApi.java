@@ -35,6 +35,9 @@ public class GenApi {
 
     static final Pattern DECL = Pattern.compile("(\\w+) (\\w+) (\\w+)\\((.*)\\)");
 
+    /** Functions whose successful answers the shim keeps and gives again in C (@memo; shim/memo.c). */
+    static final Set<String> MEMO = new TreeSet<>();
+
     public static void main(String[] args) throws IOException {
         Path api = Path.of(args[0]), javaOut = Path.of(args[1]), cOut = Path.of(args[2]);
         Map<String, String> abi = new HashMap<>();
@@ -54,6 +57,10 @@ public class GenApi {
                 }
                 if (line.startsWith("@c ")) {
                     inC.addAll(List.of(line.substring(3).trim().split("\\s+")));
+                    continue;
+                }
+                if (line.startsWith("@memo ")) {
+                    MEMO.addAll(List.of(line.substring(6).trim().split("\\s+")));
                     continue;
                 }
                 Matcher m = DECL.matcher(line);
@@ -143,7 +150,13 @@ public class GenApi {
             c.append(f.exported ? "ZLUDA_EXPORT " : "").append("CUresult ").append(f.name).append('(').append(sig).append(") {\n");
             c.append("    int64_t a[ZLUDA_MAX_ARGS] = {");
             for (int i = 0; i < f.params.size(); i++) c.append(i > 0 ? ", " : "").append(cToLong(f.params.get(i)));
-            c.append("};\n    return zluda_call(ZID_").append(f.name).append(", a);\n}\n");
+            if (MEMO.contains(f.name)) {
+                c.append("};\n    CUresult r;\n    if (zluda_memo_get(ZID_").append(f.name).append(", a, &r)) return r;\n")
+                 .append("    r = zluda_call(ZID_").append(f.name).append(", a);\n")
+                 .append("    if (r == CUDA_SUCCESS) zluda_memo_put(ZID_").append(f.name).append(", a);\n    return r;\n}\n");
+            } else {
+                c.append("};\n    return zluda_call(ZID_").append(f.name).append(", a);\n}\n");
+            }
         }
         c.append("\nconst char *const zluda_function_names[ZID_COUNT] = {\n");
         for (Fn f : fns) c.append("    \"").append(f.name).append("\",\n");

@@ -106,11 +106,15 @@ static void *start_jvm_thread(void *unused) {
     if (!create || !cp) { snprintf(start_error, sizeof start_error, "no JNI_CreateJavaVM in %s or no jars in %s", libjvm, lib); return NULL; }
     snprintf(homeopt, sizeof homeopt, "-Dzluda.home=%s", home);
     snprintf(libopt, sizeof libopt, "-Dzluda.native.dir=%s", lib);
+    extern volatile int zluda_ctx_epoch;
+    char epochopt[64];
+    snprintf(epochopt, sizeof epochopt, "-Dzluda.epoch=%lu", (unsigned long)(uintptr_t)&zluda_ctx_epoch);
     JavaVMOption opts[32];
     int n = 0;
     opts[n++].optionString = cp;
     opts[n++].optionString = homeopt;
     opts[n++].optionString = libopt;
+    opts[n++].optionString = epochopt;  /* where the JVM bumps the context epoch (memo.c) */
     opts[n++].optionString = "-Xrs";                       /* leave the application's signal handlers alone */
     opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";
     opts[n++].optionString = "-XX:+UseSerialGC";
@@ -225,6 +229,8 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
     }
     return r;
 }
+
+int zluda_shutting_down(void) { return shutting_down; }
 
 /* At process exit (after the application's atexit handlers) calls answer CUDA_ERROR_DEINITIALIZED, as NVIDIA's do. */
 __attribute__((destructor)) static void zluda_shim_fini(void) { shutting_down = 1; }

@@ -33,6 +33,14 @@ __attribute__((visibility("default"))) int64_t zluda_library_call(zluda_library 
 /* 1 when ZLUDA_LOG=trace. */
 extern int zluda_trace;
 
+/* 1 once the process exits (calls answer CUDA_ERROR_DEINITIALIZED). */
+int zluda_shutting_down(void);
+
+/* Answers kept in C for the @memo functions of cuda-driver.api (memo.c): get answers from what was kept (1) or
+ * not (0); put keeps a successful answer of the JVM. */
+int zluda_memo_get(int id, const int64_t *args, CUresult *result);
+void zluda_memo_put(int id, const int64_t *args);
+
 static inline int64_t zluda_f32_bits(float f) { union { float f; uint32_t u; } c = {f}; return c.u; }
 static inline int64_t zluda_f64_bits(double d) { union { double d; int64_t u; } c = {d}; return c.u; }
 

@@ -246,6 +246,16 @@ class DriverProgramsTest {
     }
 
     /**
+     * c/driver_memo.c: the answers the shim keeps in C (cuDriverGetVersion, cuDeviceGetCount, cuDeviceGet,
+     * cuDeviceGetAttribute, cuGetErrorName/String, cuCtxGetCurrent, cuCtxGetDevice; shim/memo.c) asked twice around
+     * every change of the thread's context stack, from a second thread, and with erroneous arguments (never kept).
+     */
+    @Test
+    void answersKeptInTheShimFollowContextChanges(@TempDir Path dir) throws Exception {
+        passes(dir, "driver_memo", "PASS: kept answers");
+    }
+
+    /**
      * c/driver_legacy.c: the first ABIs (cuCtxCreate, cuCtxPushCurrent/PopCurrent, cuStreamDestroy, cuEventDestroy,
      * cuGraphInstantiate, cuGraphExecUpdate), the first launch API (cuFuncSetBlockShape, cuParamSet*, cuLaunchGrid),
          * batched copies (also 3-D, between pointers and arrays), prefetches and discards, graph memory attributes. NVIDIA's answers (H200): a parameter written

@@ -114,6 +114,7 @@ final class ContextApi implements CuContextApi {
             d.handles.remove(ctx);
             c.destroyed = true;
             d.destroyedContexts.put(ctx, c);
+            d.contextsChanged();
         });
     }
 

@@ -10,6 +10,7 @@ import org.zludaj.api.CuInteropApi;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.backend.host.HostBackend;
+import org.zludaj.nativ.HostRuntime;
 
 /**
  * The driver's state: the backend, the handle tables, the primary contexts, and each thread's context stack.
@@ -198,8 +199,25 @@ public final class Driver {
         return dead != null ? dead : handles.get(handle, Context.class);
     }
 
+    /** The calling thread's context stack, to change it (the shim's kept answers are asked again). */
     ArrayDeque<Context> stack() {
+        contextsChanged();
         return stack.get();
+    }
+
+    /** Where the shim keeps its context epoch (shim/memo.c), 0 outside the shim. */
+    private static final long EPOCH_ADDRESS = Long.getLong("zluda.epoch", 0L);
+    private int epoch;
+
+    /**
+     * A thread's context stack changed or a context was destroyed: the answers the shim keeps per thread
+     * (cuCtxGetCurrent, cuCtxGetDevice) hold only while its epoch stays the same, so it changes.
+     */
+    void contextsChanged() {
+        if (EPOCH_ADDRESS == 0) return;
+        synchronized (this) {
+            HostRuntime.putInt(EPOCH_ADDRESS, ++epoch);
+        }
     }
 
     /** A context argument: 0 means the current one. */

@@ -1,0 +1,102 @@
+/* ZLUDA-J test program: the answers the shim keeps in C (shim/memo.c) stay right while contexts change. Every query is
+ * asked twice (the second answer may come from what the shim kept) around each change of the calling thread's context
+ * stack (create, push, pop, set, destroy), from a second thread, and with arguments that are errors (never kept).
+ * Build: gcc -o driver_memo driver_memo.c -L<dist>/lib -lcuda -lpthread. Prints PASS or FAIL lines. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef void *CUcontext;
+typedef int CUdevice;
+CUresult cuInit(unsigned);
+CUresult cuDriverGetVersion(int *);
+CUresult cuDeviceGet(CUdevice *, int);
+CUresult cuDeviceGetCount(int *);
+CUresult cuDeviceGetAttribute(int *, int, CUdevice);
+CUresult cuGetErrorName(CUresult, const char **);
+CUresult cuGetErrorString(CUresult, const char **);
+CUresult cuCtxCreate_v2(CUcontext *, unsigned, CUdevice);
+CUresult cuCtxDestroy_v2(CUcontext);
+CUresult cuCtxGetCurrent(CUcontext *);
+CUresult cuCtxSetCurrent(CUcontext);
+CUresult cuCtxPushCurrent_v2(CUcontext);
+CUresult cuCtxPopCurrent_v2(CUcontext *);
+CUresult cuCtxGetDevice(CUdevice *);
+
+static int failures;
+#define EXPECT(what, cond) do { if (!(cond)) { failures++; printf("FAIL: %s\n", what); } } while (0)
+
+/* the current context, asked twice: both answers equal */
+static CUcontext current(const char *what) {
+    CUcontext a = (CUcontext)1, b = (CUcontext)2;
+    CUresult r1 = cuCtxGetCurrent(&a), r2 = cuCtxGetCurrent(&b);
+    EXPECT(what, r1 == 0 && r2 == 0 && a == b);
+    return a;
+}
+
+static int device(void) {
+    CUdevice a = -5, b = -6;
+    CUresult r1 = cuCtxGetDevice(&a), r2 = cuCtxGetDevice(&b);
+    if (r1 != r2) return -100 - r1;
+    return r1 ? -r1 : (a == b ? a : -99);
+}
+
+static CUcontext shared;
+static void *other(void *arg) {
+    (void)arg;
+    EXPECT("a new thread has no current context", current("other thread") == NULL);
+    EXPECT("cuCtxGetDevice without a context: 201", device() == -201);
+    cuCtxSetCurrent(shared);
+    EXPECT("the other thread's context", current("other thread set") == shared);
+    EXPECT("its device", device() == 0);
+    return NULL;
+}
+
+int main(void) {
+    CUcontext c = (CUcontext)1;
+    int v1 = 0, v2 = 0;
+    EXPECT("cuCtxGetCurrent before cuInit: 3", cuCtxGetCurrent(&c) == 3 && cuCtxGetCurrent(&c) == 3);
+    EXPECT("cuDriverGetVersion before cuInit", cuDriverGetVersion(&v1) == 0 && cuDriverGetVersion(&v2) == 0 && v1 == v2 && v1 >= 12000);
+    EXPECT("cuDriverGetVersion(NULL): 1", cuDriverGetVersion(NULL) == 1);
+    if (cuInit(0)) { printf("FAIL: cuInit\n"); return 1; }
+    int n1 = 0, n2 = 0;
+    EXPECT("cuDeviceGetCount twice", cuDeviceGetCount(&n1) == 0 && cuDeviceGetCount(&n2) == 0 && n1 == n2 && n1 >= 1);
+    CUdevice d1 = -1, d2 = -1;
+    EXPECT("cuDeviceGet twice", cuDeviceGet(&d1, 0) == 0 && cuDeviceGet(&d2, 0) == 0 && d1 == d2);
+    EXPECT("cuDeviceGet of no device: 101", cuDeviceGet(&d1, 99) == 101 && cuDeviceGet(&d1, 99) == 101);
+    int a1 = 0, a2 = 0;
+    EXPECT("an attribute twice", cuDeviceGetAttribute(&a1, 1, 0) == 0 && cuDeviceGetAttribute(&a2, 1, 0) == 0 && a1 == a2 && a1 > 0);
+    EXPECT("an attribute of no device: 101", cuDeviceGetAttribute(&a1, 1, 99) == 101 && cuDeviceGetAttribute(&a1, 1, 99) == 101);
+    EXPECT("an attribute into NULL: 1", cuDeviceGetAttribute(NULL, 1, 0) == 1);
+    const char *s1 = 0, *s2 = 0;
+    EXPECT("an error name twice", cuGetErrorName(700, &s1) == 0 && cuGetErrorName(700, &s2) == 0 && s1 == s2 && !strcmp(s1, "CUDA_ERROR_ILLEGAL_ADDRESS"));
+    EXPECT("an error string twice", cuGetErrorString(1, &s1) == 0 && cuGetErrorString(1, &s2) == 0 && s1 == s2 && s1 && *s1);
+    EXPECT("the name of no error: 1", cuGetErrorName(123456, &s1) == 1 && cuGetErrorName(123456, &s1) == 1);
+
+    EXPECT("no context after cuInit", current("after cuInit") == NULL);
+    EXPECT("cuCtxGetDevice without a context: 201", device() == -201);
+    CUcontext A, B, popped;
+    if (cuCtxCreate_v2(&A, 0, 0)) { printf("FAIL: cuCtxCreate\n"); return 1; }
+    EXPECT("cuCtxCreate makes it current", current("created A") == A);
+    EXPECT("its device", device() == 0);
+    if (cuCtxCreate_v2(&B, 0, 0)) { printf("FAIL: cuCtxCreate\n"); return 1; }
+    EXPECT("a second one on top", current("created B") == B);
+    EXPECT("pop", cuCtxPopCurrent_v2(&popped) == 0 && popped == B && current("popped") == A);
+    EXPECT("push", cuCtxPushCurrent_v2(B) == 0 && current("pushed") == B);
+    EXPECT("set NULL pops the top", cuCtxSetCurrent(NULL) == 0 && current("set NULL") == A);
+    EXPECT("its device", device() == 0);
+    EXPECT("set NULL again: empty", cuCtxSetCurrent(NULL) == 0 && current("set NULL again") == NULL);
+    EXPECT("cuCtxGetDevice without a context again: 201", device() == -201);
+    EXPECT("set A", cuCtxSetCurrent(A) == 0 && current("set A") == A);
+    shared = B;
+    pthread_t t;
+    pthread_create(&t, NULL, other, NULL);
+    pthread_join(t, NULL);
+    EXPECT("this thread keeps A", current("after the other thread") == A);
+    EXPECT("destroy B (current elsewhere)", cuCtxDestroy_v2(B) == 0 && current("B destroyed") == A);
+    EXPECT("destroy A (current here): popped", cuCtxDestroy_v2(A) == 0 && current("A destroyed") == NULL);
+    EXPECT("cuCtxGetDevice after: 201", device() == -201);
+    if (failures) printf("FAIL: %d kept answers\n", failures); else printf("PASS: kept answers\n");
+    return failures != 0;
+}

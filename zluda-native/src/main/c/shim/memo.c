@@ -1,0 +1,126 @@
+/* ZLUDA-J shim: answers in C for driver queries whose answer, once the JVM gave it, does not change (issue 21).
+ *
+ * The functions listed after @memo in cuda-driver.api ask zluda_memo_get first; on a miss they cross into the JVM
+ * and zluda_memo_put keeps a successful answer. Kept: the driver version, the device count, cuDeviceGet's handles,
+ * device attributes, the error names and strings (the JVM's C strings live as long as the process), and per thread
+ * the current context and its device. The last two also depend on the thread's context stack and on contexts being
+ * destroyed: the JVM bumps zluda_ctx_epoch on every such change (Driver.contextsChanged), and a thread's kept answer
+ * holds only while the epoch is the one read before the JVM gave it. Errors are never kept (they go to the JVM
+ * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
+#include "shim.h"
+#include "zluda_ids.h"
+
+/* written by the JVM (its address reaches it as -Dzluda.epoch) */
+__attribute__((visibility("default"))) volatile int zluda_ctx_epoch;
+
+#define DEVICES 16
+#define ATTRIBUTES 256
+#define CODES 1024
+
+static int version, count;
+static volatile int version_known, count_known;
+static int handle[DEVICES];
+static volatile unsigned char handle_known[DEVICES];
+static int attribute[DEVICES][ATTRIBUTES];
+static volatile unsigned char attribute_known[DEVICES][ATTRIBUTES];
+static void *volatile error_name[CODES], *volatile error_string[CODES];
+
+static __thread int epoch_before;           /* the epoch when this thread's last miss went to the JVM */
+static __thread int ctx_epoch = -1, dev_epoch = -1;
+static __thread void *ctx;
+static __thread int dev;
+
+static int known(volatile int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+static int known8(volatile unsigned char *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
+static void *ptr(int64_t a) { return (void *)(uintptr_t)a; }
+
+int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
+    epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
+    if (zluda_trace || zluda_shutting_down()) return 0;
+    *r = CUDA_SUCCESS;
+    switch (id) {
+    case ZID_cuDriverGetVersion:
+        if (!a[0] || !known(&version_known)) return 0;
+        *(int *)ptr(a[0]) = version;
+        return 1;
+    case ZID_cuDeviceGetCount:
+        if (!a[0] || !known(&count_known)) return 0;
+        *(int *)ptr(a[0]) = count;
+        return 1;
+    case ZID_cuDeviceGet: {
+        int ordinal = (int)a[1];
+        if (!a[0] || ordinal < 0 || ordinal >= DEVICES || !known8(&handle_known[ordinal])) return 0;
+        *(int *)ptr(a[0]) = handle[ordinal];
+        return 1;
+    }
+    case ZID_cuDeviceGetAttribute: {
+        int attr = (int)a[1], d = (int)a[2];
+        if (!a[0] || d < 0 || d >= DEVICES || attr < 0 || attr >= ATTRIBUTES || !known8(&attribute_known[d][attr])) return 0;
+        *(int *)ptr(a[0]) = attribute[d][attr];
+        return 1;
+    }
+    case ZID_cuGetErrorName:
+    case ZID_cuGetErrorString: {
+        int code = (int)a[0];
+        if (!a[1] || code < 0 || code >= CODES) return 0;
+        void *s = __atomic_load_n(id == ZID_cuGetErrorName ? &error_name[code] : &error_string[code], __ATOMIC_ACQUIRE);
+        if (!s) return 0;
+        *(void **)ptr(a[1]) = s;
+        return 1;
+    }
+    case ZID_cuCtxGetCurrent:
+        if (!a[0] || ctx_epoch != epoch_before) return 0;
+        *(void **)ptr(a[0]) = ctx;
+        return 1;
+    case ZID_cuCtxGetDevice:
+        if (!a[0] || dev_epoch != epoch_before) return 0;
+        *(int *)ptr(a[0]) = dev;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void zluda_memo_put(int id, const int64_t *a) {
+    switch (id) {
+    case ZID_cuDriverGetVersion:
+        version = *(int *)ptr(a[0]);
+        __atomic_store_n(&version_known, 1, __ATOMIC_RELEASE);
+        break;
+    case ZID_cuDeviceGetCount:
+        count = *(int *)ptr(a[0]);
+        __atomic_store_n(&count_known, 1, __ATOMIC_RELEASE);
+        break;
+    case ZID_cuDeviceGet: {
+        int ordinal = (int)a[1];
+        if (ordinal < 0 || ordinal >= DEVICES) break;
+        handle[ordinal] = *(int *)ptr(a[0]);
+        __atomic_store_n(&handle_known[ordinal], 1, __ATOMIC_RELEASE);
+        break;
+    }
+    case ZID_cuDeviceGetAttribute: {
+        int attr = (int)a[1], d = (int)a[2];
+        if (d < 0 || d >= DEVICES || attr < 0 || attr >= ATTRIBUTES) break;
+        attribute[d][attr] = *(int *)ptr(a[0]);
+        __atomic_store_n(&attribute_known[d][attr], 1, __ATOMIC_RELEASE);
+        break;
+    }
+    case ZID_cuGetErrorName:
+    case ZID_cuGetErrorString: {
+        int code = (int)a[0];
+        if (code < 0 || code >= CODES) break;
+        __atomic_store_n(id == ZID_cuGetErrorName ? &error_name[code] : &error_string[code], *(void **)ptr(a[1]), __ATOMIC_RELEASE);
+        break;
+    }
+    case ZID_cuCtxGetCurrent:
+        ctx = *(void **)ptr(a[0]);
+        ctx_epoch = epoch_before;
+        break;
+    case ZID_cuCtxGetDevice:
+        dev = *(int *)ptr(a[0]);
+        dev_epoch = epoch_before;
+        break;
+    default:
+        break;
+    }
+}
