@@ -70,7 +70,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # the instruction forms (run.sh forms), the first GPU_CHECK_CORPUS kernels of the differential corpus (run.sh
 # corpus-ours) and the driver-overhead benchmark (run.sh overhead): generated again there, compiled here
 cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c "$carry/"  # the corpus travels with the repo
-python3 tools/gpu-check/forms_ptx.py "$carry/forms" > /dev/null
+python3 tools/gpu-check/forms_ptx.py "$carry/forms" 300000 4 > /dev/null
 python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
 python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" "$carry/forms" "$carry/corpus" --target "$sm" --cache "$carry/cache" \
@@ -250,7 +250,7 @@ if [ "${1:-}" = corpus ]; then  # 'run.sh corpus [COUNT [SEED]]': NVIDIA's resul
   exit 0
 fi
 if [ "${1:-}" = forms ]; then  # one kernel per instruction form, natively and through ZLUDA-J: the forms that differ
-  f=$scratch/forms; rm -rf "$f"; python3 "$here/forms_ptx.py" "$f" > /dev/null; cd "$f"
+  f=$scratch/forms; rm -rf "$f"; python3 "$here/forms_ptx.py" "$f" 300000 4 > /dev/null; cd "$f"
   runall "$scratch/forms.native" "$scratch/ptxrun"
   runall "$scratch/forms.ours" "${ours_env[@]}" "$scratch/ptxrun"
   gzip -c "$scratch/forms.native" > "$out/forms-native.txt.gz"

@@ -278,7 +278,11 @@ public class GenApi {
         d.append("    private static volatile ApiSet api;\n\n");
         d.append("    /** Installs the driver; calls before this answer CUDA_ERROR_NOT_INITIALIZED. */\n")
          .append("    public static void install(ApiSet set) {\n        api = set;\n    }\n\n");
-        d.append("    /** Called by the shim for every driver function. Never throws. */\n");
+        d.append("    /** Called by the shim (zluda_call) for every driver function: its arguments in the shim's array. */\n");
+        d.append("    public static int callRaw(int id, long args) {\n        return call(id");
+        for (int k = 0; k < MAX_ARGS; k++) d.append(k % 4 == 0 ? ",\n                " : ", ").append("RawArgs.get(args, ").append(k).append(')');
+        d.append(");\n    }\n\n");
+        d.append("    /** Every driver function by id, with its raw arguments. Never throws. */\n");
         d.append("    public static int call(int id, ").append(params).append(") {\n");
         d.append("        ApiSet s = api;\n        if (s == null) return CuResult.CUDA_ERROR_NOT_INITIALIZED;\n");
         d.append("        if (CallLog.TRACE) CallLog.enter(id, ").append(argsList).append(");\n");
@@ -566,7 +570,11 @@ final class Library {
         d.append("    private static volatile ApiSet api;\n\n");
         d.append("    /** Installs the implementation; calls before this answer NOT_INITIALIZED. */\n")
          .append("    public static void install(ApiSet set) {\n        api = set;\n    }\n\n");
-        d.append("    /** Called by the shim for every function of the library. Never throws. */\n");
+        d.append("    /** Called by the shim (zluda_library_call): the arguments in the shim's array. */\n");
+        d.append("    public static long callRaw(int id, long args) {\n        return call(id");
+        for (int k = 0; k < n; k++) d.append(k % 4 == 0 ? ",\n                " : ", ").append("org.zludaj.api.RawArgs.get(args, ").append(k).append(')');
+        d.append(");\n    }\n\n");
+        d.append("    /** Every function of the library by id, with its raw arguments. Never throws. */\n");
         d.append("    public static long call(int id, ").append(pb).append(") {\n");
         d.append("        ApiSet s = api;\n        if (s == null) return ").append(notInitialized).append(";\n");
         d.append("        if (org.zludaj.api.CallLog.TRACE) org.zludaj.api.CallLog.enterLibrary(name(id), ").append(ab).append(");\n");

@@ -141,7 +141,7 @@ static void *start_jvm_thread(void *unused) {
     jclass boot = (*env)->FindClass(env, "org/zludaj/driver/Bootstrap");
     jmethodID start = boot ? (*env)->GetStaticMethodID(env, boot, "start", "()Z") : NULL;
     jclass disp = (*env)->FindClass(env, "org/zludaj/api/Dispatch");
-    jmethodID call = disp ? (*env)->GetStaticMethodID(env, disp, "call", "(IJJJJJJJJJJJJJJJJ)I") : NULL;
+    jmethodID call = disp ? (*env)->GetStaticMethodID(env, disp, "callRaw", "(IJ)I") : NULL;
     if (!start || !call || !(*env)->CallStaticBooleanMethod(env, boot, start) || (*env)->ExceptionCheck(env)) {
         if ((*env)->ExceptionCheck(env)) { (*env)->ExceptionDescribe(env); (*env)->ExceptionClear(env); }
         snprintf(start_error, sizeof start_error, "the driver classes did not start (classpath %s)", lib);
@@ -188,8 +188,9 @@ CUresult zluda_call(int id, const int64_t *a) {
     if (!jvm_ok) return CUDA_ERROR_NOT_INITIALIZED;
     JNIEnv *env = current_env();
     if (!env) return CUDA_ERROR_OPERATING_SYSTEM;  /* thread stack too small to attach, or JVM gone */
-    jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, a[0], a[1], a[2], a[3], a[4],
-                                         a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15]);
+    /* the arguments stay in the caller's array, read there by Dispatch.callRaw: a JNI call passing 16 arguments costs
+     * three times one passing two (RawArgs) */
+    jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {  /* Dispatch catches everything; this is a JVM-level failure */
         (*env)->ExceptionClear(env);
         return CUDA_ERROR_UNKNOWN;
@@ -202,11 +203,7 @@ static int resolve_library(JNIEnv *env, zluda_library *lib) {
     if (lib->method) return 1;
     jclass c = (*env)->FindClass(env, lib->dispatch_class);
     if (!c) { (*env)->ExceptionClear(env); return 0; }
-    char sig[8 + 64];
-    int n = snprintf(sig, sizeof sig, "(I");
-    for (int i = 0; i < lib->nargs && n < (int)sizeof sig - 4; i++) sig[n++] = 'J';
-    snprintf(sig + n, sizeof sig - n, ")J");
-    jmethodID m = (*env)->GetStaticMethodID(env, c, "call", sig);
+    jmethodID m = (*env)->GetStaticMethodID(env, c, "callRaw", "(IJ)J");
     if (!m) { (*env)->ExceptionClear(env); return 0; }
     lib->cls = (*env)->NewGlobalRef(env, c);
     __atomic_store_n(&lib->method, (void *)m, __ATOMIC_RELEASE);
@@ -219,10 +216,7 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
     if (!jvm_ok) return lib->not_initialized;
     JNIEnv *env = current_env();
     if (!env || !resolve_library(env, lib)) return lib->not_initialized;
-    jvalue v[1 + 64];
-    v[0].i = id;
-    for (int i = 0; i < lib->nargs && i < 64; i++) v[1 + i].j = a[i];
-    jlong r = (*env)->CallStaticLongMethodA(env, (jclass)lib->cls, (jmethodID)lib->method, v);
+    jlong r = (*env)->CallStaticLongMethod(env, (jclass)lib->cls, (jmethodID)lib->method, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {
         (*env)->ExceptionClear(env);
         return lib->not_initialized;

@@ -21,7 +21,7 @@ CUresult zluda_call(int id, const int64_t *args);
  * zluda_library_call, exported by libcuda.so.1, which each library depends on. The class and method are resolved at
  * the library's first call. */
 typedef struct zluda_library {
-    const char *dispatch_class; /* "org/zludaj/api/cublas/Dispatch": static long call(int id, long a0..a{nargs-1}) */
+    const char *dispatch_class; /* "org/zludaj/api/cublas/Dispatch": static long callRaw(int id, long args), args[nargs] */
     int nargs;
     int64_t not_initialized;    /* the answer when no driver runs (the library's NOT_INITIALIZED status) */
     void *volatile cls;         /* resolved: a global reference to the class */

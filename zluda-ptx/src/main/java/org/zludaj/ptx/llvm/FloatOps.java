@@ -246,9 +246,14 @@ final class FloatOps {
 
     /** abs/neg.f64 of a NaN: the NaN quieted, its sign kept (NVIDIA's sm_90); other values as computed. */
     private LLVMValueRef quietNaN(LLVMValueRef x, LLVMValueRef r) {
+        return quietWhere(fcmp(LLVMRealUNO, x, x), x, r);
+    }
+
+    /** {@code cond ? x quieted : r} for f64, on the bits. */
+    private LLVMValueRef quietWhere(LLVMValueRef cond, LLVMValueRef x, LLVMValueRef r) {
         LLVMTypeRef i64 = it(64);
         LLVMValueRef q = LLVMBuildOr(b(), LLVMBuildBitCast(b(), x, i64, ""), LLVMConstInt(i64, 0x0008000000000000L, 0), "");
-        LLVMValueRef v = sel(fcmp(LLVMRealUNO, x, x), q, LLVMBuildBitCast(b(), r, i64, ""));
+        LLVMValueRef v = sel(cond, q, LLVMBuildBitCast(b(), r, i64, ""));
         return LLVMBuildBitCast(b(), v, ft(Type.F64), "");
     }
 
@@ -590,7 +595,7 @@ final class FloatOps {
         LLVMValueRef aNaN = fcmp(LLVMRealUNO, a, a), bNaN = fcmp(LLVMRealUNO, bv, bv);
         if (nan) return canonicalWhere(LLVMBuildOr(b(), aNaN, bNaN, ""), r, t);
         r = sel(aNaN, bv, sel(bNaN, a, r));
-        if (t == Type.F64) return quietNaN(a, r);  // two NaNs: the first, quieted (NVIDIA's sm_90); one: r is the other
+        if (t == Type.F64) return quietWhere(LLVMBuildAnd(b(), aNaN, bNaN, ""), a, r);  // two NaNs: the first, quieted (sm_90)
         return canonicalWhere(LLVMBuildAnd(b(), aNaN, bNaN, ""), r, t);
     }
 
