@@ -30,7 +30,7 @@ rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf}
 
 # the distribution, without LLVM (every kernel comes from the cache there)
 for f in dist/lib/*; do
-  case "$(basename "$f")" in llvm-*.jar|openblas-*-linux-*.jar) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
+  case "$(basename "$f")" in llvm-*.jar|openblas-*-linux-*.jar|*.jsa) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
 done
 cp dist/conf/logback.xml "$carry/dist/conf/"
 

@@ -18,4 +18,18 @@ cp "$root/zluda-ld/target/libzluda_ld.so" "$dist/lib/"
 cp "$root/zluda-driver/src/dist/zluda" "$dist/bin/zluda"
 chmod +x "$dist/bin/zluda"
 cp "$root/zluda-driver/src/dist/logback.xml" "$dist/conf/logback.xml"
+# class-data sharing (issue 21): the classes the driver's start and first calls load, archived by a training run
+# with the class path exactly as the shim builds it (every jar of lib/, sorted, by its real path), for the JDK that
+# built the shim; the shim maps it where it exists and is valid for the JVM it starts (else the JVM goes on without)
+rm -f "$dist/lib/zluda.jsa"
+java_bin=${JAVA_HOME:+$JAVA_HOME/bin/}java
+lib=$(readlink -f "$dist/lib")
+cp=$(ls "$lib"/*.jar | LC_ALL=C sort | tr '\n' ':' | sed 's/:$//')
+if ZLUDA_BACKEND=host "$java_bin" -XX:ArchiveClassesAtExit="$lib/zluda.jsa" -XX:+UseSerialGC -Xlog:cds=off -Xlog:cds+dynamic=off \
+     -Dzluda.native.dir="$lib" -Dlogback.configurationFile="$dist/conf/logback.xml" -cp "$cp" org.zludaj.driver.CdsTrainMain \
+     > /dev/null 2>&1; then
+  echo "ZLUDA-J: class-data sharing archive $(du -h "$lib/zluda.jsa" | cut -f1)"
+else
+  rm -f "$lib/zluda.jsa"; echo "ZLUDA-J: no class-data sharing archive (the training run failed)"
+fi
 echo "ZLUDA-J distribution: $dist"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef ZLUDA_BUILD_JAVA_HOME
 #define ZLUDA_BUILD_JAVA_HOME ""
@@ -128,6 +129,16 @@ static void *start_jvm_thread(void *unused) {
     char logopt[PATH_MAX + 64];
     snprintf(logopt, sizeof logopt, "-Dlogback.configurationFile=%s/conf/logback.xml", home);
     opts[n - 1].optionString = logopt;
+    /* the class-data sharing archive the build made (src/dist/assemble.sh): for the JDK that made it, with this class
+     * path; any other JVM ignores it (its messages off) */
+    char jsa[PATH_MAX + 64], jsaopt[PATH_MAX + 64];
+    snprintf(jsa, sizeof jsa, "%s/zluda.jsa", lib);
+    if (access(jsa, R_OK) == 0) {
+        snprintf(jsaopt, sizeof jsaopt, "-XX:SharedArchiveFile=%s", jsa);
+        opts[n++].optionString = jsaopt;
+        opts[n++].optionString = "-Xlog:cds=off";
+        opts[n++].optionString = "-Xlog:cds+dynamic=off";
+    }
     char *extra = getenv("ZLUDA_JVM_OPTS") ? strdup(getenv("ZLUDA_JVM_OPTS")) : NULL;
     for (char *tok = extra ? strtok(extra, " ") : NULL; tok && n < 32; tok = strtok(NULL, " ")) opts[n++].optionString = tok;
     JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = n, .options = opts, .ignoreUnrecognized = JNI_TRUE};

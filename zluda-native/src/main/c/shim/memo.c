@@ -35,7 +35,6 @@ static int known8(volatile unsigned char *flag) { return __atomic_load_n(flag, _
 static void *ptr(int64_t a) { return (void *)(uintptr_t)a; }
 
 int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
-    epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
     if (zluda_trace || zluda_shutting_down()) return 0;
     *r = CUDA_SUCCESS;
     switch (id) {
@@ -69,10 +68,12 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         return 1;
     }
     case ZID_cuCtxGetCurrent:
+        epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
         if (!a[0] || ctx_epoch != epoch_before) return 0;
         *(void **)ptr(a[0]) = ctx;
         return 1;
     case ZID_cuCtxGetDevice:
+        epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
         if (!a[0] || dev_epoch != epoch_before) return 0;
         *(int *)ptr(a[0]) = dev;
         return 1;

@@ -212,6 +212,12 @@ final class Conversions {
             LLVMValueRef signedNaN = or(and(lshr(bits, c64(48)), c64(0x8000)), c64(tf == F16 ? 0x7e00 : 0x7fc0));
             r = sel(LLVMBuildFCmp(b(), LLVMRealUNO, v, v, ""), signedNaN, r);
         }
+        if (ff == F64 && tf == F32) {
+            // NVIDIA (H100, forms_ptx.py): an f64 NaN keeps its sign and the top of its payload, quieted, in every
+            // rounding, .ftz or not (0x7ff8000000000000 -> 0x7fc00000)
+            LLVMValueRef keep = or(and(lshr(bits, c64(32)), c64(0x80000000L)), or(c64(0x7fc00000L), and(lshr(bits, c64(29)), c64(0x7fffff))));
+            r = sel(LLVMBuildFCmp(b(), LLVMRealUNO, v, v, ""), keep, r);
+        }
         return fromBits(r, to);
     }
 
@@ -260,12 +266,6 @@ final class Conversions {
             }
             if (to == Type.TF32 && from == Type.F32) r = convertTf32(x, rnd, ties);
             if (ftz && to == Type.F32) r = floats.flush(r, to);
-            if (ftz && rnd == Round.RP && from == Type.F64 && to == Type.F32) {  // NVIDIA's sm_90 gives 0x7fc00000 here
-                LLVMTypeRef i32 = LLVMInt32TypeInContext(l.ctx);
-                LLVMValueRef nan = LLVMBuildFCmp(b(), LLVMRealUNO, x, x, "");
-                r = LLVMBuildBitCast(b(), LLVMBuildSelect(b(), nan, LLVMConstInt(i32, 0x7fc00000L, 0),
-                        LLVMBuildBitCast(b(), r, i32, ""), ""), LLVMFloatTypeInContext(l.ctx), "");
-            }
             if (sat && to.isFloat() && to != Type.TF32) r = floats.saturate(r, to);
             if (relu && !early) r = LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLT, r, LLVMConstReal(l.llvmType(to), 0), ""), LLVMConstReal(l.llvmType(to), 0), r, "");
         } else if (from.isFloat()) {

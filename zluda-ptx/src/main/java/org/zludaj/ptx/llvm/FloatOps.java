@@ -283,10 +283,10 @@ final class FloatOps {
         if (t == Type.BF16) {  // through f32 (exact both ways): LLVM's NVPTX back end cannot select a select on bf16
             LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
             LLVMValueRef w = LLVMBuildFPExt(b(), v, f32, "");
-            return LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLT, w, real(f32, 0)), real(f32, 0), w), ft(t), "");
+            return LLVMBuildFPTrunc(b(), sel(fcmp(LLVMRealOLE, w, real(f32, 0)), real(f32, 0), w), ft(t), "");
         }
         LLVMValueRef zero = real(ft(t), 0);
-        return sel(fcmp(LLVMRealOLT, v, zero), zero, v);
+        return sel(fcmp(LLVMRealOLE, v, zero), zero, v);  // -0 -> +0 too (NVIDIA's fma.rn.relu.f16)
     }
 
     private LLVMValueRef wide(LLVMValueRef f32) {
@@ -568,6 +568,8 @@ final class FloatOps {
         boolean min = i.opcode().equals("min"), nan = i.has(".NaN"), xorsign = i.has(".xorsign");
         // .xorsign.abs: the minimum/maximum of the magnitudes, with the sign of a xor b
         LLVMValueRef[] v = xorsign ? new LLVMValueRef[] {intr("llvm.fabs", ft(t), in[0]), intr("llvm.fabs", ft(t), in[1])} : in;
+        // min/max.f64 of one register with itself: NVIDIA's ptxas folds it to the register, a signaling NaN included
+        if (t == Type.F64 && !nan && !xorsign && in.length == 2 && i.operands().get(1).equals(i.operands().get(2))) return in[0];
         LLVMValueRef r = minMax2(t, v[0], v[1], min, nan);
         for (int k = 2; k < v.length; k++) r = minMax2(t, r, v[k], min, nan);
         if (xorsign) {

@@ -1176,7 +1176,7 @@ public final class Lowering {
             return;
         }
         LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t);
-        if (t == Type.F16 && i.has(".ftz")) {  // f16 subnormals compare as zeros
+        if ((t == Type.F16 || t == Type.F32) && i.has(".ftz")) {  // subnormals compare as zeros
             x = floats.flush(x, t);
             y = floats.flush(y, t);
         }
