@@ -267,7 +267,7 @@ final class Conversions {
             if (to == Type.TF32 && from == Type.F32) r = convertTf32(x, rnd, ties);
             if (ftz && to == Type.F32) r = floats.flush(r, to);
             if (sat && to.isFloat() && to != Type.TF32) r = floats.saturate(r, to);
-            if (relu && !early) r = LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLT, r, LLVMConstReal(l.llvmType(to), 0), ""), LLVMConstReal(l.llvmType(to), 0), r, "");
+            if (relu && !early) r = LLVMBuildSelect(b(), LLVMBuildFCmp(b(), LLVMRealOLE, r, LLVMConstReal(l.llvmType(to), 0), ""), LLVMConstReal(l.llvmType(to), 0), r, "");  // -0 -> +0 too
         } else if (from.isFloat()) {
             r = floatToInt(ins, x, from, to);
         } else {
