@@ -80,24 +80,37 @@ public final class Compiler {
     /** What one compilation produced: optimized LLVM IR, and the target's code (object, code object or PTX). */
     public record Output(String llvmIr, byte[] code) {}
 
-    /** Lowers, optimizes and generates code ({@code LLVMObjectFile} or {@code LLVMAssemblyFile}). */
+    /** Lowers, optimizes and generates code ({@code LLVMObjectFile} or {@code LLVMAssemblyFile}); with the optimized IR. */
     public static Output compile(PtxModule ptx, Target t, int fileType) throws PtxException {
-        return BigStack.call(() -> compileHere(ptx, t, fileType));
+        return compile(ptx, t, fileType, true, CompileProfile.NONE);
     }
 
-    private static Output compileHere(PtxModule ptx, Target t, int fileType) throws PtxException {
+    /**
+     * Lowers, optimizes and generates code, adding each stage's time to {@code profile}; the optimized IR's text only
+     * when {@code withIr} (printing a large kernel's IR costs as much as a pass).
+     */
+    public static Output compile(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile) throws PtxException {
+        return BigStack.call(() -> compileHere(ptx, t, fileType, withIr, profile));
+    }
+
+    private static Output compileHere(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile) throws PtxException {
+        long cpu0 = profile.threadCpu();
         LLVMTargetMachineRef tm = targetMachine(t);
         LLVMContextRef ctx = LLVMContextCreate();
         try {
-            LLVMModuleRef m = Lowering.lower(ptx, t, ctx, dataLayout(tm), "");
-            optimize(m, tm);
-            String ir = Ll.print(m);
-            byte[] code = emit(tm, m, fileType);
+            LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
+            profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
+                optimize(m, tm);
+                return null;
+            });
+            String ir = withIr ? Ll.print(m) : null;
+            byte[] code = profile.time(CompileProfile.Stage.CODEGEN, () -> emit(tm, m, fileType));
             LLVMDisposeModule(m);
             return new Output(ir, code);
         } finally {
             LLVMContextDispose(ctx);
             LLVMDisposeTargetMachine(tm);
+            profile.addCpu(profile.threadCpu() - cpu0);
         }
     }
 
@@ -142,14 +155,26 @@ public final class Compiler {
 
     /** The relocatable AMD GPU object of {@code ptx}, before linking. */
     public static byte[] amdgpuObject(PtxModule ptx, String gfx) throws PtxException {
-        return compile(ptx, new AmdgpuTarget(gfx), LLVMObjectFile).code();
+        return amdgpuObject(ptx, gfx, CompileProfile.NONE);
+    }
+
+    static byte[] amdgpuObject(PtxModule ptx, String gfx, CompileProfile profile) throws PtxException {
+        return compile(ptx, new AmdgpuTarget(gfx), LLVMObjectFile, false, profile).code();
     }
 
     /** An AMD GPU code object linked by {@code linker}. */
     public static byte[] amdgpu(PtxModule ptx, String gfx, CodeObjectLinker linker) throws PtxException {
-        byte[] object = amdgpuObject(ptx, gfx);
+        return amdgpu(ptx, gfx, linker, CompileProfile.NONE);
+    }
+
+    /** An AMD GPU code object linked by {@code linker}, each stage's time added to {@code profile}. */
+    public static byte[] amdgpu(PtxModule ptx, String gfx, CodeObjectLinker linker, CompileProfile profile) throws PtxException {
+        byte[] object = amdgpuObject(ptx, gfx, profile);
         try {
-            return linker.link(object, gfx);
+            long t0 = System.nanoTime();
+            byte[] linked = linker.link(object, gfx);
+            profile.add(CompileProfile.Stage.LINK, System.nanoTime() - t0);
+            return linked;
         } catch (IOException e) {
             throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "linking the " + gfx + " code object with " + linker.name() + ": "
                     + e.getMessage()));
@@ -199,6 +224,11 @@ public final class Compiler {
 
     /** PTX text from LLVM's NVPTX back end, for NVIDIA GPUs of compute capability sm/10. */
     public static String nvptx(PtxModule ptx, int sm) throws PtxException {
-        return new String(compile(ptx, new NvptxTarget(sm), LLVMAssemblyFile).code(), java.nio.charset.StandardCharsets.UTF_8);
+        return nvptx(ptx, sm, CompileProfile.NONE);
+    }
+
+    /** {@link #nvptx}, each stage's time added to {@code profile}. */
+    public static String nvptx(PtxModule ptx, int sm, CompileProfile profile) throws PtxException {
+        return new String(compile(ptx, new NvptxTarget(sm), LLVMAssemblyFile, false, profile).code(), java.nio.charset.StandardCharsets.UTF_8);
     }
 }

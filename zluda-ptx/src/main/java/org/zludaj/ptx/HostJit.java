@@ -145,14 +145,19 @@ public final class HostJit {
 
     /** Lowers, optimizes and generates the module's object file (with the placeholder prefix). */
     private Unit compile(PtxModule ptx) throws PtxException {
-        return BigStack.call(() -> compileHere(ptx));
+        return compile(ptx, CompileProfile.NONE);
     }
 
-    private Unit compileHere(PtxModule ptx) throws PtxException {
+    private Unit compile(PtxModule ptx, CompileProfile profile) throws PtxException {
+        return BigStack.call(() -> compileHere(ptx, profile));
+    }
+
+    private Unit compileHere(PtxModule ptx, CompileProfile profile) throws PtxException {
+        long cpu0 = profile.threadCpu();
         LLVMContextRef ctx = LLVMContextCreate();
         LLVMTargetMachineRef tm = Compiler.targetMachine(target);
         try {
-            Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, LLVMOrcLLJITGetDataLayoutStr(jit).getString(), PLACEHOLDER);
+            Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, LLVMOrcLLJITGetDataLayoutStr(jit).getString(), PLACEHOLDER, profile);
             LLVMModuleRef m = lowered.module();
             LLVMSetTarget(m, LLVMOrcLLJITGetTripleString(jit));
             // kernels without block or warp operations: one call per block, the threads a loop LLVM can vectorize
@@ -162,14 +167,18 @@ public final class HostJit {
                 LLVMValueRef k = LLVMGetNamedFunction(m, target.kernelSymbol(f.name(), PLACEHOLDER));
                 target.addBlockFunction(m, k, target.kernelSymbol(f.name(), PLACEHOLDER) + "$block", sizes);
             }
-            Compiler.optimize(m, tm);
-            byte[] object = Compiler.emit(tm, m, LLVMObjectFile);
+            profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
+                Compiler.optimize(m, tm);
+                return null;
+            });
+            byte[] object = profile.time(CompileProfile.Stage.CODEGEN, () -> Compiler.emit(tm, m, LLVMObjectFile));
             LLVMDisposeModule(m);
             COMPILATIONS.incrementAndGet();
             return new Unit(object, lowered.staticShared(), java.util.Set.copyOf(lowered.fiberKernels()));
         } finally {
             LLVMDisposeTargetMachine(tm);
             LLVMContextDispose(ctx);
+            profile.addCpu(profile.threadCpu() - cpu0);
         }
     }
 
@@ -201,12 +210,22 @@ public final class HostJit {
 
     /** zluda precompile: compiles {@code ptx} into the cache unless it is there; true when it compiled. */
     public boolean precompile(PtxModule ptx) throws PtxException {
+        return precompile(ptx, CompileProfile.NONE);
+    }
+
+    /** {@link #precompile(PtxModule)}, each stage's time added to {@code profile}. */
+    public boolean precompile(PtxModule ptx, CompileProfile profile) throws PtxException {
         if (cache == null) throw new IllegalStateException("precompiling needs a compile cache");
         String key = key(ptx);
         byte[] cached = cache.get(key);
         if (cached != null && Unit.decode(cached) != null) return false;
-        cache.put(key, compile(ptx).encode());
+        cache.put(key, compile(ptx, profile).encode());
         return true;
+    }
+
+    /** Compiles {@code ptx} for this host without the cache (benchmarks), each stage's time added to {@code profile}. */
+    public void compileOnly(PtxModule ptx, CompileProfile profile) throws PtxException {
+        compile(ptx, profile);
     }
 
     /**

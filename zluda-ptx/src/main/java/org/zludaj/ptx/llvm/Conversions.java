@@ -197,6 +197,56 @@ final class Conversions {
     LLVMValueRef convertFloat(LLVMValueRef v, Type from, Type to, Round rnd, boolean ties, boolean satfinite) {
         Format ff = format(from), tf = format(to);
         if (ff == tf) return v;
+        LLVMValueRef fast = fastConvert(v, from, ff, to, tf, rnd, ties, satfinite);
+        if (fast != null) return fast;
+        return exactConvert(v, from, to, rnd, ties, satfinite);
+    }
+
+    /**
+     * The conversions every half-precision kernel is made of, as a few instructions the targets have (the integer
+     * routine costs ~50 instructions each, and ggml's attention kernels hold thousands): f16 and bf16 widened exactly
+     * (fpext; bf16 is f32's top half), f32 to f16 rounded to nearest even (fptrunc) and f32 to bf16 (integer rounding
+     * of the top half); a NaN becomes the destination's canonical NaN as in {@link #exactConvert}. Null for the rest.
+     */
+    private LLVMValueRef fastConvert(LLVMValueRef v, Type from, Format ff, Type to, Format tf, Round rnd, boolean ties, boolean satfinite) {
+        LLVMTypeRef i32 = i(32), i16 = i(16);
+        if (ff == F16 && (tf == F32 || tf == F64)) {
+            LLVMValueRef r = LLVMBuildFPExt(b(), v, l.llvmType(to), "");
+            return canonicalIfNaN(v, r, to, tf);
+        }
+        if (ff == BF16 && (tf == F32 || tf == F64)) {
+            LLVMValueRef bits = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), v, i16, ""), i32, "");
+            LLVMValueRef f = LLVMBuildBitCast(b(), LLVMBuildShl(b(), bits, LLVMConstInt(i32, 16, 0), ""), LLVMFloatTypeInContext(l.ctx), "");
+            LLVMValueRef r = tf == F64 ? LLVMBuildFPExt(b(), f, l.llvmType(to), "") : f;
+            return canonicalIfNaN(f, r, to, tf);
+        }
+        boolean nearestEven = rnd == Round.RN && !ties && !satfinite;
+        if (ff == F32 && tf == F16 && nearestEven) {
+            return canonicalIfNaN(v, LLVMBuildFPTrunc(b(), v, l.llvmType(to), ""), to, tf);
+        }
+        if (ff == F32 && tf == BF16 && nearestEven) {
+            // bits + 0x7fff + (bit 16): ties to even; overflow carries into the exponent and gives infinity
+            LLVMValueRef bits = LLVMBuildBitCast(b(), v, i32, "");
+            LLVMValueRef lsb = LLVMBuildAnd(b(), LLVMBuildLShr(b(), bits, LLVMConstInt(i32, 16, 0), ""), LLVMConstInt(i32, 1, 0), "");
+            LLVMValueRef rounded = LLVMBuildAdd(b(), LLVMBuildAdd(b(), bits, LLVMConstInt(i32, 0x7fff, 0), ""), lsb, "");
+            LLVMValueRef top = LLVMBuildTrunc(b(), LLVMBuildLShr(b(), rounded, LLVMConstInt(i32, 16, 0), ""), i16, "");
+            return canonicalIfNaN(v, LLVMBuildBitCast(b(), top, l.llvmType(to), ""), to, tf);
+        }
+        return null;
+    }
+
+    /** {@code r}, or the canonical NaN of {@code to} where the source {@code v} is a NaN. */
+    private LLVMValueRef canonicalIfNaN(LLVMValueRef v, LLVMValueRef r, Type to, Format tf) {
+        LLVMTypeRef it = i(tf.width());
+        LLVMValueRef nan = LLVMBuildFCmp(b(), LLVMRealUNO, v, v, "");
+        LLVMValueRef bits = sel(nan, LLVMConstInt(it, canonicalNaN(tf), 0), LLVMBuildBitCast(b(), r, it, ""));
+        return LLVMBuildBitCast(b(), bits, l.llvmType(to), "");
+    }
+
+    /** Every conversion by the integer routines ({@link #narrow}, {@link #widen}): the reference the fast paths must equal. */
+    LLVMValueRef exactConvert(LLVMValueRef v, Type from, Type to, Round rnd, boolean ties, boolean satfinite) {
+        Format ff = format(from), tf = format(to);
+        if (ff == tf) return v;
         if (ff.width() < tf.width() || ff == BF16 && tf == F16) {
             if (ff == BF16 && tf == F16) {  // via f32
                 LLVMValueRef f32 = widen(toBits(v, from), BF16, F32, canonicalNaN(F32));

@@ -60,31 +60,49 @@ public final class Lowering {
 
     public static Lowered lowerModule(PtxModule ptx, Target target, LLVMContextRef ctx, String dataLayout,
                                       String symbolPrefix) throws PtxException {
+        return lowerModule(ptx, target, ctx, dataLayout, symbolPrefix, org.zludaj.ptx.CompileProfile.NONE);
+    }
+
+    /** Our passes for {@code target}: the common ones, then those the target asks for. */
+    public static PtxModule passes(PtxModule ptx, Target target) {
         ptx = org.zludaj.ptx.pass.ModulePass.runAll(ptx);
         if (target.wmmaLayout() != null) ptx = new org.zludaj.ptx.pass.PairMma().apply(ptx);  // 16x16 WMMA: pair m16n8 operations
         if (target.softwareNamedBarriers()) ptx = new org.zludaj.ptx.pass.NamedBarriers().apply(ptx);  // one hardware barrier per block
         if (target.lanesRunApart()) ptx = new org.zludaj.ptx.pass.WarpLockstep().apply(ptx);  // host fibers: warps meet
+        return ptx;
+    }
+
+    /** {@link #lowerModule}, the time of our passes, the IR's construction and the verifier added to {@code profile}. */
+    public static Lowered lowerModule(PtxModule source, Target target, LLVMContextRef ctx, String dataLayout,
+                                      String symbolPrefix, org.zludaj.ptx.CompileProfile profile) throws PtxException {
+        PtxModule ptx = profile.time(org.zludaj.ptx.CompileProfile.Stage.PASSES, () -> passes(source, target));
         Lowering l = new Lowering(ptx, target, ctx, dataLayout, symbolPrefix);
-        target.configureModule(l.module);
-        try {
-            l.declareModule();
-        } catch (Unsupported u) {
-            l.errors.add(new Diagnostic(ptx.name(), u.line, 0, u.getMessage() + " (target " + target.name() + ")"));
-        }
-        if (l.errors.isEmpty()) {
-            for (Function f : ptx.functions()) if (f.isDefined()) l.function(f);
-        }
-        if (!l.errors.isEmpty()) {
-            LLVMDisposeModule(l.module);
-            throw new PtxException(l.errors);
-        }
-        BytePointer err = new BytePointer((org.bytedeco.javacpp.Pointer) null);
-        if (LLVMVerifyModule(l.module, LLVMReturnStatusAction, err) != 0) {
-            String msg = Ll.message(err);
-            LLVMDisposeModule(l.module);
-            throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "LLVM verifier (" + target.name() + "): " + msg));
-        }
-        Ll.message(err);
+        profile.time(org.zludaj.ptx.CompileProfile.Stage.IR, () -> {
+            target.configureModule(l.module);
+            try {
+                l.declareModule();
+            } catch (Unsupported u) {
+                l.errors.add(new Diagnostic(ptx.name(), u.line, 0, u.getMessage() + " (target " + target.name() + ")"));
+            }
+            if (l.errors.isEmpty()) {
+                for (Function f : ptx.functions()) if (f.isDefined()) l.function(f);
+            }
+            if (!l.errors.isEmpty()) {
+                LLVMDisposeModule(l.module);
+                throw new PtxException(l.errors);
+            }
+            return null;
+        });
+        profile.time(org.zludaj.ptx.CompileProfile.Stage.VERIFY, () -> {
+            BytePointer err = new BytePointer((org.bytedeco.javacpp.Pointer) null);
+            if (LLVMVerifyModule(l.module, LLVMReturnStatusAction, err) != 0) {
+                String msg = Ll.message(err);
+                LLVMDisposeModule(l.module);
+                throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "LLVM verifier (" + target.name() + "): " + msg));
+            }
+            Ll.message(err);
+            return null;
+        });
         return new Lowered(l.module, l.sharedSize, l.fiberKernels);
     }
 
