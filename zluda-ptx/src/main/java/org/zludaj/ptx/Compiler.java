@@ -103,6 +103,7 @@ public final class Compiler {
                 optimize(m, tm);
                 return null;
             });
+            t.beforeCodegen(m);
             String ir = withIr ? Ll.print(m) : null;
             byte[] code = profile.time(CompileProfile.Stage.CODEGEN, () -> emit(tm, m, fileType));
             LLVMDisposeModule(m);

@@ -30,6 +30,29 @@ class TargetsTest {
         assertEquals(4, m.function("_Z4vaddPKfS0_Pfi").params().size());
     }
 
+    /** A kernel of one straight-line block of {@code adds} dependent additions. */
+    static PtxModule straightLine(int adds) throws Exception {
+        StringBuilder b = new StringBuilder(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                + ".reg .b32 %r<4>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nmov.u32 %r2, %r1;\n");
+        for (int i = 0; i < adds; i++) b.append("xor.b32 %r2, %r2, ").append(i * 2654435761L & 0x7fffffff).append(";\nadd.u32 %r2, %r2, %r1;\n");
+        b.append("st.global.u32 [%rd1], %r2;\nret;\n}\n");
+        return Ptx.parse("straight.ptx", b.toString());
+    }
+
+    @Test
+    void hugeBlocksGetTheIlpSchedulerAndSmallOnesTheDefault() throws Exception {
+        String small = Compiler.compile(straightLine(100), new org.zludaj.ptx.target.AmdgpuTarget("gfx1100"),
+                org.bytedeco.llvm.global.LLVM.LLVMObjectFile, true, CompileProfile.NONE).llvmIr();
+        assertFalse(small.contains("amdgpu-sched-strategy"), "a 200-instruction block keeps AMDGPU's default scheduler");
+        CompileProfile p = new CompileProfile();
+        String huge = Compiler.compile(straightLine(org.zludaj.ptx.target.AmdgpuTarget.HUGE_BLOCK / 2 + 100),
+                new org.zludaj.ptx.target.AmdgpuTarget("gfx1100"), org.bytedeco.llvm.global.LLVM.LLVMObjectFile, true, p).llvmIr();
+        assertTrue(huge.contains("\"amdgpu-sched-strategy\"=\"max-ilp\""), "a block over the limit is scheduled for ILP");
+        for (CompileProfile.Stage s : List.of(CompileProfile.Stage.PASSES, CompileProfile.Stage.IR, CompileProfile.Stage.OPTIMIZE, CompileProfile.Stage.CODEGEN))
+            assertTrue(p.wall(s) > 0, "the profile times " + s);
+        assertTrue(p.cpu() > 0, "the profile counts the compiling thread's CPU time");
+    }
+
     @Test
     void amdgpuCodeObjectHasWave32KernelsAndCov5Metadata(@TempDir Path dir) throws Exception {
         byte[] co = Compiler.amdgpu(vectoradd(), "gfx1100");

@@ -258,17 +258,32 @@ final class FloatOps {
     }
 
     LLVMValueRef flush(LLVMValueRef v, Type t) {
-        double min = t == Type.F64 ? Double.MIN_NORMAL : t == Type.F16 ? 0x1p-14 : Float.MIN_NORMAL;
-        LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", ft(t), v), real(ft(t), min));
-        return sel(tiny, intr("llvm.copysign", ft(t), real(ft(t), 0), v), v);
+        // a zero or subnormal (llvm.is.fpclass: one v_cmp_class on AMD) becomes the zero of its sign; no fabs/copysign,
+        // whose one-by-one sinking in LLVM's AMDGPU CodeGenPrepare is quadratic in a block's length (ggml's ftz kernels)
+        LLVMTypeRef it = it(t.bits());
+        LLVMValueRef tiny = Ll.intrinsic(l.module, b(), "llvm.is.fpclass", new LLVMTypeRef[] {ft(t)}, v, LLVMConstInt(it(32), 0xf0, 0));
+        LLVMValueRef signedZero = LLVMBuildBitCast(b(), LLVMBuildAnd(b(), LLVMBuildBitCast(b(), v, it, ""),
+                LLVMConstInt(it, 1L << (t.bits() - 1), 0), ""), ft(t), "");
+        return sel(tiny, signedZero, v);
     }
 
     /** .ftz for an f16 or bf16 value already widened to f32: subnormals of the half format become signed zeros. */
     LLVMValueRef flushHalf(LLVMValueRef f32, Type lane) {
-        double min = lane == Type.F16 ? 0x1p-14 : Float.MIN_NORMAL;
-        LLVMTypeRef t = ft(Type.F32);
-        LLVMValueRef tiny = fcmp(LLVMRealOLT, intr("llvm.fabs", t, f32), real(t, min));
-        return sel(tiny, intr("llvm.copysign", t, real(t, 0), f32), f32);
+        return flushBelow(f32, 32, lane == Type.F16 ? 0x38800000L : 0x00800000L);  // 2^-14 or f32's smallest normal
+    }
+
+    /**
+     * {@code v} (a float of {@code bits} bits) with every magnitude below the normal number whose bits are
+     * {@code minNormal} made a zero of its sign; in integer operations on the exponent field (the fabs/copysign form
+     * made LLVM's AMDGPU CodeGenPrepare sink thousands of fabs one by one, quadratically, on ggml's ftz kernels).
+     */
+    private LLVMValueRef flushBelow(LLVMValueRef v, int bits, long minNormal) {
+        LLVMTypeRef it = it(bits), ft = LLVMTypeOf(v);
+        long signBit = 1L << (bits - 1), expMask = bits == 64 ? 0x7ff0000000000000L : bits == 32 ? 0x7f800000L : 0x7c00L;
+        LLVMValueRef x = LLVMBuildBitCast(b(), v, it, "");
+        LLVMValueRef tiny = LLVMBuildICmp(b(), LLVMIntULT, LLVMBuildAnd(b(), x, LLVMConstInt(it, expMask, 0), ""), LLVMConstInt(it, minNormal, 0), "");
+        LLVMValueRef r = sel(tiny, LLVMBuildAnd(b(), x, LLVMConstInt(it, signBit, 0), ""), x);
+        return LLVMBuildBitCast(b(), r, ft, "");
     }
 
     LLVMValueRef saturate(LLVMValueRef v, Type t) {

@@ -251,6 +251,36 @@ public record AmdgpuTarget(String gfx) implements Target {
         LLVMAddAttributeAtIndex(kernel, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
     }
 
+    /**
+     * Basic blocks longer than this many LLVM instructions are scheduled for instruction-level parallelism
+     * ("amdgpu-sched-strategy"="max-ilp") instead of by AMDGPU's default occupancy scheduler, whose rescheduling
+     * stages grow faster than linearly with a block's length: on ggml's flash-attention kernels (single blocks of
+     * 30,000-100,000 instructions) they took 75-85% of the compile time, for the same register count and occupancy
+     * (docs/compiler.md, "Compile speed").
+     */
+    public static final int HUGE_BLOCK = 8000;
+
+    @Override
+    public void beforeCodegen(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+            if (LLVMCountBasicBlocks(f) == 0 || longestBlock(f) <= HUGE_BLOCK) continue;
+            String k = "amdgpu-sched-strategy", v = "max-ilp";
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
+        }
+    }
+
+    /** The instruction count of a function's longest basic block. */
+    static int longestBlock(LLVMValueRef f) {
+        int longest = 0;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+            int n = 0;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) n++;
+            longest = Math.max(longest, n);
+        }
+        return longest;
+    }
+
     @Override
     public void configureModule(LLVMModuleRef m) {
         String key = "amdhsa_code_object_version";

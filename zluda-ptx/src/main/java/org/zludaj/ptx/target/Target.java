@@ -324,4 +324,7 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
 
     /** Module-level settings (flags) before code generation. */
     default void configureModule(LLVMModuleRef m) {}
+
+    /** After LLVM's middle end, before code generation: per-function code-generation choices (AMD: the scheduler). */
+    default void beforeCodegen(LLVMModuleRef m) {}
 }
