@@ -4,7 +4,7 @@
 # in total wall and CPU seconds beside NVIDIA's `ptxas -arch=sm_90 -O3` CPU seconds on the same PTX, the time of each
 # stage, the slowest kernels and (--time-passes N) LLVM's per-pass code-generation time of the N slowest per target.
 # Usage: bench/ggml-compile-bench.sh [FILES|DIRS...] [--targets gfx1100,sm_90] [--modules REGEX] [--kernels REGEX]
-#        [--threads N] [--top N] [--time-passes N] [--ptxas PATH|off]
+#        [--threads N] [--top N] [--time-passes N] [--ptxas PATH|off] [--llvm "-time-passes"]
 # The whole of ggml takes hours on 2 cores today; --modules narrows it (e.g. --modules 'so.0.97.0$' with extracted PTX).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -206,7 +206,8 @@ final class Conversions {
      * The conversions every half-precision kernel is made of, as a few instructions the targets have (the integer
      * routine costs ~50 instructions each, and ggml's attention kernels hold thousands): f16 and bf16 widened exactly
      * (fpext; bf16 is f32's top half), f32 to f16 rounded to nearest even (fptrunc) and f32 to bf16 (integer rounding
-     * of the top half); a NaN becomes the destination's canonical NaN as in {@link #exactConvert}. Null for the rest.
+     * of the top half); a NaN becomes the destination's canonical NaN as in {@link #exactConvert}, except bf16 to f32,
+     * where NVIDIA keeps it. Null for the rest.
      */
     private LLVMValueRef fastConvert(LLVMValueRef v, Type from, Format ff, Type to, Format tf, Round rnd, boolean ties, boolean satfinite) {
         LLVMTypeRef i32 = i(32), i16 = i(16);
@@ -217,8 +218,9 @@ final class Conversions {
         if (ff == BF16 && (tf == F32 || tf == F64)) {
             LLVMValueRef bits = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), v, i16, ""), i32, "");
             LLVMValueRef f = LLVMBuildBitCast(b(), LLVMBuildShl(b(), bits, LLVMConstInt(i32, 16, 0), ""), LLVMFloatTypeInContext(l.ctx), "");
-            LLVMValueRef r = tf == F64 ? LLVMBuildFPExt(b(), f, l.llvmType(to), "") : f;
-            return canonicalIfNaN(f, r, to, tf);
+            // NVIDIA (H100, ptx-test cvt_f32_bf16): to f32 a NaN keeps its sign and payload (the shift itself)
+            if (tf == F32) return f;
+            return canonicalIfNaN(f, LLVMBuildFPExt(b(), f, l.llvmType(to), ""), to, tf);
         }
         boolean nearestEven = rnd == Round.RN && !ties && !satfinite;
         if (ff == F32 && tf == F16 && nearestEven) {
