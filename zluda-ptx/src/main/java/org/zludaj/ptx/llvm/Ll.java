@@ -80,4 +80,15 @@ public final class Ll {
         LLVMDisposeMessage(p);
         return s;
     }
+
+    /** The instruction count of a function's longest basic block. */
+    public static int longestBlock(LLVMValueRef f) {
+        int longest = 0;
+        for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+            int n = 0;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) n++;
+            longest = Math.max(longest, n);
+        }
+        return longest;
+    }
 }

@@ -264,21 +264,10 @@ public record AmdgpuTarget(String gfx) implements Target {
     public void beforeCodegen(LLVMModuleRef m) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-            if (LLVMCountBasicBlocks(f) == 0 || longestBlock(f) <= HUGE_BLOCK) continue;
+            if (LLVMCountBasicBlocks(f) == 0 || Ll.longestBlock(f) <= HUGE_BLOCK) continue;
             String k = "amdgpu-sched-strategy", v = "max-ilp";
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
         }
-    }
-
-    /** The instruction count of a function's longest basic block. */
-    static int longestBlock(LLVMValueRef f) {
-        int longest = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-            int n = 0;
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) n++;
-            longest = Math.max(longest, n);
-        }
-        return longest;
     }
 
     @Override
