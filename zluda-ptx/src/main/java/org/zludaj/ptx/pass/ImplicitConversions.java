@@ -36,19 +36,33 @@ public final class ImplicitConversions implements ModulePass {
     public PtxModule apply(PtxModule m) {
         return ModulePass.rewriteBodies(m, (f, in) -> {
             int[] counter = {0};
-            List<Statement> body = body(in, new HashMap<>(), counter);
+            List<Statement> body = body(in, null, counter);
             return counter[0] == 0 ? in : body;
         });
     }
 
-    private static List<Statement> body(List<Statement> in, Map<String, Type> outer, int[] counter) {
-        Map<String, Type> regs = new HashMap<>(outer);  // a block's declarations shadow the enclosing ones
+    /**
+     * The register types a block sees: its own declarations, then the enclosing blocks' (a chain, not a copy per
+     * block: nvcc's kernels nest thousands of small blocks in functions of thousands of registers).
+     */
+    private record Scope(Map<String, Type> own, Scope outer) {
+        Type get(String name) {
+            for (Scope s = this; s != null; s = s.outer) {
+                Type t = s.own.get(name);
+                if (t != null) return t;
+            }
+            return null;
+        }
+    }
+
+    private static List<Statement> body(List<Statement> in, Scope outer, int[] counter) {
+        Scope regs = new Scope(new HashMap<>(), outer);  // a block's declarations shadow the enclosing ones
         for (Statement s : in) {
             if (s instanceof Statement.Declaration d) {
                 for (Variable v : d.variables()) {
                     if (v.space() != StateSpace.REG || v.vectorWidth() != 0 || !v.arrayDims().isEmpty()) continue;
-                    if (v.rangeCount() > 0) for (int k = 0; k < v.rangeCount(); k++) regs.put(v.name() + k, v.type());
-                    else regs.put(v.name(), v.type());
+                    if (v.rangeCount() > 0) for (int k = 0; k < v.rangeCount(); k++) regs.own().put(v.name() + k, v.type());
+                    else regs.own().put(v.name(), v.type());
                 }
             }
         }
@@ -61,7 +75,7 @@ public final class ImplicitConversions implements ModulePass {
         return out;
     }
 
-    private static Statement rewrite(Instruction i, Map<String, Type> regs, int[] counter) {
+    private static Statement rewrite(Instruction i, Scope regs, int[] counter) {
         List<Type> types = new ArrayList<>();
         for (String mod : i.modifiers()) {
             Type t = Type.of(mod);
@@ -103,7 +117,7 @@ public final class ImplicitConversions implements ModulePass {
      * Operand {@code at} of {@code i} (a register or a vector of them) read ({@code written} false) or written at type
      * {@code t}: registers wider than {@code t} go through temporaries. The instruction itself when none is.
      */
-    private static Statement widen(Instruction i, int at, Type t, boolean written, Map<String, Type> regs, int[] counter) {
+    private static Statement widen(Instruction i, int at, Type t, boolean written, Scope regs, int[] counter) {
         Operand o = i.operands().get(at);
         List<Operand> elements = o instanceof Operand.Vector v ? v.elements() : List.of(o);
         List<Operand> replaced = new ArrayList<>();
