@@ -53,7 +53,7 @@ public final class CompileMain {
                 byte[] bytes;
                 if (llvm) bytes = Compiler.compile(module, target, LLVMAssemblyFile).llvmIr().getBytes(StandardCharsets.UTF_8);
                 else if (target instanceof AmdgpuTarget a && !asm) bytes = Compiler.amdgpu(module, a.gfx());
-                else bytes = Compiler.compile(module, target, asm || target instanceof NvptxTarget ? LLVMAssemblyFile : LLVMObjectFile).code();
+                else bytes = Compiler.compile(module, target, asm || target instanceof NvptxTarget ? LLVMAssemblyFile : LLVMObjectFile, false, CompileProfile.NONE).code();
                 Files.write(dest, bytes);
             } catch (PtxException e) {
                 failed++;
