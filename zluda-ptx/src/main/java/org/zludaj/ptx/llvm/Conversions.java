@@ -245,8 +245,8 @@ final class Conversions {
         return LLVMBuildBitCast(b(), bits, l.llvmType(to), "");
     }
 
-    /** Every conversion by the integer routines ({@link #narrow}, {@link #widen}): the reference the fast paths must equal. */
-    LLVMValueRef exactConvert(LLVMValueRef v, Type from, Type to, Round rnd, boolean ties, boolean satfinite) {
+    /** Every conversion by the integer routines ({@link #narrow}, {@link #widen}). */
+    private LLVMValueRef exactConvert(LLVMValueRef v, Type from, Type to, Round rnd, boolean ties, boolean satfinite) {
         Format ff = format(from), tf = format(to);
         if (ff == tf) return v;
         if (ff.width() < tf.width() || ff == BF16 && tf == F16) {

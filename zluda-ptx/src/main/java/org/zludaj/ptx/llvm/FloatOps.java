@@ -267,23 +267,17 @@ final class FloatOps {
         return sel(tiny, signedZero, v);
     }
 
-    /** .ftz for an f16 or bf16 value already widened to f32: subnormals of the half format become signed zeros. */
-    LLVMValueRef flushHalf(LLVMValueRef f32, Type lane) {
-        return flushBelow(f32, 32, lane == Type.F16 ? 0x38800000L : 0x00800000L);  // 2^-14 or f32's smallest normal
-    }
-
     /**
-     * {@code v} (a float of {@code bits} bits) with every magnitude below the normal number whose bits are
-     * {@code minNormal} made a zero of its sign; in integer operations on the exponent field (the fabs/copysign form
-     * made LLVM's AMDGPU CodeGenPrepare sink thousands of fabs one by one, quadratically, on ggml's ftz kernels).
+     * .ftz for an f16 or bf16 value already widened to f32: magnitudes below the half format's smallest normal (2^-14
+     * or f32's) become zeros of their sign, compared on the exponent field (no fabs/copysign, as in {@link #flush}).
      */
-    private LLVMValueRef flushBelow(LLVMValueRef v, int bits, long minNormal) {
-        LLVMTypeRef it = it(bits), ft = LLVMTypeOf(v);
-        long signBit = 1L << (bits - 1), expMask = bits == 64 ? 0x7ff0000000000000L : bits == 32 ? 0x7f800000L : 0x7c00L;
-        LLVMValueRef x = LLVMBuildBitCast(b(), v, it, "");
-        LLVMValueRef tiny = LLVMBuildICmp(b(), LLVMIntULT, LLVMBuildAnd(b(), x, LLVMConstInt(it, expMask, 0), ""), LLVMConstInt(it, minNormal, 0), "");
-        LLVMValueRef r = sel(tiny, LLVMBuildAnd(b(), x, LLVMConstInt(it, signBit, 0), ""), x);
-        return LLVMBuildBitCast(b(), r, ft, "");
+    LLVMValueRef flushHalf(LLVMValueRef f32, Type lane) {
+        LLVMTypeRef i32 = it(32);
+        LLVMValueRef x = LLVMBuildBitCast(b(), f32, i32, "");
+        long minNormal = lane == Type.F16 ? 0x38800000L : 0x00800000L;
+        LLVMValueRef tiny = LLVMBuildICmp(b(), LLVMIntULT, LLVMBuildAnd(b(), x, LLVMConstInt(i32, 0x7f800000L, 0), ""), LLVMConstInt(i32, minNormal, 0), "");
+        LLVMValueRef r = sel(tiny, LLVMBuildAnd(b(), x, LLVMConstInt(i32, 0x80000000L, 0), ""), x);
+        return LLVMBuildBitCast(b(), r, LLVMTypeOf(f32), "");
     }
 
     LLVMValueRef saturate(LLVMValueRef v, Type t) {
