@@ -31,6 +31,11 @@ static pthread_once_t jvm_once = PTHREAD_ONCE_INIT;
 static pthread_key_t detach_key;
 static __thread JNIEnv *thread_env;
 static char start_error[1024];
+/* An upcall stub of Dispatch.callRaw (org.zludaj.api.Upcalls) once the JVM has made one: cheaper than JNI's call */
+typedef jint (*driver_upcall_fn)(jint, jlong);
+static driver_upcall_fn volatile driver_upcall;
+static jclass upcalls_class;
+static jmethodID upcalls_request;
 
 static void detach_thread(void *unused) {
     (void)unused;
@@ -90,6 +95,27 @@ static const char *java_home(void) {
 
 typedef jint (*create_vm_fn)(JavaVM **, void **, void *);
 
+/* The feature version of the JDK at jh (its release file's JAVA_VERSION), 0 when unknown. */
+static int jdk_feature(const char *jh) {
+    char path[PATH_MAX + 16], line[256];
+    snprintf(path, sizeof path, "%s/release", jh);
+    FILE *f = fopen(path, "r");
+    int v = 0;
+    while (f && !v && fgets(line, sizeof line, f))
+        if (!strncmp(line, "JAVA_VERSION=\"", 14)) v = atoi(line + 14);
+    if (f) fclose(f);
+    return v;
+}
+
+/* Asks the JVM for an upcall stub of a Dispatch class's callRaw, written at slot when made (Upcalls.request). */
+static void request_upcall(JNIEnv *env, const char *cls, int long_result, void *slot, int64_t fallback) {
+    if (!upcalls_class) return;
+    jstring name = (*env)->NewStringUTF(env, cls);
+    if (name) (*env)->CallStaticVoidMethod(env, upcalls_class, upcalls_request, name, (jboolean)long_result, (jlong)(uintptr_t)slot, (jlong)fallback);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    if (name) (*env)->DeleteLocalRef(env, name);
+}
+
 static void *start_jvm_thread(void *unused) {
     (void)unused;
     char lib[PATH_MAX], home[PATH_MAX], libjvm[PATH_MAX + 32], homeopt[PATH_MAX + 32], libopt[PATH_MAX + 32];
@@ -139,6 +165,9 @@ static void *start_jvm_thread(void *unused) {
         opts[n++].optionString = "-Xlog:cds=off";
         opts[n++].optionString = "-Xlog:cds+dynamic=off";
     }
+    /* JDK 23 on warns on stderr, once, at the first memory access through sun.misc.Unsafe (RawArgs): not in the
+     * application's output (JDK 17 rejects the option) */
+    if (jdk_feature(jh) >= 23) opts[n++].optionString = "--sun-misc-unsafe-memory-access=allow";
     char *extra = getenv("ZLUDA_JVM_OPTS") ? strdup(getenv("ZLUDA_JVM_OPTS")) : NULL;
     for (char *tok = extra ? strtok(extra, " ") : NULL; tok && n < 32; tok = strtok(NULL, " ")) opts[n++].optionString = tok;
     JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = n, .options = opts, .ignoreUnrecognized = JNI_TRUE};
@@ -161,6 +190,11 @@ static void *start_jvm_thread(void *unused) {
     }
     dispatch_class = (*env)->NewGlobalRef(env, disp);
     dispatch_call = call;
+    jclass up = (*env)->FindClass(env, "org/zludaj/api/Upcalls");
+    upcalls_request = up ? (*env)->GetStaticMethodID(env, up, "request", "(Ljava/lang/String;ZJJ)V") : NULL;
+    if (upcalls_request) upcalls_class = (*env)->NewGlobalRef(env, up);
+    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+    request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
     (*vm)->DetachCurrentThread(vm);
     jvm_ok = 1;
     return NULL;
@@ -201,6 +235,8 @@ CUresult zluda_call(int id, const int64_t *a) {
     if (!env) return CUDA_ERROR_OPERATING_SYSTEM;  /* thread stack too small to attach, or JVM gone */
     /* the arguments stay in the caller's array, read there by Dispatch.callRaw: a JNI call passing 16 arguments costs
      * three times one passing two (RawArgs) */
+    driver_upcall_fn up = __atomic_load_n(&driver_upcall, __ATOMIC_ACQUIRE);
+    if (up) return up((jint)id, (jlong)(uintptr_t)a);  /* never throws: Upcalls wraps it */
     jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {  /* Dispatch catches everything; this is a JVM-level failure */
         (*env)->ExceptionClear(env);
@@ -216,8 +252,10 @@ static int resolve_library(JNIEnv *env, zluda_library *lib) {
     if (!c) { (*env)->ExceptionClear(env); return 0; }
     jmethodID m = (*env)->GetStaticMethodID(env, c, "callRaw", "(IJ)J");
     if (!m) { (*env)->ExceptionClear(env); return 0; }
-    lib->cls = (*env)->NewGlobalRef(env, c);
-    __atomic_store_n(&lib->method, (void *)m, __ATOMIC_RELEASE);
+    void *expected = NULL, *cls = (*env)->NewGlobalRef(env, c);
+    lib->cls = cls;
+    if (__atomic_compare_exchange_n(&lib->method, &expected, (void *)m, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        request_upcall(env, lib->dispatch_class, 1, (void *)&lib->upcall, lib->not_initialized);
     return 1;
 }
 
@@ -227,6 +265,8 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
     if (!jvm_ok) return lib->not_initialized;
     JNIEnv *env = current_env();
     if (!env || !resolve_library(env, lib)) return lib->not_initialized;
+    int64_t (*up)(jint, jlong) = (int64_t (*)(jint, jlong))__atomic_load_n(&lib->upcall, __ATOMIC_ACQUIRE);
+    if (up) return up((jint)id, (jlong)(uintptr_t)a);
     jlong r = (*env)->CallStaticLongMethod(env, (jclass)lib->cls, (jmethodID)lib->method, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {
         (*env)->ExceptionClear(env);

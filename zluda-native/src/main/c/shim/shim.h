@@ -26,6 +26,7 @@ typedef struct zluda_library {
     int64_t not_initialized;    /* the answer when no driver runs (the library's NOT_INITIALIZED status) */
     void *volatile cls;         /* resolved: a global reference to the class */
     void *volatile method;
+    void *volatile upcall;      /* an upcall stub of callRaw once the JVM has made one (Upcalls), else NULL */
 } zluda_library;
 
 __attribute__((visibility("default"))) int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *args);
