@@ -18,5 +18,5 @@ if [ $# -eq 0 ] || [[ "$1" == --* ]]; then
 fi
 java_bin=${ZLUDA_JAVA_HOME:-${JAVA_HOME:-}}
 java_bin=${java_bin:+$java_bin/bin/}java
-exec "$java_bin" -Xss8m -cp "dist/lib/*" -Dzluda.native.dir="$root/dist/lib" -Dlogback.configurationFile="$root/dist/conf/logback.xml" \
+exec "$java_bin" -Xss8m -cp "dist/lib/*" -Dzluda.native.dir="$root/dist/lib" \
   org.zludaj.driver.CompileBenchMain "${args[@]}"

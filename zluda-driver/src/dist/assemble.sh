@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Assembles the ZLUDA-J distribution (run by Maven in zluda-driver's package phase; jars were copied already).
-# Usage: assemble.sh DIST DRIVER_JAR REPO_ROOT
+# Usage: assemble.sh DIST DRIVER_JAR REPO_ROOT JAVA_HOME
 set -euo pipefail
-dist=$1 jar=$2 root=$3
+dist=$1 jar=$2 root=$3 java_home=$4
 mkdir -p "$dist/lib" "$dist/bin" "$dist/conf"
 cp "$jar" "$dist/lib/"
 cp "$root/zluda-native/target/native/libcuda.so.1" "$root/zluda-native/target/native/libzluda_rt.so" \
@@ -17,19 +17,11 @@ ln -sf libcublasLt.so.13 "$dist/lib/libcublasLt.so"
 cp "$root/zluda-ld/target/libzluda_ld.so" "$dist/lib/"
 cp "$root/zluda-driver/src/dist/zluda" "$dist/bin/zluda"
 chmod +x "$dist/bin/zluda"
-cp "$root/zluda-driver/src/dist/logback.xml" "$dist/conf/logback.xml"
-# class-data sharing (issue 21): the classes the driver's start and first calls load, archived by a training run
-# with the class path exactly as the shim builds it (every jar of lib/, sorted, by its real path), for the JDK that
-# built the shim; the shim maps it where it exists and is valid for the JVM it starts (else the JVM goes on without)
-rm -f "$dist/lib/zluda.jsa"
-java_bin=${JAVA_HOME:+$JAVA_HOME/bin/}java
-lib=$(readlink -f "$dist/lib")
-cp=$(ls "$lib"/*.jar | LC_ALL=C sort | tr '\n' ':' | sed 's/:$//')
-if ZLUDA_BACKEND=host "$java_bin" -XX:ArchiveClassesAtExit="$lib/zluda.jsa" -XX:+UseSerialGC -Xlog:cds=off -Xlog:cds+dynamic=off \
-     -Dzluda.native.dir="$lib" -Dlogback.configurationFile="$dist/conf/logback.xml" -cp "$cp" org.zludaj.driver.CdsTrainMain \
-     > /dev/null 2>&1; then
-  echo "ZLUDA-J: class-data sharing archive $(du -h "$lib/zluda.jsa" | cut -f1)"
-else
-  rm -f "$lib/zluda.jsa"; echo "ZLUDA-J: no class-data sharing archive (the training run failed)"
-fi
+rm -f "$dist/conf/logback.xml"  # logging is set up in code (org.zludaj.driver.LogConfigurator)
+# start-up archive (issue 21): the classes the driver's start and first calls load, archived by a training run for
+# the JDK that built the shim (its java.home, recorded in conf/java-home for 'zluda archive'); the shim maps it where
+# it exists and is valid for the JVM it starts (else the JVM goes on without)
+echo "$java_home" > "$dist/conf/java-home"
+rm -f "$dist/lib/zluda.jsa" "$dist/lib/zluda.aot"
+ZLUDA_BACKEND=host ZLUDA_JAVA_HOME="$java_home" "$dist/bin/zluda" archive || true
 echo "ZLUDA-J distribution: $dist"

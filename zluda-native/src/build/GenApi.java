@@ -443,8 +443,8 @@ final class Library {
          .append("static inline int64_t zluda_c32_bits(zluda_c32 v) { int64_t b = 0; __builtin_memcpy(&b, &v, 8); return b; }\n")
          .append("static inline float zluda_bits_f32(int64_t b) { union { uint32_t u; float f; } c = {(uint32_t)b}; return c.f; }\n")
          .append("static inline double zluda_bits_f64(int64_t b) { union { int64_t u; double d; } c = {b}; return c.d; }\n\n")
-         .append("static zluda_library zluda_lib = {\"org/zludaj/api/").append(pkg).append("/Dispatch\", ").append(maxArgs())
-         .append(", ").append(notInitialized).append(", 0, 0, 0};\n\n");
+         .append("static zluda_library zluda_lib = {.dispatch_class = \"org/zludaj/api/").append(pkg).append("/Dispatch\", .nargs = ")
+         .append(maxArgs()).append(", .not_initialized = ").append(notInitialized).append("};\n\n");
         for (Fn f : fns) {
             String ra = retAbi(f);
             StringBuilder sig = new StringBuilder();

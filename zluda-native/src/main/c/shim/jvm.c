@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef ZLUDA_BUILD_JAVA_HOME
@@ -107,6 +108,12 @@ static int jdk_feature(const char *jh) {
     return v;
 }
 
+/* Upcall stubs are asked for after this many calls through JNI: a short-lived program does not pay for making them
+ * (10-15 ms of a second thread at start-up); ZLUDA_UPCALLS=sync asks at once (and Upcalls makes them before answering) */
+#define ZLUDA_UPCALL_AFTER 200
+static int upcall_now;
+static int driver_calls;
+
 /* Asks the JVM for an upcall stub of a Dispatch class's callRaw, written at slot when made (Upcalls.request). */
 static void request_upcall(JNIEnv *env, const char *cls, int long_result, void *slot, int64_t fallback) {
     if (!upcalls_class) return;
@@ -116,8 +123,15 @@ static void request_upcall(JNIEnv *env, const char *cls, int long_result, void *
     if (name) (*env)->DeleteLocalRef(env, name);
 }
 
+static double ms_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
 static void *start_jvm_thread(void *unused) {
     (void)unused;
+    double t0 = ms_now();
     char lib[PATH_MAX], home[PATH_MAX], libjvm[PATH_MAX + 32], homeopt[PATH_MAX + 32], libopt[PATH_MAX + 32];
     if (shim_dir(lib, sizeof lib)) { snprintf(start_error, sizeof start_error, "cannot locate libcuda.so.1 itself"); return NULL; }
     snprintf(home, sizeof home, "%s", lib);
@@ -151,33 +165,41 @@ static void *start_jvm_thread(void *unused) {
      * launches, with 2 by 11 MB (measured on an H200 machine; launches.cu's bound is 16 MB) */
     opts[n++].optionString = "-XX:CICompilerCount=2";
     opts[n++].optionString = "--enable-native-access=ALL-UNNAMED";
-    opts[n++].optionString = "-Dlogback.configurationFile=";  /* replaced below when the config exists */
-    char logopt[PATH_MAX + 64];
-    snprintf(logopt, sizeof logopt, "-Dlogback.configurationFile=%s/conf/logback.xml", home);
-    opts[n - 1].optionString = logopt;
-    /* the class-data sharing archive the build made (src/dist/assemble.sh): for the JDK that made it, with this class
-     * path; any other JVM ignores it (its messages off) */
+    /* the start-up archive 'zluda archive' made (src/dist/assemble.sh at build time): an AOT cache for JDK 25 on, else
+     * a class-data sharing archive, for the JDK that made it, with this class path; any other JVM ignores it (its
+     * messages off) */
+    int feature = jdk_feature(jh);
+    const char *jsa_kind = "";
     char jsa[PATH_MAX + 64], jsaopt[PATH_MAX + 64];
-    snprintf(jsa, sizeof jsa, "%s/zluda.jsa", lib);
-    if (access(jsa, R_OK) == 0) {
+    snprintf(jsa, sizeof jsa, "%s/zluda.aot", lib);
+    if (feature >= 25 && access(jsa, R_OK) == 0) {
+        snprintf(jsaopt, sizeof jsaopt, "-XX:AOTCache=%s", jsa);
+        jsa_kind = ", AOT cache";
+        opts[n++].optionString = jsaopt;
+        opts[n++].optionString = "-Xlog:aot=off";
+        opts[n++].optionString = "-Xlog:cds=off";
+    } else if (snprintf(jsa, sizeof jsa, "%s/zluda.jsa", lib) > 0 && access(jsa, R_OK) == 0) {
         snprintf(jsaopt, sizeof jsaopt, "-XX:SharedArchiveFile=%s", jsa);
+        jsa_kind = ", class-data sharing archive";
         opts[n++].optionString = jsaopt;
         opts[n++].optionString = "-Xlog:cds=off";
         opts[n++].optionString = "-Xlog:cds+dynamic=off";
     }
     /* JDK 23 on warns on stderr, once, at the first memory access through sun.misc.Unsafe (RawArgs): not in the
      * application's output (JDK 17 rejects the option) */
-    if (jdk_feature(jh) >= 23) opts[n++].optionString = "--sun-misc-unsafe-memory-access=allow";
+    if (feature >= 23) opts[n++].optionString = "--sun-misc-unsafe-memory-access=allow";
     char *extra = getenv("ZLUDA_JVM_OPTS") ? strdup(getenv("ZLUDA_JVM_OPTS")) : NULL;
     for (char *tok = extra ? strtok(extra, " ") : NULL; tok && n < 32; tok = strtok(NULL, " ")) opts[n++].optionString = tok;
     JavaVMInitArgs args = {.version = JNI_VERSION_10, .nOptions = n, .options = opts, .ignoreUnrecognized = JNI_TRUE};
     JNIEnv *env;
+    double t1 = ms_now();
     if (create(&vm, (void **)&env, &args) != JNI_OK) {
         snprintf(start_error, sizeof start_error, "JNI_CreateJavaVM failed (JDK %s)", jh);
         vm = NULL;
         return NULL;
     }
     free(cp);
+    double t2 = ms_now();
     jclass boot = (*env)->FindClass(env, "org/zludaj/driver/Bootstrap");
     jmethodID start = boot ? (*env)->GetStaticMethodID(env, boot, "start", "()Z") : NULL;
     jclass disp = (*env)->FindClass(env, "org/zludaj/api/Dispatch");
@@ -194,7 +216,13 @@ static void *start_jvm_thread(void *unused) {
     upcalls_request = up ? (*env)->GetStaticMethodID(env, up, "request", "(Ljava/lang/String;ZJJ)V") : NULL;
     if (upcalls_request) upcalls_class = (*env)->NewGlobalRef(env, up);
     if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
-    request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
+    const char *mode = getenv("ZLUDA_UPCALLS");
+    upcall_now = mode && !strcmp(mode, "sync");
+    if (upcall_now) request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
+    const char *log = getenv("ZLUDA_LOG");  /* the start's phases, for issue 21's start-up figures */
+    if (log && (!strcmp(log, "debug") || !strcmp(log, "trace")))
+        fprintf(stderr, "ZLUDA-J DEBUG shim: JVM (JDK %d%s) created in %.1f ms, driver started in %.1f ms (%.1f ms in all)\n", feature,
+                jsa_kind, t2 - t1, ms_now() - t2, ms_now() - t0);
     (*vm)->DetachCurrentThread(vm);
     jvm_ok = 1;
     return NULL;
@@ -237,6 +265,8 @@ CUresult zluda_call(int id, const int64_t *a) {
      * three times one passing two (RawArgs) */
     driver_upcall_fn up = __atomic_load_n(&driver_upcall, __ATOMIC_ACQUIRE);
     if (up) return up((jint)id, (jlong)(uintptr_t)a);  /* never throws: Upcalls wraps it */
+    if (__atomic_add_fetch(&driver_calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
+        request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
     jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {  /* Dispatch catches everything; this is a JVM-level failure */
         (*env)->ExceptionClear(env);
@@ -254,7 +284,7 @@ static int resolve_library(JNIEnv *env, zluda_library *lib) {
     if (!m) { (*env)->ExceptionClear(env); return 0; }
     void *expected = NULL, *cls = (*env)->NewGlobalRef(env, c);
     lib->cls = cls;
-    if (__atomic_compare_exchange_n(&lib->method, &expected, (void *)m, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&lib->method, &expected, (void *)m, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED) && upcall_now)
         request_upcall(env, lib->dispatch_class, 1, (void *)&lib->upcall, lib->not_initialized);
     return 1;
 }
@@ -267,6 +297,8 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
     if (!env || !resolve_library(env, lib)) return lib->not_initialized;
     int64_t (*up)(jint, jlong) = (int64_t (*)(jint, jlong))__atomic_load_n(&lib->upcall, __ATOMIC_ACQUIRE);
     if (up) return up((jint)id, (jlong)(uintptr_t)a);
+    if (__atomic_add_fetch(&lib->calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
+        request_upcall(env, lib->dispatch_class, 1, (void *)&lib->upcall, lib->not_initialized);
     jlong r = (*env)->CallStaticLongMethod(env, (jclass)lib->cls, (jmethodID)lib->method, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {
         (*env)->ExceptionClear(env);

@@ -27,6 +27,7 @@ typedef struct zluda_library {
     void *volatile cls;         /* resolved: a global reference to the class */
     void *volatile method;
     void *volatile upcall;      /* an upcall stub of callRaw once the JVM has made one (Upcalls), else NULL */
+    int calls;                  /* calls through JNI so far (the stub is asked for after ZLUDA_UPCALL_AFTER of them) */
 } zluda_library;
 
 __attribute__((visibility("default"))) int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *args);

@@ -1,14 +1,12 @@
 package org.zludaj.driver;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 
 /** How every implemented driver function reports: success, or a CudaException turned into its CUresult. */
 public final class Api {
     private Api() {}
 
-    private static final Logger LOG = LoggerFactory.getLogger(Api.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Api.class);
 
     @FunctionalInterface
     public interface Body {

@@ -1,6 +1,5 @@
 package org.zludaj.driver;
 
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.Dispatch;
 
 /** Entry called once by the shim when the JVM has started: builds the driver and installs it in Dispatch. */
@@ -14,7 +13,7 @@ public final class Bootstrap {
             org.zludaj.driver.cublas.Cublas.install(driver);
             return true;
         } catch (Throwable t) {
-            LoggerFactory.getLogger(Bootstrap.class).error("ZLUDA-J driver failed to start", t);
+            org.zludaj.api.Log.of(Bootstrap.class).error("ZLUDA-J driver failed to start", t);
             return false;
         }
     }

@@ -5,8 +5,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.fatbin.Fatbin;
 import org.zludaj.nativ.HostRuntime;
@@ -21,7 +19,7 @@ import org.zludaj.ptx.model.PtxModule;
 final class CodeLoader {
     private CodeLoader() {}
 
-    private static final Logger LOG = LoggerFactory.getLogger(CodeLoader.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CodeLoader.class);
 
     /**
      * Loads a module or library from a file (cuModuleLoad, cuLibraryLoadFromFile): PTX text, a fatbin or a cubin, as

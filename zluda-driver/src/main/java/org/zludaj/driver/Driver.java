@@ -2,8 +2,6 @@ package org.zludaj.driver;
 
 import java.util.ArrayDeque;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.ApiSet;
 import org.zludaj.api.CuGraphApi;
 import org.zludaj.api.CuInteropApi;
@@ -17,7 +15,7 @@ import org.zludaj.nativ.HostRuntime;
  * The API group classes ({@link DeviceApi}, {@link MemoryApi} ...) implement the CUDA functions over it.
  */
 public final class Driver {
-    private static final Logger LOG = LoggerFactory.getLogger(Driver.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Driver.class);
     public static final int VERSION = 13000;
 
     final Backend backend;
@@ -116,8 +114,7 @@ public final class Driver {
         } else if (name.equals("hip") || name.equals("default")) {
             // with a working HIP and a GPU we can target, hip is the default; otherwise the host, said once
             try {
-                return org.zludaj.driver.backend.hip.HipBackend.open(new org.zludaj.driver.backend.hip.NativeHip(), major, minor,
-                        org.zludaj.ptx.cache.CompileCache.fromEnvironment());
+                return org.zludaj.driver.backend.hip.HipBackend.open(new org.zludaj.driver.backend.hip.NativeHip(), major, minor, null);
             } catch (CudaException | LinkageError e) {
                 if (name.equals("hip")) LOG.warn("hip backend unavailable ({}); using host", e.getMessage());
                 else LOG.info("no AMD GPU through HIP ({}); using the host backend", e.getMessage());

@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.nativ.HostRuntime;
 
 /**
@@ -19,7 +17,7 @@ import org.zludaj.nativ.HostRuntime;
  * receive each message; CUDA_LOG_FILE=stdout|stderr|PATH writes them there too.
  */
 final class ErrorLog {
-    private static final Logger LOG = LoggerFactory.getLogger(ErrorLog.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(ErrorLog.class);
     static final int CAPACITY = 25600;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 

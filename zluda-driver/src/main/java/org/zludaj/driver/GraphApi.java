@@ -13,7 +13,7 @@ import org.zludaj.nativ.HostRuntime;
  * added through cuGraphAddNode, edge data other than the default, device-side launch.
  */
 final class GraphApi implements CuGraphApi {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(GraphApi.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(GraphApi.class);
 
     private final Driver d;
     private final StreamApi streams;

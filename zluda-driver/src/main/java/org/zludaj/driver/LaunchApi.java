@@ -11,7 +11,7 @@ final class LaunchApi implements CuLaunchApi {
     /** CU_LAUNCH_PARAM_END, _BUFFER_POINTER, _BUFFER_SIZE (cuda.h). */
     static final long PARAM_END = 0, PARAM_BUFFER_POINTER = 1, PARAM_BUFFER_SIZE = 2;
     /** CUDA_LAUNCH_BLOCKING=1: launch errors from inside the kernel are returned by the launch itself. */
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LaunchApi.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(LaunchApi.class);
     static final boolean LAUNCH_BLOCKING = "1".equals(System.getenv("CUDA_LAUNCH_BLOCKING"));
     private final Driver d;
     private final StreamApi streams;

@@ -2,8 +2,6 @@ package org.zludaj.driver;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.backend.Backend;
 import org.zludaj.ptx.Ptx;
@@ -17,7 +15,7 @@ import org.zludaj.ptx.model.PtxModule;
  * hold function addresses is compiled whole at load ({@link #index} null).
  */
 public final class Library {
-    private static final Logger LOG = LoggerFactory.getLogger(Library.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Library.class);
 
     /** Directives and module-scope variables (compiled on demand), or the whole module (compiled whole). */
     final PtxModule ptx;

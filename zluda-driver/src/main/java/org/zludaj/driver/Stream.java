@@ -6,8 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 
 /**
@@ -22,7 +20,7 @@ public final class Stream {
     /** CU_STREAM_NON_BLOCKING */
     static final int NON_BLOCKING = 1;
 
-    private static final Logger LOG = LoggerFactory.getLogger(Stream.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Stream.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
     /** The stream threads: daemons, created as work needs them, shared by every stream. */
     static final ExecutorService EXECUTOR = Executors.newCachedThreadPool(r -> {

@@ -1,13 +1,11 @@
 package org.zludaj.api;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Trace of driver calls ({@code ZLUDA_LOG=trace}) and the last line of defence against exceptions. */
 public final class CallLog {
     private CallLog() {}
 
-    private static final Logger LOG = LoggerFactory.getLogger("org.zludaj.trace");
+    private static final Log LOG = Log.named("org.zludaj.trace");
     public static final boolean TRACE = LOG.isTraceEnabled();
 
     static void enter(int id, long... a) {

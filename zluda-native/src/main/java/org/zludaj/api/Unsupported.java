@@ -2,14 +2,12 @@ package org.zludaj.api;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The answer of every driver function ZLUDA-J does not implement: CUDA_ERROR_NOT_SUPPORTED, named once in the log. */
 public final class Unsupported {
     private Unsupported() {}
 
-    private static final Logger LOG = LoggerFactory.getLogger(Unsupported.class);
+    private static final Log LOG = Log.of(Unsupported.class);
     private static final Set<String> REPORTED = ConcurrentHashMap.newKeySet();
 
     public static int report(String function) {

@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
 public final class Upcalls {
     private Upcalls() {}
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Upcalls.class);
+    private static final Log LOG = Log.of(Upcalls.class);
     private static final int FEATURE = Runtime.version().feature();
     private static final String MODE = System.getenv("ZLUDA_UPCALLS");
     private static final boolean ENABLED = FEATURE >= 22 && !"0".equals(MODE);

@@ -31,7 +31,10 @@ import org.zludaj.ptx.target.HostTarget;
  * compiled with a placeholder prefix of the same length, replaced in the object's bytes when it is linked.
  */
 public final class HostJit {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HostJit.class);
+    /** SLF4J's logger, made at its first use: starting logback costs 40-50 ms, which the driver's start need not pay. */
+    private static final class Lazy {
+        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HostJit.class);
+    }
     private final LLVMOrcLLJITRef jit = new LLVMOrcLLJITRef();
     private final HostTarget target;
     private final AtomicLong modules = new AtomicLong();
@@ -240,9 +243,9 @@ public final class HostJit {
             long t0 = System.nanoTime();
             unit = CompileProgress.run(CompileProgress.describe(ptx), "the host", () -> compile(ptx));
             if (cache != null) cache.put(key, unit.encode());
-            LOG.debug("compiled {} for the host in {} ms", ptx.name(), (System.nanoTime() - t0) / 1_000_000);
+            Lazy.LOG.debug("compiled {} for the host in {} ms", ptx.name(), (System.nanoTime() - t0) / 1_000_000);
         } else {
-            LOG.debug("{} from the compile cache", ptx.name());
+            Lazy.LOG.debug("{} from the compile cache", ptx.name());
         }
         return link(ptx, unit, prefix);
     }

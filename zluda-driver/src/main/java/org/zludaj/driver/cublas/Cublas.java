@@ -1,7 +1,5 @@
 package org.zludaj.driver.cublas;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.Driver;
 import org.zludaj.driver.Handles;
@@ -15,7 +13,7 @@ import org.zludaj.driver.backend.Blas.Scalar;
  * backend's {@link Blas}; arguments are checked here, with the statuses NVIDIA's cuBLAS returns.
  */
 public final class Cublas {
-    private static final Logger LOG = LoggerFactory.getLogger(Cublas.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Cublas.class);
 
     final LibrarySupport lib;
     final Handles handles = new Handles();

@@ -1,7 +1,5 @@
 package org.zludaj.driver.cublas;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.cublas.CublasHelperApi;
 import org.zludaj.driver.Context;
 import org.zludaj.driver.CudaException;
@@ -11,7 +9,7 @@ import org.zludaj.nativ.HostRuntime;
 
 /** cuBLAS helper functions: handles, streams, modes, workspace, versions, statuses, the logger, vector/matrix copies. */
 final class CublasHelper implements CublasHelperApi {
-    private static final Logger LOG = LoggerFactory.getLogger(CublasHelper.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CublasHelper.class);
     /** CUBLAS_VERSION of the cuBLAS we stand in for (13.1.1), and the CUDA runtime version it reports. */
     static final int VERSION = 130101, MAJOR = 13, MINOR = 1, PATCH = 1, CUDART_VERSION = 13000;
 

@@ -20,8 +20,6 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The compile cache: compiled code on disk, content-addressed. A key is the SHA-256 of everything the output depends
@@ -33,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * entry's modification time; when the directory exceeds its size bound the least recently used entries go.
  */
 public final class CompileCache {
-    private static final Logger LOG = LoggerFactory.getLogger(CompileCache.class);
+    /** SLF4J's logger, made at its first use: starting logback costs 40-50 ms, which the driver's start need not pay. */
+    private static final class Lazy {
+        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CompileCache.class);
+    }
     private static final byte[] MAGIC = "ZJC1".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 4 + 8 + 32;
     /** Default size bound: 2 GiB. */
@@ -71,13 +72,13 @@ public final class CompileCache {
             try {
                 max = Long.parseLong(mb.trim()) << 20;
             } catch (NumberFormatException e) {
-                LOG.warn("ZLUDA_CACHE_MAX_MB={} is not a number; using {} MiB", mb, DEFAULT_MAX_BYTES >> 20);
+                Lazy.LOG.warn("ZLUDA_CACHE_MAX_MB={} is not a number; using {} MiB", mb, DEFAULT_MAX_BYTES >> 20);
             }
         }
         try {
             return new CompileCache(dir, max);
         } catch (UncheckedIOException e) {
-            LOG.warn("no compile cache: {} ({})", e.getMessage(), e.getCause().toString());
+            Lazy.LOG.warn("no compile cache: {} ({})", e.getMessage(), e.getCause().toString());
             return null;
         }
     }
@@ -160,7 +161,7 @@ public final class CompileCache {
             misses.incrementAndGet();
             return null;
         } catch (IOException e) {
-            LOG.warn("compile cache: cannot read {}: {}", p, e.toString());
+            Lazy.LOG.warn("compile cache: cannot read {}: {}", p, e.toString());
             misses.incrementAndGet();
             return null;
         }
@@ -168,7 +169,7 @@ public final class CompileCache {
         if (payload == null) {
             corrupt.incrementAndGet();
             misses.incrementAndGet();
-            LOG.warn("compile cache: entry {} is corrupt or was changed; it is removed and compiled again", p);
+            Lazy.LOG.warn("compile cache: entry {} is corrupt or was changed; it is removed and compiled again", p);
             try {
                 Files.deleteIfExists(p);
             } catch (IOException ignored) {
@@ -216,7 +217,7 @@ public final class CompileCache {
             }
             writes.incrementAndGet();
         } catch (IOException e) {
-            LOG.warn("compile cache: cannot write {}: {}", p, e.toString());
+            Lazy.LOG.warn("compile cache: cannot write {}: {}", p, e.toString());
             return;
         }
         evictIfNeeded();
@@ -240,7 +241,7 @@ public final class CompileCache {
                 }
             });
         } catch (IOException | UncheckedIOException e) {
-            LOG.debug("compile cache: listing {}: {}", dir, e.toString());
+            Lazy.LOG.debug("compile cache: listing {}: {}", dir, e.toString());
         }
         return out;
     }
@@ -261,6 +262,6 @@ public final class CompileCache {
             }
             total -= e.size;
         }
-        LOG.debug("compile cache: evicted down to {} bytes (bound {})", total, maxBytes);
+        Lazy.LOG.debug("compile cache: evicted down to {} bytes (bound {})", total, maxBytes);
     }
 }

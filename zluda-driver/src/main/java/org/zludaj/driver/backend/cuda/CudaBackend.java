@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
@@ -25,7 +23,7 @@ import org.zludaj.ptx.model.PtxModule;
  * fault is the launch's error. Virtual memory management (cuMemCreate, cuMemMap ...) is NVIDIA's, forwarded.
  */
 public final class CudaBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CudaBackend.class);
     private static final int ATTRIBUTES = 148;
 
     private final Device device;

@@ -1,8 +1,6 @@
 package org.zludaj.driver.backend.hip;
 
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
@@ -27,7 +25,7 @@ import org.zludaj.ptx.model.PtxModule;
  * HIP's functions of the same names where the runtime has them and the GPU reports support.
  */
 public final class HipBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(HipBackend.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(HipBackend.class);
     private static final int ATTRIBUTES = 148;
 
     private final Hip hip;
@@ -91,7 +89,8 @@ public final class HipBackend implements Backend {
     /**
      * Opens HIP and takes every GPU that we can target, in HIP's order (HIP has applied HIP_VISIBLE_DEVICES or
      * CUDA_VISIBLE_DEVICES); the CudaException says why there is none (no runtime, no device, or only GPUs we cannot
-     * target). The compute capability reported is the configured one.
+     * target). The compute capability reported is the configured one. {@code cache}: null for the environment's
+     * (made only once a GPU is found).
      */
     public static HipBackend open(Hip hip, int ccMajor, int ccMinor, CompileCache cache) throws CudaException {
         String why = hip.open();
@@ -136,7 +135,7 @@ public final class HipBackend implements Backend {
             usable.add(new Gpu(d, dev, target, granularity));
         }
         if (usable.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "HIP finds no GPU that ZLUDA-J can target");
-        HipBackend b = new HipBackend(hip, usable, cache);
+        HipBackend b = new HipBackend(hip, usable, cache != null ? cache : CompileCache.fromEnvironment());
         b.current.get()[0] = usable.get(usable.size() - 1).hipIndex();  // the last hipSetDevice above
         return b;
     }

@@ -3,8 +3,6 @@ package org.zludaj.driver.backend.host;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
@@ -23,7 +21,7 @@ import org.zludaj.ptx.model.PtxModule;
  * CUDA_ERROR_NOT_SUPPORTED and the reason.
  */
 public final class HostBackend implements Backend {
-    private static final Logger LOG = LoggerFactory.getLogger(HostBackend.class);
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(HostBackend.class);
     /** Stack of each thread fiber (kernels with barriers or warp operations). */
     static final long FIBER_STACK = 64 * 1024;
     /** cuMemAlloc's alignment: CUDA promises at least 256 bytes, and applications (ggml) place tensors by it. */
