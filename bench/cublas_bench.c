@@ -2,7 +2,7 @@
  * NVIDIA's natively), side by side with the BLAS underneath called directly: on the host backend that is OpenBLAS's
  * cblas_sgemm (argument 1: the libopenblas file; HGEMM's direct column is the same conversion-free sgemm on f32 copies
  * of the inputs, the best the host can do). Each figure: after a second of calls (at least 30), the best of 9 timings of 20 calls and one
- * synchronization, per call. Prints one table. Build: see bench/cublas-bench.sh. */
+ * synchronization, per call. CUBLAS_BENCH_64=1 calls the _64 entry points instead. Prints one table. Build: see bench/cublas-bench.sh. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +23,16 @@ CUresult cuMemcpyHtoD_v2(CUdeviceptr, const void *, size_t);
 int cublasCreate_v2(cublasHandle_t *);
 int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
 int cublasGemmEx(cublasHandle_t, int, int, int, int, int, const void *, const void *, int, int, const void *, int, int, const void *, void *, int, int, int, int);
+int cublasSgemm_v2_64(cublasHandle_t, int, int, int64_t, int64_t, int64_t, const float *, const float *, int64_t, const float *, int64_t, const float *, float *, int64_t);
+int cublasGemmEx_64(cublasHandle_t, int, int, int64_t, int64_t, int64_t, const void *, const void *, int, int64_t, const void *, int, int64_t, const void *, void *, int, int64_t, int, int);
+static int use64;  /* CUBLAS_BENCH_64=1: the _64 entry points (cuBLAS's per-call cost differs between the two) */
+static int sgemm(cublasHandle_t h, int m, int n, int k, const float *one, const float *A, const float *B, const float *zero, float *C) {
+    return use64 ? cublasSgemm_v2_64(h, 0, 0, m, n, k, one, A, m, B, k, zero, C, m) : cublasSgemm_v2(h, 0, 0, m, n, k, one, A, m, B, k, zero, C, m);
+}
+static int hgemm(cublasHandle_t h, int m, int n, int k, const float *one, const void *A, const void *B, const float *zero, void *C) {
+    return use64 ? cublasGemmEx_64(h, 0, 0, m, n, k, one, A, 2, m, B, 2, k, zero, C, 0, m, 68, -1)
+                 : cublasGemmEx(h, 0, 0, m, n, k, one, A, 2, m, B, 2, k, zero, C, 0, m, 68, -1);
+}
 
 #define CALLS 20  /* GEMMs per timing, one synchronization after them */
 #define WARMUP 30    /* calls before timing, and at least WARMUP_S seconds of them: a JIT-compiled library (ZLUDA-J's */
@@ -36,6 +46,7 @@ int main(int argc, char **argv) {
         void *ob = dlopen(argv[1], RTLD_NOW);
         if (ob) direct = dlsym(ob, "cblas_sgemm");
     }
+    use64 = getenv("CUBLAS_BENCH_64") && atoi(getenv("CUBLAS_BENCH_64"));
     CUcontext ctx;
     cublasHandle_t h;
     if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) || cuCtxSetCurrent(ctx) || cublasCreate_v2(&h)) { puts("no cuBLAS"); return 1; }
@@ -58,15 +69,15 @@ int main(int argc, char **argv) {
             double best = 1e30, bestd = 1e30;
             double warm_until = now() + WARMUP_S;
             for (int i = 0; i < WARMUP || now() < warm_until; i++) {
-                if (op == 0) cublasSgemm_v2(h, 0, 0, m, n, k, &one, (float *)dA, m, (float *)dB, k, &zero, (float *)dC, m);
-                else cublasGemmEx(h, 0, 0, m, n, k, &one, (void *)dAh, 2, m, (void *)dBh, 2, k, &zero, (void *)dC, 0, m, 68, -1);
+                if (op == 0) sgemm(h, m, n, k, &one, (float *)dA, (float *)dB, &zero, (float *)dC);
+                else hgemm(h, m, n, k, &one, (void *)dAh, (void *)dBh, &zero, (void *)dC);
             }
             cuCtxSynchronize();
             for (int rep = 0; rep < REPS; rep++) {
                 double t0 = now();
                 for (int i = 0; i < CALLS; i++) {  /* as applications issue them: several, then one wait */
-                    if (op == 0) cublasSgemm_v2(h, 0, 0, m, n, k, &one, (float *)dA, m, (float *)dB, k, &zero, (float *)dC, m);
-                    else cublasGemmEx(h, 0, 0, m, n, k, &one, (void *)dAh, 2, m, (void *)dBh, 2, k, &zero, (void *)dC, 0, m, 68, -1);
+                    if (op == 0) sgemm(h, m, n, k, &one, (float *)dA, (float *)dB, &zero, (float *)dC);
+                    else hgemm(h, m, n, k, &one, (void *)dAh, (void *)dBh, &zero, (void *)dC);
                 }
                 cuCtxSynchronize();
                 double t = (now() - t0) / CALLS;

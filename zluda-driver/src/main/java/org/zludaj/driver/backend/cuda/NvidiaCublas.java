@@ -158,16 +158,23 @@ final class NvidiaCublas extends RuntimeBlas {
         return g.scalarType() == R_16F ? 64 : 68;         // 16F, 32F
     }
 
+    /** Whether a GEMM's sizes fit cuBLAS's 32-bit entry points (those applications call: the _64 ones cost more a call). */
+    static boolean fits32(Gemm g) {
+        long max = Math.max(Math.max(Math.max(g.m(), g.n()), Math.max(g.k(), g.batch())), Math.max(g.lda(), Math.max(g.ldb(), g.ldc())));
+        return max <= Integer.MAX_VALUE;
+    }
+
     @Override
     public void gemm(Gemm g, long queue) throws CudaException {
+        String w = fits32(g) ? "" : "_64";  // the arguments are passed as 64-bit values either way (ints in registers)
         if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
-            call("cublasGemmEx_64", queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(), g.atype(),
+            call("cublasGemmEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(), g.atype(),
                     g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), computeType(g), -1);
         else if (g.pointerArrays())
-            call("cublasGemmBatchedEx_64", queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(),
+            call("cublasGemmBatchedEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(),
                     g.atype(), g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), g.batch(), computeType(g), -1);
         else
-            call("cublasGemmStridedBatchedEx_64", queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA,
+            call("cublasGemmStridedBatchedEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA,
                     g.a(), g.atype(), g.lda(), g.strideA(), g.b(), g.btype(), g.ldb(), g.strideB(), BETA, g.c(), g.ctype(), g.ldc(),
                     g.strideC(), g.batch(), computeType(g), -1);
     }
