@@ -19,20 +19,32 @@ ggml_kernels=${2:-}
 carry=$root/.device-carry
 cd "$root"
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc is needed to build the CUDA test programs" >&2; exit 2; }
-java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
-[ -x "$java_home/bin/jlink" ] && [ -d "$java_home/jmods" ] || { echo "gpu-check: needs a JDK with jlink and jmods (JAVA_HOME)" >&2; exit 2; }
+# the Java runtime carried: GPU_CHECK_JAVA_HOME, else the newest JDK 22+ under /usr/lib/jvm (the foreign-function API:
+# calls into the JVM through upcall stubs, org.zludaj.api.Upcalls), else JAVA_HOME or the default java
+feature() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
+java_home=${GPU_CHECK_JAVA_HOME:-}
+if [ -z "$java_home" ]; then
+  for j in /usr/lib/jvm/*/; do
+    f=$(feature "$j"); [ "${f:-0}" -ge 22 ] && [ -x "$j/bin/jlink" ] && { [ -z "$java_home" ] || [ "$f" -gt "$(feature "$java_home")" ]; } && java_home=${j%/}
+  done
+fi
+java_home=${java_home:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}
+# jlink needs the JDK's jmods, or (JDK 24 on) a linkable run-time image
+[ -x "$java_home/bin/jlink" ] && { [ -d "$java_home/jmods" ] || [ "$(feature "$java_home")" -ge 24 ]; } ||
+  { echo "gpu-check: needs a JDK with jlink and jmods (GPU_CHECK_JAVA_HOME or JAVA_HOME)" >&2; exit 2; }
+echo "gpu-check: Java runtime from $java_home (JDK $(feature "$java_home"))"
 
 mvn -B -q package -DskipTests
-rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf}
+rm -rf "$carry" && mkdir -p "$carry"/{bin,ptx,dist/lib,dist/conf,dist/bin}
 # GPU_CHECK_CACHE: a compile cache of an earlier precompile for the same target, to start from (kernels in it are not
 # compiled again)
 [ -n "${GPU_CHECK_CACHE:-}" ] && cp -r "$GPU_CHECK_CACHE" "$carry/cache"
 
 # the distribution, without LLVM (every kernel comes from the cache there)
 for f in dist/lib/*; do
-  case "$(basename "$f")" in llvm-*.jar|openblas-*-linux-*.jar|*.jsa) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
+  case "$(basename "$f")" in llvm-*.jar|openblas-*-linux-*.jar|*.jsa|*.aot) ;; *) cp -P "$f" "$carry/dist/lib/" ;; esac
 done
-cp dist/conf/logback.xml "$carry/dist/conf/"
+mkdir -p "$carry/dist/bin" && cp dist/bin/zluda "$carry/dist/bin/"  # zluda archive, run there
 
 # the tests: ptx-tests folders and the CUDA programs, built here
 tests=ptx-tests/src/test/ptx
@@ -118,7 +130,7 @@ tail -1 "$carry/precompile.log"
 
 # a minimal Java runtime
 "$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming \
-  --strip-debug --no-header-files --no-man-pages --compress=2 --output "$carry/jre"
+  --strip-debug --no-header-files --no-man-pages --compress=2 --generate-cds-archive --output "$carry/jre"
 tar -C "$carry" -cJf "$carry/jre.tar.xz" jre && rm -rf "$carry/jre"
 
 cat > "$carry/run.sh" <<'RUN'
@@ -137,6 +149,11 @@ mkdir -p "$scratch/bin"
 cublasdir=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcublas.so.13 /usr/local/cuda/lib64/libcublas.so.13 2>/dev/null | head -1)")
 ours_env=(env ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_CACHE_DIR="$scratch/cache" ZLUDA_NVIDIA_LIB="$nvlib"
           ZLUDA_NVIDIA_CUBLAS="$cublasdir" LD_LIBRARY_PATH="$here/dist/lib")
+# the start-up archive, made here as the build makes it (zluda archive) but for this runtime and the cuda backend: an
+# archive serves only the JVM that wrote it
+if [ ! -f "$here/dist/lib/zluda.aot" ] && [ ! -f "$here/dist/lib/zluda.jsa" ]; then
+  env ZLUDA_JAVA_HOME="$scratch/jre" ZLUDA_BACKEND=cuda ZLUDA_NVIDIA_LIB="$nvlib" "$here/dist/bin/zluda" archive
+fi
 ours() { "${ours_env[@]}" "$@"; }  # a function: 'timeout ours' cannot run it, 'ours timeout' can; runall takes "${ours_env[@]}"
 # runall OUT CMD...: ptxrun over every test folder; a kernel fault can end the process (NVIDIA's context cannot be
 # made again in it), so it goes on in a new process after the test that ended it
@@ -266,9 +283,10 @@ if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus'
 fi
 if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead.c), natively and through ZLUDA-J, twice each
   gcc -O2 -o "$scratch/driver_overhead" "$here/driver_overhead.c" -ldl
-  for i in 1 2; do
+  for i in 1 2; do  # ours: calls into the JVM through upcall stubs where the runtime has them; jni: ZLUDA_UPCALLS=0
     (cd "$scratch" && timeout 120 ./driver_overhead > "$scratch/overhead.native$i" 2>&1)
     (cd "$scratch" && ours timeout 200 ./driver_overhead > "$scratch/overhead.ours$i" 2>&1)
+    (cd "$scratch" && ours ZLUDA_UPCALLS=0 timeout 200 ./driver_overhead > "$scratch/overhead.jni$i" 2>&1)
   done
   for f in "$scratch"/overhead.*; do echo "$(basename "$f"): $(tail -1 "$f")"; done
   python3 - "$scratch" <<'PY' | tee "$out/overhead.md"
@@ -283,12 +301,13 @@ def best(kind):
                 except ValueError: continue
                 b[w[0]] = (min(v, b[w[0]][0]) if w[0] in b else v, w[2])
     return b
-nat, ours = best("native"), best("ours")
-print("| measurement | native | ZLUDA-J (cuda backend) | ours / native |")
-print("|---|---|---|---|")
+nat, ours, jni = best("native"), best("ours"), best("jni")
+print("| measurement | native | ZLUDA-J (cuda backend) | ours / native | ZLUDA-J, JNI only (ZLUDA_UPCALLS=0) |")
+print("|---|---|---|---|---|")
 for k, (v, unit) in nat.items():
-    o = ours.get(k)
-    print("| %s | %.2f %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-"))
+    o, j = ours.get(k), jni.get(k)
+    print("| %s | %.2f %s | %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-",
+                                          "%.2f %s" % (j[0], unit) if j else "-"))
 PY
   exit 0
 fi
@@ -296,16 +315,20 @@ if [ "${1:-}" = cublas ]; then  # only the cuBLAS benchmark (ours against NVIDIA
   gcc -O2 -o "$scratch/cublas_bench" "$here/cublas/cublas_bench.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -ldl -Wl,-rpath,"$cublasdir"
   # three processes each, alternating: NVIDIA's small GEMMs are bound by its own per-call CPU work, which varies
   # from process to process; each row's best of the three
+  # (native64: NVIDIA's _64 entry points called natively, which cost more a call than those applications call)
   for i in 1 2 3; do
     (cd "$scratch" && timeout 120 ./cublas_bench > "$out/cublas_bench.native$i" 2>&1)
     (cd "$scratch" && ours timeout 300 ./cublas_bench > "$out/cublas_bench.ours$i" 2>&1)
+    (cd "$scratch" && CUBLAS_BENCH_64=1 timeout 120 ./cublas_bench > "$out/cublas_bench.native64$i" 2>&1)
   done
   best() { cat "$out"/cublas_bench.$1? | awk '/GEMM/ { k = $1 " " $2; if (!(k in b) || $3 > b[k]) { b[k] = $3; u[k] = $6 } }
                                               END { for (k in b) print k, b[k], u[k] }' | sort; }
   { echo "cuBLAS through ZLUDA-J (cuda backend, NVIDIA's cuBLAS underneath) and NVIDIA's natively, best of 3 processes each:"
     printf '%-16s %-6s %12s %10s %12s %10s %7s\n' "m x n x k" op "ours GF/s" "ours us" "native GF/s" "native us" ratio
     join <(best ours | sed 's/ /_/') <(best native | sed 's/ /_/') | sed 's/_/ /' | \
-      awk '{ printf "%-16s %-6s %12.1f %10.2f %12.1f %10.2f %7.2f\n", $1, $2, $3, $4, $5, $6, $3 / $5 }'; } | tee "$out/cublas.md"
+      awk '{ printf "%-16s %-6s %12.1f %10.2f %12.1f %10.2f %7.2f\n", $1, $2, $3, $4, $5, $6, $3 / $5 }'
+    echo "NVIDIA's _64 entry points natively (cublasSgemm_v2_64, cublasGemmEx_64), best of 3:"
+    best native64; } | tee "$out/cublas.md"
   exit 0
 fi
 cd "$here/ptx"
