@@ -26,7 +26,7 @@ JNIEXPORT jlong JNICALL JN(allocate)(JNIEnv *e, jclass c, jlong size, jlong alig
     return (jlong)(uintptr_t)p;
 }
 JNIEXPORT void JNICALL JN(release)(JNIEnv *e, jclass c, jlong p) { (void)e; (void)c; free(PTR(p)); }
-JNIEXPORT void JNICALL JN(copy)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
+JNIEXPORT void JNICALL JN(memmove)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n) {
     (void)e; (void)c;
     memmove(PTR(dst), PTR(src), (size_t)n);
 }
@@ -44,7 +44,6 @@ JNIEXPORT void JNICALL JN(fill32)(JNIEnv *e, jclass c, jlong dst, jint v, jlong 
     uint32_t *p = PTR(dst);
     for (jlong i = 0; i < n; i++) p[i] = (uint32_t)v;
 }
-JNIEXPORT jlong JNICALL JN(getLong)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int64_t v; memcpy(&v, PTR(a), 8); return v; }
 /* Whether `len` bytes at `a` can be read, without faulting where they cannot (process_vm_readv on ourselves answers
  * EFAULT): for images the application hands over without their size (cuModuleLoadData). */
 JNIEXPORT jboolean JNICALL JN(readable)(JNIEnv *e, jclass c, jlong a, jlong len) {
@@ -60,9 +59,6 @@ JNIEXPORT jboolean JNICALL JN(readable)(JNIEnv *e, jclass c, jlong a, jlong len)
     return JNI_TRUE;
 }
 
-JNIEXPORT jint JNICALL JN(getInt)(JNIEnv *e, jclass c, jlong a) { (void)e; (void)c; int32_t v; memcpy(&v, PTR(a), 4); return v; }
-JNIEXPORT void JNICALL JN(putLong)(JNIEnv *e, jclass c, jlong a, jlong v) { (void)e; (void)c; memcpy(PTR(a), &v, 8); }
-JNIEXPORT void JNICALL JN(putInt)(JNIEnv *e, jclass c, jlong a, jint v) { (void)e; (void)c; memcpy(PTR(a), &v, 4); }
 JNIEXPORT void JNICALL JN(read)(JNIEnv *e, jclass c, jlong a, jbyteArray dst, jint off, jint len) {
     (void)c;
     (*e)->SetByteArrayRegion(e, dst, off, len, PTR(a));

@@ -63,6 +63,19 @@ typedef unsigned long long CUdeviceptr;
 #define DECLARE(name, ret, args) static ret(*nv_##name) args;
 NV_FUNCTIONS(DECLARE)
 
+/* NVIDIA's graphs, looked up by name (absent: graphBuild answers CUDA_ERROR_NOT_SUPPORTED) */
+typedef struct {
+    void *func;
+    unsigned grid[3], block[3], shared;
+    void **params, **extra;
+} nv_kernel_node_params; /* CUDA_KERNEL_NODE_PARAMS_v1 */
+static CUresult (*nv_cuGraphCreate)(void **, unsigned);
+static CUresult (*nv_cuGraphAddKernelNode)(void **, void *, void **, size_t, const nv_kernel_node_params *);
+static CUresult (*nv_cuGraphInstantiateWithFlags)(void **, void *, unsigned long long);
+static CUresult (*nv_cuGraphLaunch)(void *, void *);
+static CUresult (*nv_cuGraphExecDestroy)(void *);
+static CUresult (*nv_cuGraphDestroy)(void *);
+
 /* Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap ...), looked up by name: gpuvmm.h. */
 static struct gpu_vmm nv_vmm;
 
@@ -89,6 +102,12 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
 #define RESOLVE(name, ret, args)                                                                                   \
         if (!buf[0] && !(nv_##name = (ret(*) args)dlsym(h, #name))) snprintf(buf, sizeof buf, "no symbol " #name);
         NV_FUNCTIONS(RESOLVE)
+        nv_cuGraphCreate = (CUresult(*)(void **, unsigned))dlsym(h, "cuGraphCreate");
+        nv_cuGraphAddKernelNode = (CUresult(*)(void **, void *, void **, size_t, const nv_kernel_node_params *))dlsym(h, "cuGraphAddKernelNode");
+        nv_cuGraphInstantiateWithFlags = (CUresult(*)(void **, void *, unsigned long long))dlsym(h, "cuGraphInstantiateWithFlags");
+        nv_cuGraphLaunch = (CUresult(*)(void *, void *))dlsym(h, "cuGraphLaunch");
+        nv_cuGraphExecDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphExecDestroy");
+        nv_cuGraphDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphDestroy");
         nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
         nv_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "cuMemCreate");
         nv_vmm.release = (int (*)(uint64_t))dlsym(h, "cuMemRelease");
@@ -374,4 +393,50 @@ JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray ar
     }
     int r = zluda_blas_call(e, PTR(fn), args, slots);
     return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
+}
+
+/* An executable NVIDIA graph of kernel launches, one after the other: nodes holds 9 values per launch (function,
+ * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams), whose arguments NVIDIA copies here. Its handle in
+ * out[0]; CUDA_ERROR_NOT_SUPPORTED (801) where NVIDIA's driver lacks graphs. */
+JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlongArray out) {
+    (void)c;
+    if (!nv_cuGraphCreate || !nv_cuGraphAddKernelNode || !nv_cuGraphInstantiateWithFlags || !nv_cuGraphLaunch ||
+        !nv_cuGraphExecDestroy || !nv_cuGraphDestroy)
+        return 801;
+    CUresult r = current();
+    if (r) return r;
+    jsize n = (*e)->GetArrayLength(e, nodes);
+    jlong *v = (*e)->GetLongArrayElements(e, nodes, NULL);
+    if (!v) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    void *graph = NULL, *prev = NULL, *exec = NULL;
+    r = nv_cuGraphCreate(&graph, 0);
+    for (jsize i = 0; !r && i + 9 <= n; i += 9) {
+        nv_kernel_node_params p = {PTR(v[i]), {(unsigned)v[i + 1], (unsigned)v[i + 2], (unsigned)v[i + 3]},
+                                   {(unsigned)v[i + 4], (unsigned)v[i + 5], (unsigned)v[i + 6]}, (unsigned)v[i + 7],
+                                   (void **)PTR(v[i + 8]), NULL};
+        if (p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(p.func, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)p.shared);
+        void *node = NULL;
+        if (!r) r = nv_cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &p);
+        prev = node;
+    }
+    if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);
+    if (graph) nv_cuGraphDestroy(graph); /* the executable stands alone */
+    (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
+    if (!r) {
+        jlong h = (jlong)(uintptr_t)exec;
+        (*e)->SetLongArrayRegion(e, out, 0, 1, &h);
+    }
+    return r;
+}
+
+JNIEXPORT jint JNICALL JN(graphLaunch)(JNIEnv *e, jclass c, jlong exec, jlong stream) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuGraphLaunch(PTR(exec), PTR(stream));
+}
+
+JNIEXPORT jint JNICALL JN(graphDestroy)(JNIEnv *e, jclass c, jlong exec) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuGraphExecDestroy(PTR(exec));
 }

@@ -151,8 +151,8 @@ public final class Graph {
     }
 
     /** Stream capture: the operation depends on the capturing stream's current dependencies. */
-    synchronized Node addCaptured(String kind, Stream.Op op, Runnable release, List<Node> dependencies) {
-        Node n = new Node(this, new Work(kind, typeOf(kind), op, release, null));
+    synchronized Node addCaptured(String kind, Stream.Op op, Runnable release, List<Node> dependencies, KernelParams kernel) {
+        Node n = new Node(this, new Work(kind, typeOf(kind), op, release, kernel));
         n.dependencies.addAll(dependencies);
         nodes.add(n);
         return n;
@@ -249,6 +249,64 @@ public final class Graph {
             this.flags = flags;
         }
 
+        /** A node of the executable and its work there. */
+        record Step(Node node, Work work) {}
+
+        /** The enabled nodes, in order, with their work in this executable. */
+        synchronized List<Step> steps() {
+            List<Step> out = new ArrayList<>();
+            for (int i = 0; i < work.size(); i++) if (!disabled[i]) out.add(new Step(nodes.get(i), work.get(i)));
+            return out;
+        }
+
+        /**
+         * The executable as one submission of the backend (a {@link org.zludaj.driver.backend.Backend.KernelSequence}),
+         * made by {@code make} at the first launch that asks and kept until the executable changes; null where it has
+         * none. The caller holds a reference until its launch ran ({@link Sequence#release}).
+         */
+        synchronized Sequence sequence(SequenceMaker make) throws CudaException {
+            if (!sequenceTried) {
+                sequenceTried = true;
+                var made = make.make(this);
+                sequence = made == null ? null : new Sequence(made);
+            }
+            if (sequence != null) sequence.retain();
+            return sequence;
+        }
+
+        @FunctionalInterface
+        interface SequenceMaker {
+            org.zludaj.driver.backend.Backend.KernelSequence make(Exec e) throws CudaException;
+        }
+
+        /** A backend sequence shared by the executable and the launches not yet run; closed with the last of them. */
+        static final class Sequence {
+            final org.zludaj.driver.backend.Backend.KernelSequence launches;
+            private int refs = 1;
+
+            Sequence(org.zludaj.driver.backend.Backend.KernelSequence launches) {
+                this.launches = launches;
+            }
+
+            synchronized void retain() {
+                refs++;
+            }
+
+            synchronized void release() {
+                if (--refs == 0) launches.close();
+            }
+        }
+
+        private Sequence sequence;
+        private boolean sequenceTried;
+
+        /** The executable changed: its sequence is made again at the next launch. */
+        private void forgetSequence() {
+            if (sequence != null) sequence.release();
+            sequence = null;
+            sequenceTried = false;
+        }
+
         synchronized List<Work> work() {
             List<Work> out = new ArrayList<>();
             for (int i = 0; i < work.size(); i++) if (!disabled[i]) out.add(work.get(i));
@@ -279,10 +337,12 @@ public final class Graph {
             Work old = next.set(i, w);
             work = next;
             old.drop();
+            forgetSequence();
         }
 
         synchronized void enable(Node n, boolean enabled) throws CudaException {
             disabled[indexOf(n)] = !enabled;
+            forgetSequence();
         }
 
         synchronized boolean enabled(Node n) throws CudaException {
@@ -300,12 +360,16 @@ public final class Graph {
             boolean same = !memory && next.size() == work.size();
             for (int i = 0; same && i < next.size(); i++) same = next.get(i).kind.equals(work.get(i).kind);
             List<Work> gone = same ? work : next;
-            if (same) work = next;
+            if (same) {
+                work = next;
+                forgetSequence();
+            }
             gone.forEach(Work::drop);
             return same ? 0 : memory ? 6 : 2;
         }
 
         synchronized void destroy() {
+            forgetSequence();
             work.forEach(Work::drop);
             work = List.of();
             userObjects.forEach((o, count) -> o.release(1));

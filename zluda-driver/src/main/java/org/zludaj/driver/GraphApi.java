@@ -1,5 +1,7 @@
 package org.zludaj.driver;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.zludaj.api.CuGraphApi;
 import org.zludaj.api.CuResult;
 import org.zludaj.nativ.HostRuntime;
@@ -461,11 +463,30 @@ final class GraphApi implements CuGraphApi {
         });
     }
 
-    /** The nodes run in their captured order on the stream, after its earlier work, like the original operations. */
+    /**
+     * The nodes run in their captured order on the stream, after its earlier work, like the original operations. Where
+     * every node is a plain kernel and the backend submits to device queues, the executable is one backend sequence
+     * (on NVIDIA GPUs an executable graph of NVIDIA's), submitted in one call like a launch.
+     */
     private int launch(long hGraphExec, long hStream, boolean ptds) {
         return Api.call("cuGraphLaunch", () -> {
             Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
             Stream s = streams.resolve(hStream, ptds);
+            Graph.Exec.Sequence sequence = d.backend.submitsAsynchronously() && s.capture == null ? e.sequence(this::kernelSequence) : null;
+            if (sequence != null) {
+                Context c = s.context;
+                s.submit("cuGraphLaunch", () -> {
+                    try {
+                        if (c.sticky == null) sequence.launches.launch(Stream.runningQueue(d.backend));
+                    } catch (CudaException x) {
+                        if (LaunchApi.isKernelFault(x.result())) c.sticky = x;  // as a launch's fault
+                        throw x;
+                    } finally {
+                        sequence.release();
+                    }
+                }, true);
+                return;
+            }
             var work = e.work();
             work.forEach(Graph.Work::retain);  // held until they ran, even if the executable is updated or destroyed
             for (Graph.Work w : work) {
@@ -480,6 +501,20 @@ final class GraphApi implements CuGraphApi {
                 if (w.type == Graph.EVENT_RECORD) w.event.record(done);  // pending from the launch on, as NVIDIA's
             }
         });
+    }
+
+    /** The executable's launches as one backend sequence, or null (a node that is not a plain kernel launch). */
+    private org.zludaj.driver.backend.Backend.KernelSequence kernelSequence(Graph.Exec e) throws CudaException {
+        List<org.zludaj.driver.backend.Backend.SequencedLaunch> launches = new ArrayList<>();
+        for (Graph.Exec.Step step : e.steps()) {
+            Graph.Work w = step.work();
+            if (w.type == Graph.EMPTY) continue;
+            if (w.type != Graph.KERNEL || w.kernel == null || !step.node().attributes.isEmpty()) return null;
+            if (!(d.handles.peek(w.kernel.function()) instanceof Kernel k)) return null;
+            launches.add(new org.zludaj.driver.backend.Backend.SequencedLaunch(k.code, w.kernel.grid(), w.kernel.block(), w.kernel.shared(),
+                    w.kernel.args()));
+        }
+        return launches.isEmpty() ? null : d.backend.kernelSequence(launches);
     }
 
     /** Nothing to upload: the host holds everything an executable needs. Checked and ordered like a launch. */

@@ -20,6 +20,38 @@ public final class Kernel {
     volatile int legacyParamSize;
     private final long staticShared;
     private long nativeName;
+    private volatile ParamLayout paramLayout;
+    private volatile String launchLabel;
+
+    /** Where each argument goes in a launch's copy of them (LaunchApi.snapshot): pointers first, then the values. */
+    record ParamLayout(long[] offsets, int[] sizes, long bytes) {}
+
+    /** The parameters' layout, computed at the first launch. */
+    ParamLayout paramLayout() {
+        ParamLayout l = paramLayout;
+        if (l == null) {
+            var params = code.ptx().params();
+            int n = params.size();
+            long bytes = 8L * Math.max(1, n);
+            long[] offsets = new long[n];
+            int[] sizes = new int[n];
+            for (int i = 0; i < n; i++) {
+                bytes = (bytes + 15) & ~15L;
+                offsets[i] = bytes;
+                sizes[i] = (int) params.get(i).size();
+                bytes += Math.max(1, sizes[i]);
+            }
+            paramLayout = l = new ParamLayout(offsets, sizes, bytes);
+        }
+        return l;
+    }
+
+    /** "cuLaunchKernel NAME", what a launch's stream work is called in messages. */
+    String launchLabel() {
+        String s = launchLabel;
+        if (s == null) launchLabel = s = "cuLaunchKernel " + code.name();
+        return s;
+    }
 
     /** The kernel's name as a C string owned by the driver (cuFuncGetName, cuKernelGetName). */
     synchronized long nativeName() {

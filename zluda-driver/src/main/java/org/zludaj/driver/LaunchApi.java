@@ -54,7 +54,9 @@ final class LaunchApi implements CuLaunchApi {
             Stream.Op op = p.op;
             Stream s = streams.resolve(hStream, ptds);
             // captured: the graph keeps the arguments for every replay and frees them with its last holder
-            if (s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot))) return;
+            if (s.capture != null && s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot),
+                    cooperative ? null : new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot)))
+                return;
             Stream.Op once = () -> {
                 try {
                     op.run();
@@ -66,7 +68,7 @@ final class LaunchApi implements CuLaunchApi {
                 once.run();
                 d.backend.fence(s.deviceQueue());
             });
-            else s.submit("cuLaunchKernel " + k.code.name(), once, d.backend.submitsAsynchronously());
+            else s.submit(k.launchLabel(), once, d.backend.submitsAsynchronously());
         });
     }
 
@@ -107,7 +109,7 @@ final class LaunchApi implements CuLaunchApi {
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
         }
         c.checkSticky();
-        long snapshot = snapshot(array, params);
+        long snapshot = snapshot(array, k.paramLayout());
         if (owned) HostRuntime.release(array);
         long stack = c.limits[0];
         Stream.Op op = () -> {
@@ -127,19 +129,12 @@ final class LaunchApi implements CuLaunchApi {
     }
 
     /** A copy of the launch's arguments: an array of pointers followed by each value (16-byte aligned). */
-    private static long snapshot(long array, List<Variable> params) {
-        int n = params.size();
-        long bytes = 8L * Math.max(1, n);
-        long[] offsets = new long[n];
-        for (int i = 0; i < n; i++) {
-            bytes = (bytes + 15) & ~15L;
-            offsets[i] = bytes;
-            bytes += Math.max(1, params.get(i).size());
-        }
-        long copy = HostRuntime.allocate(bytes, 16);
-        for (int i = 0; i < n; i++) {
-            long value = HostRuntime.getLong(array + 8L * i);
-            HostRuntime.copy(copy + offsets[i], value, params.get(i).size());
+    private static long snapshot(long array, Kernel.ParamLayout layout) {
+        long copy = HostRuntime.allocate(layout.bytes(), 16);
+        long[] offsets = layout.offsets();
+        int[] sizes = layout.sizes();
+        for (int i = 0; i < sizes.length; i++) {
+            HostRuntime.copy(copy + offsets[i], HostRuntime.getLong(array + 8L * i), sizes[i]);
             HostRuntime.putLong(copy + 8L * i, copy + offsets[i]);
         }
         return copy;

@@ -101,9 +101,14 @@ public final class Stream {
 
     /** Records {@code op} in the capture after the stream's dependencies; false when the stream is not capturing. */
     boolean captured(String kind, Op op, Runnable release) {
+        return captured(kind, op, release, null);
+    }
+
+    /** As {@link #captured(String, Op, Runnable)} for a kernel launch, with its parameters (kernel nodes report them). */
+    boolean captured(String kind, Op op, Runnable release, Graph.KernelParams kernel) {
         Graph g = capture;
         if (g == null) return false;
-        captureDependencies = List.of(g.addCaptured(kind, op, release, captureDependencies));
+        captureDependencies = List.of(g.addCaptured(kind, op, release, captureDependencies, kernel));
         return true;
     }
     private CudaException error;

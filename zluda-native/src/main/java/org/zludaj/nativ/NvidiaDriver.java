@@ -63,6 +63,18 @@ public final class NvidiaDriver {
     /** cuLaunchCooperativeKernel, then waits for it. */
     public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
 
+    /**
+     * An executable NVIDIA graph of kernel launches run one after the other: 9 values per launch (function, grid x/y/z,
+     * block x/y/z, dynamic shared bytes, kernelParams); its handle in out[0]. 801 where the driver has no graphs.
+     */
+    public static native int graphBuild(long[] nodes, long[] out);
+
+    /** cuGraphLaunch of a graphBuild executable in {@code stream}. */
+    public static native int graphLaunch(long exec, long stream);
+
+    /** cuGraphExecDestroy. */
+    public static native int graphDestroy(long exec);
+
     /** Resets the primary context after a kernel fault and retains it again. */
     public static native int reset();
 

@@ -175,6 +175,27 @@ public interface Backend {
         throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "cooperative launch on the " + name() + " backend");
     }
 
+    /** One launch of a {@link #kernelSequence}: what {@link #launch} takes. */
+    record SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams) {}
+
+    /** Kernel launches prepared once and submitted together each time (a graph's replay): see {@link #kernelSequence}. */
+    interface KernelSequence {
+        /** Submits every launch, in order, to device queue {@code queue}. */
+        void launch(long queue) throws CudaException;
+
+        /** Frees the prepared sequence (launches already submitted run to their end). */
+        void close();
+    }
+
+    /**
+     * Prepares {@code launches} to be submitted as one (on NVIDIA GPUs an executable graph: one driver call per
+     * replay instead of one per kernel); the arguments are copied now. Null where the backend has no such thing (the
+     * launches then go one by one).
+     */
+    default KernelSequence kernelSequence(java.util.List<SequencedLaunch> launches) throws CudaException {
+        return null;
+    }
+
     /** The BLAS under ZLUDA-J's cuBLAS on this backend, or null when the backend has none (cuBLAS then answers NOT_SUPPORTED). */
     default Blas blas() throws CudaException {
         return null;

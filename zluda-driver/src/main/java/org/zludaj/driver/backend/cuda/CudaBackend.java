@@ -294,6 +294,38 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw faulted(r, "kernel " + kernel.name());
     }
 
+    /** An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments). */
+    @Override
+    public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
+        long[] nodes = new long[9 * launches.size()];
+        int i = 0;
+        for (SequencedLaunch l : launches) {
+            nodes[i++] = l.kernel().entry();
+            for (int v : l.grid()) nodes[i++] = v;
+            for (int v : l.block()) nodes[i++] = v;
+            nodes[i++] = l.sharedBytes();
+            nodes[i++] = l.kernelParams();
+        }
+        long[] out = new long[1];
+        int r = NvidiaDriver.graphBuild(nodes, out);
+        if (r == CuResult.CUDA_ERROR_NOT_SUPPORTED) return null;
+        if (r != 0) throw faulted(r, "a graph of " + launches.size() + " kernels (cuGraphInstantiate)");
+        long exec = out[0];
+        return new KernelSequence() {
+            @Override
+            public void launch(long queue) throws CudaException {
+                int r = NvidiaDriver.graphLaunch(exec, queue);
+                if (r != 0) throw faulted(r, "a graph of " + launches.size() + " kernels (cuGraphLaunch)");
+            }
+
+            @Override
+            public void close() {
+                int r = NvidiaDriver.graphDestroy(exec);
+                if (r != 0) LOG.warn("cuGraphExecDestroy on NVIDIA's driver: {}", r);
+            }
+        };
+    }
+
     /** A blocking NVIDIA stream for one CUDA stream of the application (kernels of different streams may overlap). */
     @Override
     public long createQueue(int dev) throws CudaException {

@@ -1,0 +1,103 @@
+/* The cuda backend's calls to NVIDIA's driver, checked against a recording fake (fake_nvidia.c, CudaBackendFakeTest):
+ * launches, a captured graph of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the
+ * executable (the NVIDIA graph made again), a graph with a memset node (launched node by node).
+ * Build: gcc -o cuda_backend_calls cuda_backend_calls.c -L<dist>/lib -lcuda. Prints PASS, or the failing call. */
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef int CUresult;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUgraph, *CUgraphExec, *CUgraphNode;
+typedef unsigned long long CUdeviceptr;
+typedef struct {
+    CUfunction func;
+    unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+    void **kernelParams, **extra;
+} CUDA_KERNEL_NODE_PARAMS_v1;
+CUresult cuInit(unsigned);
+CUresult cuDevicePrimaryCtxRetain(CUcontext *, int);
+CUresult cuCtxSetCurrent(CUcontext);
+CUresult cuModuleLoadData(CUmodule *, const void *);
+CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
+CUresult cuStreamCreate(CUstream *, unsigned);
+CUresult cuStreamSynchronize(CUstream);
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **);
+CUresult cuStreamBeginCapture_v2(CUstream, int);
+CUresult cuStreamEndCapture(CUstream, CUgraph *);
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *, CUgraph, unsigned long long);
+CUresult cuGraphLaunch(CUgraphExec, CUstream);
+CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphExecKernelNodeSetParams(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS_v1 *);
+CUresult cuGraphExecDestroy(CUgraphExec);
+CUresult cuGraphDestroy(CUgraph);
+CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
+
+static const char *ptx =
+    ".version 7.0\n.target sm_52\n.address_size 64\n"
+    ".visible .entry a(.param .u64 p) { .reg .u64 %r; ld.param.u64 %r, [p]; ret; }\n"
+    ".visible .entry b(.param .u64 p) { .reg .u64 %r; ld.param.u64 %r, [p]; ret; }\n";
+
+#define CHECK(x) do { CUresult r_ = (x); if (r_) { printf("FAIL: %s = %d\n", #x, r_); return 1; } } while (0)
+
+static CUresult launch(CUfunction f, unsigned grid, unsigned block, unsigned long long arg, CUstream s) {
+    void *args[] = {&arg};
+    return cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0, s, args, NULL);
+}
+
+int main(void) {
+    CUcontext ctx;
+    CUmodule m;
+    CUfunction a, b;
+    CUstream s;
+    CHECK(cuInit(0));
+    CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+    CHECK(cuCtxSetCurrent(ctx));
+    CHECK(cuModuleLoadData(&m, ptx));
+    CHECK(cuModuleGetFunction(&a, m, "a"));
+    CHECK(cuModuleGetFunction(&b, m, "b"));
+    CHECK(cuStreamCreate(&s, 1));
+    CHECK(launch(a, 1, 32, 11, s));
+    CHECK(launch(b, 2, 64, 12, s));
+    CHECK(cuStreamSynchronize(s));
+
+    /* a graph of three kernels: one NVIDIA graph, launched once per replay */
+    CUgraph g;
+    CUgraphExec e;
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(launch(a, 1, 32, 21, s));
+    CHECK(launch(b, 1, 32, 22, s));
+    CHECK(launch(a, 3, 32, 23, s));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+
+    /* the executable's second node gets another argument: the NVIDIA graph is made again */
+    CUgraphNode nodes[3];
+    size_t count = 3;
+    CHECK(cuGraphGetNodes(g, nodes, &count));
+    if (count != 3) { printf("FAIL: %zu nodes\n", count); return 1; }
+    unsigned long long v = 33;
+    void *args[] = {&v};
+    CUDA_KERNEL_NODE_PARAMS_v1 p = {b, 1, 1, 1, 32, 1, 1, 0, args, NULL};
+    CHECK(cuGraphExecKernelNodeSetParams(e, nodes[1], &p));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuGraphExecDestroy(e));
+    CHECK(cuGraphDestroy(g));
+
+    /* a memset node: the executable runs node by node */
+    CUdeviceptr mem;
+    CHECK(cuMemAlloc_v2(&mem, 1024));
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(cuMemsetD32Async(mem, 7, 256, s));
+    CHECK(launch(a, 1, 32, 41, s));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuGraphExecDestroy(e));
+    printf("PASS: cuda backend calls\n");
+    return 0;
+}

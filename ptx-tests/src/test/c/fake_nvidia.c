@@ -1,0 +1,136 @@
+/* A recording fake of NVIDIA's libcuda.so.1 for the cuda backend's tests (CudaBackendFakeTest): every function the
+ * backend opens answers at once as a one-GPU sm_90 driver would; kernels do nothing. Launches and graph calls are
+ * appended to the file FAKE_NVIDIA_LOG names, one line each, with the first 8 bytes of each launch's first argument,
+ * so that a test can check the exact calls the backend made.
+ * Build: gcc -shared -fPIC -o libfake_nvidia.so fake_nvidia.c */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef unsigned long long CUdeviceptr;
+
+static void record(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include <stdarg.h>
+static void record(const char *fmt, ...) {
+    const char *path = getenv("FAKE_NVIDIA_LOG");
+    FILE *f = path ? fopen(path, "a") : NULL;
+    if (!f) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fputc('\n', f);
+    fclose(f);
+}
+
+static long long first_arg(void **params) {
+    long long v = 0;
+    if (params && params[0]) memcpy(&v, params[0], 8);
+    return v;
+}
+
+CUresult cuInit(unsigned f) { (void)f; return 0; }
+CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
+CUresult cuDeviceGet(int *d, int o) { (void)o; *d = 0; return 0; }
+CUresult cuDeviceGetAttribute(int *v, int a, int d) {
+    (void)d;
+    switch (a) {
+    case 1: case 2: case 3: *v = 1024; break;            /* threads per block, block x/y */
+    case 4: *v = 64; break;
+    case 5: *v = 2147483647; break;
+    case 6: case 7: *v = 65535; break;
+    case 8: *v = 49152; break;
+    case 9: *v = 65536; break;
+    case 10: *v = 32; break;
+    case 12: case 82: *v = 65536; break;
+    case 16: *v = 132; break;
+    case 39: *v = 2048; break;
+    case 41: *v = 1; break;
+    case 75: *v = 9; break;                               /* sm_90 */
+    case 76: *v = 0; break;
+    case 81: *v = 233472; break;
+    case 97: *v = 232448; break;
+    default: *v = 0;
+    }
+    return 0;
+}
+CUresult cuDeviceGetName(char *n, int len, int d) { (void)d; snprintf(n, len, "Fake NVIDIA GPU"); return 0; }
+CUresult cuDeviceTotalMem_v2(size_t *b, int d) { (void)d; *b = 80ull << 30; return 0; }
+static int context;
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = &context; return 0; }
+CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
+CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; return 0; }
+CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(16); return 0; }
+CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
+CUresult cuStreamSynchronize(void *s) { (void)s; return 0; }
+static void *block(size_t n) { return aligned_alloc(256, (n + 511) / 256 * 256); }
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) { *p = (CUdeviceptr)(uintptr_t)block(n); return 0; }
+CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; }
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned f) { (void)f; *p = block(n); return 0; }
+CUresult cuMemFreeHost(void *p) { free(p); return 0; }
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned f) { (void)f; return cuMemAlloc_v2(p, n); }
+CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
+CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return 0; }
+CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) {
+    for (size_t i = 0; i < n; i++) ((unsigned short *)(uintptr_t)d)[i] = v;
+    return 0;
+}
+CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n) {
+    for (size_t i = 0; i < n; i++) ((unsigned *)(uintptr_t)d)[i] = v;
+    return 0;
+}
+CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void **v) {
+    (void)img; (void)n; (void)o; (void)v;
+    *m = malloc(16);
+    return 0;
+}
+CUresult cuModuleUnload(void *m) { free(m); return 0; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *name) { (void)m; *f = strdup(name); return 0; }
+CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *b, void *m, const char *name) {
+    (void)m; (void)name;
+    if (p) *p = (CUdeviceptr)(uintptr_t)calloc(1, 4096);
+    if (b) *b = 4096;
+    return 0;
+}
+CUresult cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : 0; return 0; }
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **extra) {
+    (void)gy; (void)gz; (void)by; (void)bz; (void)stream; (void)extra;
+    record("launch %s grid %u block %u shared %u arg %lld", (const char *)f, gx, bx, shared, first_arg(params));
+    return 0;
+}
+CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                                   void *stream, void **params) {
+    return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, NULL);
+}
+
+/* graphs: a graph is a count of nodes; an executable remembers how many it has */
+typedef struct { void *func; unsigned grid[3], block[3], shared; void **params, **extra; } kernel_node_params_v1;
+typedef struct { int nodes; } fake_graph;
+static int graph_ids;
+CUresult cuGraphCreate(void **g, unsigned flags) { (void)flags; *g = calloc(1, sizeof(fake_graph)); return 0; }
+CUresult cuGraphAddKernelNode(void **node, void *g, void **deps, size_t ndeps, const kernel_node_params_v1 *p) {
+    (void)deps;
+    fake_graph *graph = g;
+    graph->nodes++;
+    *node = malloc(1);
+    record("graph node %s grid %u block %u shared %u arg %lld deps %zu", (const char *)p->func, p->grid[0], p->block[0], p->shared,
+           first_arg(p->params), ndeps);
+    return 0;
+}
+CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long flags) {
+    (void)flags;
+    int *e = malloc(2 * sizeof(int));
+    e[0] = ++graph_ids;
+    e[1] = ((fake_graph *)g)->nodes;
+    *exec = e;
+    record("graph instantiate %d of %d nodes", e[0], e[1]);
+    return 0;
+}
+CUresult cuGraphLaunch(void *exec, void *stream) { (void)stream; record("graph launch %d", ((int *)exec)[0]); return 0; }
+CUresult cuGraphExecDestroy(void *exec) { record("graph destroy %d", ((int *)exec)[0]); free(exec); return 0; }
+CUresult cuGraphDestroy(void *g) { free(g); return 0; }

@@ -1,0 +1,48 @@
+package org.zludaj.tests;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cuda backend's calls to NVIDIA's driver, on a machine without NVIDIA's: c/fake_nvidia.c stands in for
+ * libcuda.so.1 (ZLUDA_NVIDIA_LIB), records every launch and graph call, and c/cuda_backend_calls.c drives the backend
+ * through our shim. The recorded sequence is the exact one expected: plain launches as cuLaunchKernel; a captured
+ * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, made again after
+ * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node.
+ */
+class CudaBackendFakeTest {
+    @Test
+    void launchesAndGraphReplaysReachNvidiasDriverAsExpected(@TempDir Path dir) throws Exception {
+        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
+                Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
+        Path program = Programs.gccAgainstDist(dir, "cuda_backend_calls.c", "cuda_backend_calls");
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+                "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cuda backend calls"), r.toString());
+        assertEquals(List.of(
+                "launch a grid 1 block 32 shared 0 arg 11",
+                "launch b grid 2 block 64 shared 0 arg 12",
+                "graph node a grid 1 block 32 shared 0 arg 21 deps 0",
+                "graph node b grid 1 block 32 shared 0 arg 22 deps 1",
+                "graph node a grid 3 block 32 shared 0 arg 23 deps 1",
+                "graph instantiate 1 of 3 nodes",
+                "graph launch 1",
+                "graph launch 1",
+                "graph destroy 1",
+                "graph node a grid 1 block 32 shared 0 arg 21 deps 0",
+                "graph node b grid 1 block 32 shared 0 arg 33 deps 1",
+                "graph node a grid 3 block 32 shared 0 arg 23 deps 1",
+                "graph instantiate 2 of 3 nodes",
+                "graph launch 2",
+                "graph destroy 2",
+                "launch a grid 1 block 32 shared 0 arg 41"), Files.readAllLines(log), r.stderr());
+    }
+}
