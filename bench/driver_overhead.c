@@ -6,6 +6,8 @@
  *   launch+wait  us per launch followed by cuStreamSynchronize
  *   graph100  us per cuGraphLaunch of a graph of 100 empty-kernel nodes (N launches, then one synchronize)
  *   graph100+wait  us per graph launch followed by cuStreamSynchronize
+ * Each measurement is taken in the steady state: after WARM_S seconds of the same work (ZLUDA-J's Java is compiled by
+ * the JIT after some thousands of calls; NVIDIA's driver needs no warm-up), the best of several rounds.
  * Usage: driver_overhead [N]   (build: gcc -O2 driver_overhead.c -ldl) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -77,7 +79,11 @@ static int k_pointer(void) { unsigned t; return cuPointerGetAttribute(&t, 2 /* M
 static CUstream idle;
 static int k_query(void) { return cuStreamQuery(idle); }
 
+#define WARM_S 0.5
+
 static void trivial(const char *name, int (*f)(void), long n) {
+    for (double until = now() + WARM_S; now() < until;)
+        for (int i = 0; i < 1000; i++) f();
     double best = 1e30;
     for (int round = 0; round < 5; round++) {
         double t = now();
@@ -133,8 +139,11 @@ int main(int argc, char **argv) {
     trivial("cuStreamQuery", k_query, calls);
 
     void *args[] = {&mem};
-    for (long i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
-    CHECK(cuStreamSynchronize(s));
+    for (double until = now() + 6 * WARM_S; now() < until;) {
+        for (long i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
+        CHECK(cuStreamSynchronize(s));
+        for (long i = 0; i < 100; i++) { cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0); cuStreamSynchronize(s); }
+    }
     double best = 1e30;
     for (int round = 0; round < 3; round++) {
         double t = now();
@@ -159,8 +168,10 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 100; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
     CHECK(cuStreamEndCapture(s, &g));
     CHECK(cuGraphInstantiate(&ge, g, 0));
-    CHECK(cuGraphLaunch(ge, s));
-    CHECK(cuStreamSynchronize(s));
+    for (double until = now() + 2 * WARM_S; now() < until;) {
+        CHECK(cuGraphLaunch(ge, s));
+        CHECK(cuStreamSynchronize(s));
+    }
     long gn = n / 20 > 10 ? n / 20 : 10;
     best = 1e30;
     for (int round = 0; round < 3; round++) {
