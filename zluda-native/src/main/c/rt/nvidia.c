@@ -86,7 +86,17 @@ static void *nv_driver, *nv_cublas, *nv_cublaslt;
 static void (*nv_ctype_init)(void);
 static __thread int nv_ctype_ready;
 
-static CUresult current(void) { return ctx ? nv_cuCtxSetCurrent(ctx) : 0; }
+/* NVIDIA's context made current on the calling thread, once per thread and context (cuCtxSetCurrent on every call
+ * cost each launch and cuBLAS call its time): ctx_epoch changes when ctx is retained again, and a cuBLAS call (which
+ * may change the thread's context) makes the thread set it again at its next call. */
+static volatile int ctx_epoch = 1;
+static __thread int ctx_epoch_set;
+static CUresult current(void) {
+    if (!ctx || ctx_epoch_set == ctx_epoch) return 0;
+    CUresult r = nv_cuCtxSetCurrent(ctx);
+    if (!r) ctx_epoch_set = ctx_epoch;
+    return r;
+}
 
 /* Opens NVIDIA's driver at path; 0, or -1 with the reason in msg. */
 JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray msg) {
@@ -141,6 +151,7 @@ JNIEXPORT jint JNICALL JN(retainPrimary)(JNIEnv *e, jclass c, jint dev) {
     int d;
     CUresult r = nv_cuDeviceGet(&d, dev);
     if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, d);
+    __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
     return r ? r : current();
 }
 
@@ -310,6 +321,7 @@ JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     CUresult r = nv_cuDevicePrimaryCtxReset_v2(0);
     if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, 0);
+    __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
     return r ? r : current();
 }
 
@@ -392,6 +404,7 @@ JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray ar
         nv_ctype_ready = 1;
     }
     int r = zluda_blas_call(e, PTR(fn), args, slots);
+    ctx_epoch_set = 0; /* cuBLAS may have made another context current */
     return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
 }
 
