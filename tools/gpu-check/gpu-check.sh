@@ -21,7 +21,7 @@ cd "$root"
 command -v nvcc >/dev/null || { echo "gpu-check: nvcc is needed to build the CUDA test programs" >&2; exit 2; }
 # the Java runtime carried: GPU_CHECK_JAVA_HOME, else the newest JDK 22+ under /usr/lib/jvm (the foreign-function API:
 # calls into the JVM through upcall stubs, org.zludaj.api.Upcalls), else JAVA_HOME or the default java
-feature() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null; }
+feature() { sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null || true; }
 java_home=${GPU_CHECK_JAVA_HOME:-}
 if [ -z "$java_home" ]; then
   for j in /usr/lib/jvm/*/; do
@@ -30,7 +30,7 @@ if [ -z "$java_home" ]; then
 fi
 java_home=${java_home:-${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}}
 # jlink needs the JDK's jmods, or (JDK 24 on) a linkable run-time image
-[ -x "$java_home/bin/jlink" ] && { [ -d "$java_home/jmods" ] || [ "$(feature "$java_home")" -ge 24 ]; } ||
+[ -x "$java_home/bin/jlink" ] && { [ -d "$java_home/jmods" ] || [ "$(feature "$java_home")" -ge 24 ] 2>/dev/null; } ||
   { echo "gpu-check: needs a JDK with jlink and jmods (GPU_CHECK_JAVA_HOME or JAVA_HOME)" >&2; exit 2; }
 echo "gpu-check: Java runtime from $java_home (JDK $(feature "$java_home"))"
 
