@@ -9,21 +9,13 @@ public final class CallLog {
     public static final boolean TRACE = LOG.isTraceEnabled();
 
     static void enter(int id, long... a) {
-        enterLibrary(Dispatch.name(id), a);
+        enterLibrary(Dispatch.name(id), Dispatch.arity(id), a);
     }
 
-    private static boolean allZeroFrom(long[] a, int i) {
-        for (int k = i; k < a.length; k++) if (a[k] != 0) return false;
-        return true;
-    }
-
-    /** A library call (cuBLAS...), traced like a driver call. */
-    public static void enterLibrary(String name, long... a) {
+    /** A library call (cuBLAS...), traced like a driver call: its {@code arity} arguments (the other slots are unset). */
+    public static void enterLibrary(String name, int arity, long... a) {
         StringBuilder s = new StringBuilder(name).append('(');
-        for (int i = 0; i < a.length; i++) {
-            if (a[i] == 0 && allZeroFrom(a, i)) break;
-            s.append(i > 0 ? ", " : "").append("0x").append(Long.toHexString(a[i]));
-        }
+        for (int i = 0; i < Math.min(arity, a.length); i++) s.append(i > 0 ? ", " : "").append("0x").append(Long.toHexString(a[i]));
         LOG.trace("{})", s);
     }
 
