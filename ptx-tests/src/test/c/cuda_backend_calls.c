@@ -1,5 +1,5 @@
 /* The cuda backend's calls to NVIDIA's driver, checked against a recording fake (fake_nvidia.c, CudaBackendFakeTest):
- * launches, a captured graph of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the
+ * NVIDIA's primary context retained only when the first module is loaded (not at cuInit), launches, a captured graph of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the
  * executable (the NVIDIA graph made again), a graph with a memset node (launched node by node).
  * Build: gcc -o cuda_backend_calls cuda_backend_calls.c -L<dist>/lib -lcuda. Prints PASS, or the failing call. */
 #include <stdio.h>
@@ -52,6 +52,8 @@ int main(void) {
     CHECK(cuInit(0));
     CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
     CHECK(cuCtxSetCurrent(ctx));
+    FILE *log = getenv("FAKE_NVIDIA_LOG") ? fopen(getenv("FAKE_NVIDIA_LOG"), "a") : NULL;  /* NVIDIA's context: not yet */
+    if (log) { fputs("program: context current\n", log); fclose(log); }
     CHECK(cuModuleLoadData(&m, ptx));
     CHECK(cuModuleGetFunction(&a, m, "a"));
     CHECK(cuModuleGetFunction(&b, m, "b"));

@@ -59,7 +59,12 @@ CUresult cuDeviceGetAttribute(int *v, int a, int d) {
 CUresult cuDeviceGetName(char *n, int len, int d) { (void)d; snprintf(n, len, "Fake NVIDIA GPU"); return 0; }
 CUresult cuDeviceTotalMem_v2(size_t *b, int d) { (void)d; *b = 80ull << 30; return 0; }
 static int context;
-CUresult cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = &context; return 0; }
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
+    (void)d;
+    *c = &context;
+    record("primary context retained");
+    return 0;
+}
 CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
 CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; return 0; }
 CUresult cuCtxSynchronize(void) { return 0; }

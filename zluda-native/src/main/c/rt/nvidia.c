@@ -18,6 +18,7 @@
 #include <string.h>
 #include "gpuvmm.h"
 #include "hostrt.h"
+#include <pthread.h>
 
 #define JN(name) Java_org_zludaj_nativ_NvidiaDriver_##name
 #define PTR(x) ((void *)(uintptr_t)(x))
@@ -91,9 +92,31 @@ static __thread int nv_ctype_ready;
  * may change the thread's context) makes the thread set it again at its next call. */
 static volatile int ctx_epoch = 1;
 static __thread int ctx_epoch_set;
+/* The device whose primary context the backend uses (retainPrimary), -1 before; the context itself is retained at the
+ * first call that needs one: creating it takes NVIDIA's driver 100-150 ms, which cuInit need not wait for (NVIDIA's
+ * cuInit creates no context either). */
+static volatile int ctx_device = -1;
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUresult current(void) {
-    if (!ctx || ctx_epoch_set == ctx_epoch) return 0;
-    CUresult r = nv_cuCtxSetCurrent(ctx);
+    if (ctx_epoch_set == ctx_epoch) return 0;
+    CUresult r = 0;
+    if (!__atomic_load_n(&ctx, __ATOMIC_ACQUIRE)) {
+        if (ctx_device < 0) return 0;
+        pthread_mutex_lock(&ctx_lock);
+        if (!ctx) {
+            int d;
+            void *c = NULL;
+            r = nv_cuDeviceGet(&d, ctx_device);
+            if (!r) r = nv_cuDevicePrimaryCtxRetain(&c, d);
+            if (!r) {
+                __atomic_store_n(&ctx, c, __ATOMIC_RELEASE);
+                __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
+            }
+        }
+        pthread_mutex_unlock(&ctx_lock);
+        if (r) return r;
+    }
+    r = nv_cuCtxSetCurrent(ctx);
     if (!r) ctx_epoch_set = ctx_epoch;
     return r;
 }
@@ -145,14 +168,13 @@ JNIEXPORT jint JNICALL JN(init)(JNIEnv *e, jclass c, jintArray count) {
     return r;
 }
 
-/* Retains the device's primary context and makes it the backend's. */
+/* Makes the device's primary context the backend's: retained at the first call that needs it (current). */
 JNIEXPORT jint JNICALL JN(retainPrimary)(JNIEnv *e, jclass c, jint dev) {
     (void)e; (void)c;
     int d;
     CUresult r = nv_cuDeviceGet(&d, dev);
-    if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, d);
-    __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
-    return r ? r : current();
+    if (!r) ctx_device = dev;
+    return r;
 }
 
 JNIEXPORT jint JNICALL JN(attribute)(JNIEnv *e, jclass c, jint dev, jint attr) {

@@ -228,6 +228,39 @@ static void *start_jvm_thread(void *unused) {
     return NULL;
 }
 
+/* ZLUDA_BACKEND=cuda: NVIDIA's driver is opened and initialized (cuInit, 100 ms and more) on a thread of its own
+ * while the JVM starts, so that the backend's own cuInit (CudaBackend.open, the same library by the same path and
+ * flags) finds it done. The library is looked for as CudaBackend.findLibrary does. */
+static void *nvidia_preinit_thread(void *path) {
+    void *h = dlopen((const char *)path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    CUresult (*init)(unsigned) = h ? (CUresult(*)(unsigned))dlsym(h, "cuInit") : NULL;
+    if (init) init(0);
+    free(path);
+    return NULL; /* the handle stays open: the backend's dlopen takes it */
+}
+
+static void nvidia_preinit(const char *own_dir) {
+    const char *backend = getenv("ZLUDA_BACKEND");
+    if (!backend || strcmp(backend, "cuda")) return;
+    char path[PATH_MAX] = "";
+    const char *explicit_lib = getenv("ZLUDA_NVIDIA_LIB");
+    if (explicit_lib && *explicit_lib) {
+        snprintf(path, sizeof path, "%s", explicit_lib);
+    } else {
+        static const char *dirs[] = {"/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
+                                     "/usr/lib/wsl/lib", "/usr/lib"};
+        for (size_t i = 0; i < sizeof dirs / sizeof *dirs && !path[0]; i++) {
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/libcuda.so.1", dirs[i]);
+            if (access(p, F_OK) == 0 && strcmp(dirs[i], own_dir)) snprintf(path, sizeof path, "%s", p);
+        }
+    }
+    pthread_t t;
+    char *copy = path[0] ? strdup(path) : NULL;
+    if (copy && pthread_create(&t, NULL, nvidia_preinit_thread, copy) == 0) pthread_detach(t);
+    else free(copy);
+}
+
 static void start_jvm(void) {
     const char *log = getenv("ZLUDA_LOG");
     zluda_trace = log && !strcmp(log, "trace");
@@ -235,6 +268,8 @@ static void start_jvm(void) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, 8u << 20);
+    char own[PATH_MAX];
+    if (shim_dir(own, sizeof own) == 0) nvidia_preinit(own);
     pthread_t t;
     if (pthread_create(&t, &attr, start_jvm_thread, NULL) == 0) pthread_join(t, NULL);
     else snprintf(start_error, sizeof start_error, "cannot create the JVM start thread");

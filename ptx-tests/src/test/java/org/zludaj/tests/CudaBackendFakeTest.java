@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The cuda backend's calls to NVIDIA's driver, on a machine without NVIDIA's: c/fake_nvidia.c stands in for
  * libcuda.so.1 (ZLUDA_NVIDIA_LIB), records every launch and graph call, and c/cuda_backend_calls.c drives the backend
- * through our shim. The recorded sequence is the exact one expected: plain launches as cuLaunchKernel; a captured
+ * through our shim. The recorded sequence is the exact one expected: NVIDIA's primary context retained at the first
+ * call that needs it (a module's load), not by cuInit or the application's context calls; plain launches as cuLaunchKernel; a captured
  * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, made again after
  * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node.
  */
@@ -28,6 +29,8 @@ class CudaBackendFakeTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: cuda backend calls"), r.toString());
         assertEquals(List.of(
+                "program: context current",
+                "primary context retained",
                 "launch a grid 1 block 32 shared 0 arg 11",
                 "launch b grid 2 block 64 shared 0 arg 12",
                 "graph node a grid 1 block 32 shared 0 arg 21 deps 0",
