@@ -1,6 +1,7 @@
 /* The cuda backend's calls to NVIDIA's driver, checked against a recording fake (fake_nvidia.c, CudaBackendFakeTest):
- * NVIDIA's primary context retained only when the first module is loaded (not at cuInit), launches, a captured graph of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the
- * executable (the NVIDIA graph made again), a graph with a memset node (launched node by node).
+ * NVIDIA's primary context retained only when the first module is loaded (not at cuInit), launches, a captured graph
+ * of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the executable (the NVIDIA graph
+ * made again), a graph with a memset node (launched node by node).
  * Build: gcc -o cuda_backend_calls cuda_backend_calls.c -L<dist>/lib -lcuda. Prints PASS, or the failing call. */
 #include <stdio.h>
 #include <stdlib.h>
