@@ -8,11 +8,13 @@
  *   graph100+wait  us per graph launch followed by cuStreamSynchronize
  * Each measurement is taken in the steady state: after WARM_S seconds of the same work (ZLUDA-J's Java is compiled by
  * the JIT after some thousands of calls; NVIDIA's driver needs no warm-up), the best of several rounds.
+ * DRIVER_OVERHEAD_ONLY=launch measures the launches alone (for profiling them).
  * Usage: driver_overhead [N]   (build: gcc -O2 driver_overhead.c -ldl) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef int CUresult;
@@ -119,7 +121,8 @@ int main(int argc, char **argv) {
     CHECK(cuMemAlloc(&mem, 1 << 20));
     CHECK(cuStreamCreate(&idle, 1 /* NON_BLOCKING */));
     CUstream s;
-    CHECK(cuStreamCreate(&s, 1));
+    /* DRIVER_OVERHEAD_STREAM_FLAGS=0: launches into a blocking stream (one that synchronizes with the legacy stream) */
+    CHECK(cuStreamCreate(&s, getenv("DRIVER_OVERHEAD_STREAM_FLAGS") ? (unsigned)atoi(getenv("DRIVER_OVERHEAD_STREAM_FLAGS")) : 1));
     { /* the answers are right before they are timed */
         int v = 0; CUcontext c = 0; const char *e = 0; unsigned t = 0;
         CHECK(cuDriverGetVersion(&v)); if (v < 12000) { fprintf(stderr, "version %d\n", v); return 1; }
@@ -128,7 +131,9 @@ int main(int argc, char **argv) {
         CHECK(cuGetErrorName(700, &e));
         CHECK(cuPointerGetAttribute(&t, 2, mem)); if (t != 2) { fprintf(stderr, "memory type %u\n", t); return 1; }
     }
-    long calls = n * 10;
+    const char *only = getenv("DRIVER_OVERHEAD_ONLY");
+    int launches_only = only && !strcmp(only, "launch");
+    long calls = launches_only ? 0 : n * 10;
     trivial("cuDriverGetVersion", k_version, calls);
     trivial("cuCtxGetCurrent", k_current, calls);
     trivial("cuCtxGetDevice", k_ctxdev, calls);
@@ -162,6 +167,7 @@ int main(int argc, char **argv) {
     }
     printf("launch+wait %.2f us\n", best);
 
+    if (launches_only) return 0;
     CUgraph g;
     CUgraphExec ge;
     CHECK(cuStreamBeginCapture(s, 0 /* GLOBAL */));

@@ -128,8 +128,9 @@ fi
 tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a tenth of the size: the carry is limited
 tail -1 "$carry/precompile.log"
 
-# a minimal Java runtime (uncompressed in itself: xz compresses the whole better, 15 against 24 MB for JDK 25)
-"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming \
+# a minimal Java runtime (uncompressed in itself: xz compresses the whole better, 15 against 24 MB for JDK 25); with
+# the flight recorder, to profile there (-XX:StartFlightRecording=delay=..,duration=..,filename=.. in ZLUDA_JVM_OPTS)
+"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming,jdk.jfr \
   --strip-debug --no-header-files --no-man-pages --compress=0 --output "$carry/jre"
 tar -C "$carry" -cJf "$carry/jre.tar.xz" jre && rm -rf "$carry/jre"
 

@@ -365,10 +365,13 @@ JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) {
 /* One virtual memory operation (gpuvmm.h) on device `dev`; its result, if any, in out[0]. */
 JNIEXPORT jint JNICALL JN(vmm)(JNIEnv *e, jclass c, jint op, jint dev, jlong a, jlong b, jlong x, jlong d, jlongArray out) {
     (void)c;
-    CUresult r = current();
+    /* a device's granularity is asked at cuInit, before NVIDIA's context is made: without one first */
+    CUresult r = op == VMM_GRANULARITY ? 0 : current();
     if (r) return r;
     uint64_t v = 0;
     r = gpu_vmm_call(&nv_vmm, 801 /* CUDA_ERROR_NOT_SUPPORTED */, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
+    if (r && r != 801 && op == VMM_GRANULARITY && !(r = current()))
+        r = gpu_vmm_call(&nv_vmm, 801, op, dev, (uint64_t)a, (uint64_t)b, (uint64_t)x, (uint64_t)d, &v);
     return out1(e, out, r, v);
 }
 

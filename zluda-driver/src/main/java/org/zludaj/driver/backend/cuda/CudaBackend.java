@@ -56,10 +56,13 @@ public final class CudaBackend implements Backend {
         Path lib = findLibrary(nativeDir == null ? null : Path.of(nativeDir).toAbsolutePath());
         if (lib == null) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's libcuda.so.1 not found (set ZLUDA_NVIDIA_LIB)");
         byte[] msg = new byte[512];
+        long t0 = System.nanoTime();
         if (NvidiaDriver.open(lib.toString(), msg) != 0)
             throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "cannot open " + lib + ": " + new String(msg, StandardCharsets.UTF_8).trim());
+        long t1 = System.nanoTime();
         int[] count = new int[1];
         int r = NvidiaDriver.init(count);
+        long t2 = System.nanoTime();
         if (r != 0 || count[0] == 0) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's driver: cuInit " + r + ", " + count[0] + " devices");
         r = NvidiaDriver.retainPrimary(0);
         if (r != 0) throw new CudaException(r, "NVIDIA's driver: cannot retain the primary context (" + r + ")");
@@ -70,7 +73,10 @@ public final class CudaBackend implements Backend {
         if (granularity == 0) a[102] = 0;  // VIRTUAL_MEMORY_MANAGEMENT only where the calls forward
         Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
                 new byte[16], a);
+        long t3 = System.nanoTime();
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
+        LOG.debug("cuda backend opened: NVIDIA's driver loaded in {} ms, cuInit {} ms, device queried in {} ms", (t1 - t0) / 1_000_000,
+                (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
         return new CudaBackend(d, a[75] * 10 + a[76], granularity);
     }
 
