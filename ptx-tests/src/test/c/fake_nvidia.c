@@ -1,7 +1,8 @@
 /* A recording fake of NVIDIA's libcuda.so.1 for the cuda backend's tests (CudaBackendFakeTest): every function the
  * backend opens answers at once as a one-GPU sm_90 driver would; kernels do nothing. Launches and graph calls are
  * appended to the file FAKE_NVIDIA_LOG names, one line each, with the first 8 bytes of each launch's first argument,
- * so that a test can check the exact calls the backend made.
+ * so that a test can check the exact calls the backend made. A kernel named "fault" faults: the next synchronization
+ * answers CUDA_ERROR_LAUNCH_FAILED (719) until the primary context is reset.
  * Build: gcc -shared -fPIC -o libfake_nvidia.so fake_nvidia.c */
 #include <stdint.h>
 #include <stdio.h>
@@ -66,11 +67,12 @@ CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
     return 0;
 }
 CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
-CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; return 0; }
-CUresult cuCtxSynchronize(void) { return 0; }
+static int faulted;
+CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; faulted = 0; return 0; }
+CUresult cuCtxSynchronize(void) { return faulted ? 719 : 0; }
 CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(16); return 0; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
-CUresult cuStreamSynchronize(void *s) { (void)s; return 0; }
+CUresult cuStreamSynchronize(void *s) { (void)s; return faulted ? 719 : 0; }
 static void *block(size_t n) { return aligned_alloc(256, (n + 511) / 256 * 256); }
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) { *p = (CUdeviceptr)(uintptr_t)block(n); return 0; }
 CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return 0; }
@@ -105,6 +107,11 @@ CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 102
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
     (void)gy; (void)gz; (void)by; (void)bz; (void)stream; (void)extra;
+    if (!strcmp((const char *)f, "fault")) {  /* takes no arguments */
+        faulted = 1;
+        record("launch fault");
+        return 0;
+    }
     record("launch %s grid %u block %u shared %u arg %lld", (const char *)f, gx, bx, shared, first_arg(params));
     return 0;
 }

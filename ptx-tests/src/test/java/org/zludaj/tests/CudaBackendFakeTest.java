@@ -48,4 +48,21 @@ class CudaBackendFakeTest {
                 "graph destroy 2",
                 "launch a grid 1 block 32 shared 0 arg 41"), Files.readAllLines(log), r.stderr());
     }
+
+    /**
+     * c/driver_sticky.c on the cuda backend: a kernel fault that NVIDIA's driver reports at the next synchronization
+     * (the fake's kernel "fault") becomes the context's sticky error, so the synchronization after it and every call
+     * that uses the context answer 719, as NVIDIA's driver does (its answers up to the reset are the program's check).
+     */
+    @Test
+    void aFaultReportedBySynchronizationIsSticky(@TempDir Path dir) throws Exception {
+        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
+                Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
+        Path program = Programs.gccAgainstDist(dir, "driver_sticky.c", "driver_sticky");
+        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+                "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0"), r.toString());
+        assertTrue(r.stdout().contains("PASS: sticky errors"), r.toString());
+    }
 }

@@ -26,6 +26,37 @@ public final class Context {
     /** Destroyed by cuCtxDestroy: NVIDIA still lets a thread make it current, and then every call reports 709. */
     volatile boolean destroyed;
 
+    /**
+     * A kernel fault the device reported when asked to finish its work (a fence, a synchronization: GPU backends learn
+     * of faults there, not at the launch) becomes the context's sticky error, as a fault found by a launch does.
+     */
+    CudaException faulted(CudaException e) {
+        if (LaunchApi.isKernelFault(e.result())) {
+            synchronized (this) {
+                if (sticky == null) sticky = e;
+            }
+        }
+        return e;
+    }
+
+    /** The backend's fence of {@code queue} ({@link org.zludaj.driver.backend.Backend#fence(long)}), its fault sticky. */
+    void fence(org.zludaj.driver.backend.Backend backend, long queue) throws CudaException {
+        try {
+            backend.fence(queue);
+        } catch (CudaException e) {
+            throw faulted(e);
+        }
+    }
+
+    /** The backend's fence of the whole device ({@link org.zludaj.driver.backend.Backend#fence()}), its fault sticky. */
+    void fence(org.zludaj.driver.backend.Backend backend) throws CudaException {
+        try {
+            backend.fence();
+        } catch (CudaException e) {
+            throw faulted(e);
+        }
+    }
+
     /** Throws the context's sticky error, if a kernel has faulted in it. */
     void checkSticky() throws CudaException {
         CudaException e = sticky;

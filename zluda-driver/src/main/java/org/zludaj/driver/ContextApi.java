@@ -72,16 +72,20 @@ final class ContextApi implements CuContextApi {
     @Override
     public int cuCtxSynchronize() {
         return Api.call("cuCtxSynchronize", () -> {
-            d.requireCurrent().synchronize();
-            d.backend.fence();
+            Context c = d.requireCurrent();
+            c.checkSticky();
+            c.synchronize();
+            c.fence(d.backend);
         });
     }
 
     @Override
     public int cuCtxSynchronize_v2(long ctx) {
         return Api.call("cuCtxSynchronize", () -> {
-            d.context(ctx).synchronize();
-            d.backend.fence();
+            Context c = d.context(ctx);
+            c.checkSticky();
+            c.synchronize();
+            c.fence(d.backend);
         });
     }
 
@@ -351,7 +355,7 @@ final class ContextApi implements CuContextApi {
             for (Stream s : all) {
                 if (s.capture != null) throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "a stream of the context is capturing");
             }
-            for (Stream s : all) done.add(s.enqueue("cuCtxRecordEvent", () -> d.backend.fence(s.deviceQueue()), null, null));
+            for (Stream s : all) done.add(s.enqueue("cuCtxRecordEvent", () -> s.context.fence(d.backend, s.deviceQueue()), null, null));
             e.record(java.util.concurrent.CompletableFuture.allOf(done.toArray(new java.util.concurrent.CompletableFuture<?>[0])).thenRun(() -> {
                 e.recordedNanos = System.nanoTime();
             }));

@@ -41,7 +41,7 @@ final class EventApi implements CuEventApi {
                 return;
             }
             e.record(s.enqueue("cuEventRecord", () -> {
-                d.backend.fence(s.deviceQueue());  // the event completes when the device has done the stream's earlier work
+                s.context.fence(d.backend, s.deviceQueue());  // the event completes when the device has done the stream's earlier work
                 e.recordedNanos = System.nanoTime();
             }, null, null));
         });

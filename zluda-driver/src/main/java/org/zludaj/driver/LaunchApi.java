@@ -66,7 +66,7 @@ final class LaunchApi implements CuLaunchApi {
             };
             if (LAUNCH_BLOCKING) s.run("cuLaunchKernel", () -> {  // CUDA_LAUNCH_BLOCKING=1: the launch reports it too
                 once.run();
-                d.backend.fence(s.deviceQueue());
+                s.context.fence(d.backend, s.deviceQueue());
             });
             else s.submit(k.launchLabel(), once, d.backend.submitsAsynchronously());
         });
@@ -159,7 +159,7 @@ final class LaunchApi implements CuLaunchApi {
             Stream s = streams.resolve(hStream, ptds);
             Mem.nonNull(fn, "fn");
             s.enqueue("host function", () -> {
-                d.backend.fence(s.deviceQueue());
+                s.context.fence(d.backend, s.deviceQueue());
                 HostRuntime.callHostFunction(fn, userData);
             }, null, null);
         });

@@ -58,7 +58,7 @@ final class MemoryPoolApi implements CuMemoryPoolApi {
             MemoryPool p = d.poolAllocations.remove(dptr);
             if (p != null) {
                 s.enqueue("cuMemFreeAsync", () -> {
-                    d.backend.fence(s.deviceQueue());  // the stream's kernels are done with it before others may reuse it
+                    s.context.fence(d.backend, s.deviceQueue());  // the stream's kernels are done with it before others may reuse it
                     p.release(dptr);
                 }, null, null);
                 return;

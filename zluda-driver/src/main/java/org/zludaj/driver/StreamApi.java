@@ -66,7 +66,7 @@ final class StreamApi implements CuStreamApi {
                 throw new CudaException(CuResult.CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "synchronizing a capturing stream");
             }
             s.synchronize();
-            d.backend.fence(s.deviceQueue());  // GPU launches return before their kernels end
+            s.context.fence(d.backend, s.deviceQueue());  // GPU launches return before their kernels end
             s.context.checkSticky();
         });
     }
@@ -80,7 +80,7 @@ final class StreamApi implements CuStreamApi {
             Stream s = resolve(hStream, ptds);
             s.context.checkSticky();
             if (!s.idle()) throw new CudaException(CuResult.CUDA_ERROR_NOT_READY, null);
-            d.backend.fence(s.deviceQueue());
+            s.context.fence(d.backend, s.deviceQueue());
             s.takeError();
         });
     }
@@ -95,7 +95,7 @@ final class StreamApi implements CuStreamApi {
             Mem.nonNull(callback, "callback");
             if (flags != 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "flags must be 0");
             s.enqueue("stream callback", () -> {
-                d.backend.fence(s.deviceQueue());
+                s.context.fence(d.backend, s.deviceQueue());
                 int status = s.context.sticky != null ? s.context.sticky.result() : CuResult.CUDA_SUCCESS;
                 HostRuntime.callStreamCallback(callback, hStream, status, userData);
             }, null, null);
@@ -534,7 +534,7 @@ final class StreamApi implements CuStreamApi {
                     case 2 -> writeOp(addr, value & 0xFFFF_FFFFL, 4, f);
                     case 4 -> waitOp(addr, value, 8, f);
                     case 5 -> writeOp(addr, value, 8, f);
-                    case 3, 6 -> () -> d.backend.fence(s.deviceQueue());  // remote writes flushed, earlier work done
+                    case 3, 6 -> () -> s.context.fence(d.backend, s.deviceQueue());  // remote writes flushed, earlier work done
                     default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "operation " + op + " of element " + i);
                 });
             }
