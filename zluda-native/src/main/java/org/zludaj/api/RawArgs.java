@@ -1,7 +1,5 @@
 package org.zludaj.api;
 
-import java.lang.reflect.Field;
-
 /**
  * The arguments of a call from the shim, read from the shim's array in native memory (the generated Dispatch classes'
  * {@code callRaw}). One JNI call with two arguments and these reads cost a third of a JNI call passing sixteen or more
@@ -11,20 +9,8 @@ import java.lang.reflect.Field;
 public final class RawArgs {
     private RawArgs() {}
 
-    private static final sun.misc.Unsafe U = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     /** Argument {@code i} of the shim's array at {@code args}. */
     public static long get(long args, int i) {
-        return U.getLong(args + 8L * i);
+        return org.zludaj.nativ.HostRuntime.getLong(args + 8L * i);
     }
 }

@@ -4,7 +4,6 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Array;
-import java.lang.reflect.Field;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -42,7 +41,7 @@ public final class Upcalls {
         Runnable make = () -> {
             try {
                 long stub = make(Class.forName(className.replace('/', '.')), longResult, fallback);
-                UNSAFE.putLongVolatile(null, slot, stub);
+                org.zludaj.nativ.HostRuntime.putLongVolatile(slot, stub);
                 LOG.debug("upcall stub for {}.callRaw made", className);
             } catch (Throwable t) {
                 LOG.debug("no upcall stub for {}: {}", className, t.toString());
@@ -89,17 +88,5 @@ public final class Upcalls {
         Object segment = linkerClass.getMethod("upcallStub", MethodHandle.class, descriptorClass, arenaClass, options.getClass())
                 .invoke(linker, target, descriptor, arena, options);
         return (long) segmentClass.getMethod("address").invoke(segment);
-    }
-
-    private static final sun.misc.Unsafe UNSAFE = unsafe();
-
-    private static sun.misc.Unsafe unsafe() {
-        try {
-            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
-            f.setAccessible(true);
-            return (sun.misc.Unsafe) f.get(null);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
     }
 }

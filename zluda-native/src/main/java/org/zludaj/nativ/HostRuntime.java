@@ -69,6 +69,11 @@ public final class HostRuntime {
         U.putLong(address, value);
     }
 
+    /** A store other threads see in order (a pointer the shim reads with acquire semantics). */
+    public static void putLongVolatile(long address, long value) {
+        U.putLongVolatile(null, address, value);
+    }
+
     public static void putInt(long address, int value) {
         U.putInt(address, value);
     }
