@@ -479,8 +479,7 @@ final class GraphApi implements CuGraphApi {
                     try {
                         if (c.sticky == null) sequence.launches.launch(Stream.runningQueue(d.backend));
                     } catch (CudaException x) {
-                        if (LaunchApi.isKernelFault(x.result())) c.sticky = x;  // as a launch's fault
-                        throw x;
+                        throw c.faulted(x);  // a kernel's fault is the context's, as a launch's
                     } finally {
                         sequence.release();
                     }
