@@ -300,7 +300,9 @@ CUresult zluda_call(int id, const int64_t *a) {
      * three times one passing two (RawArgs) */
     driver_upcall_fn up = __atomic_load_n(&driver_upcall, __ATOMIC_ACQUIRE);
     if (up) return up((jint)id, (jlong)(uintptr_t)a);  /* never throws: Upcalls wraps it */
-    if (__atomic_add_fetch(&driver_calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
+    /* counted only up to the threshold: on a JDK without stubs (17-21) calls stay free of the locked increment */
+    if (__atomic_load_n(&driver_calls, __ATOMIC_RELAXED) < ZLUDA_UPCALL_AFTER &&
+        __atomic_add_fetch(&driver_calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
         request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
     jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {  /* Dispatch catches everything; this is a JVM-level failure */
@@ -332,7 +334,8 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
     if (!env || !resolve_library(env, lib)) return lib->not_initialized;
     int64_t (*up)(jint, jlong) = (int64_t (*)(jint, jlong))__atomic_load_n(&lib->upcall, __ATOMIC_ACQUIRE);
     if (up) return up((jint)id, (jlong)(uintptr_t)a);
-    if (__atomic_add_fetch(&lib->calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
+    if (__atomic_load_n(&lib->calls, __ATOMIC_RELAXED) < ZLUDA_UPCALL_AFTER &&
+        __atomic_add_fetch(&lib->calls, 1, __ATOMIC_RELAXED) == ZLUDA_UPCALL_AFTER)
         request_upcall(env, lib->dispatch_class, 1, (void *)&lib->upcall, lib->not_initialized);
     jlong r = (*env)->CallStaticLongMethod(env, (jclass)lib->cls, (jmethodID)lib->method, (jint)id, (jlong)(uintptr_t)a);
     if ((*env)->ExceptionCheck(env)) {
