@@ -573,12 +573,18 @@ final class FloatOps {
         return directed(rnd, t, s, finiteOnly(rem, a), new LLVMValueRef[] {a});
     }
 
+    /** Whether a two-source instruction reads the same register twice. */
+    private static boolean sameOperands(Instruction i) {
+        return i.operands().size() == 3 && i.operands().get(1) instanceof org.zludaj.ptx.model.Operand.Name && i.operands().get(1).equals(i.operands().get(2));
+    }
+
     private LLVMValueRef minMax(Instruction i, Type t, LLVMValueRef[] in) {
         boolean min = i.opcode().equals("min"), nan = i.has(".NaN"), xorsign = i.has(".xorsign");
         // .xorsign.abs: the minimum/maximum of the magnitudes, with the sign of a xor b
         LLVMValueRef[] v = xorsign ? new LLVMValueRef[] {intr("llvm.fabs", ft(t), in[0]), intr("llvm.fabs", ft(t), in[1])} : in;
-        // min/max.f64 of one register with itself: NVIDIA's ptxas folds it to the register, a signaling NaN included
-        if (t == Type.F64 && !nan && !xorsign && in.length == 2 && i.operands().get(1).equals(i.operands().get(2))) return in[0];
+        // min/max of one register with itself: NVIDIA's ptxas folds it to the register, a signaling NaN included (not
+        // the .ftz forms: those give the canonical NaN, as the differential corpus shows)
+        if (sameOperands(i) && !nan && !xorsign && !i.has(".ftz") && in.length == 2 && (t == Type.F64 || t == Type.F32)) return in[0];
         LLVMValueRef r = minMax2(t, v[0], v[1], min, nan);
         for (int k = 2; k < v.length; k++) r = minMax2(t, r, v[k], min, nan);
         if (xorsign) {
@@ -613,6 +619,10 @@ final class FloatOps {
     /** f16/bf16 arithmetic in a wider type whose single rounding back is exact (f32 for one operation, f64 for fma). */
     private LLVMValueRef halfOp(Instruction i, Type t, LLVMValueRef[] in) {
         String op = i.opcode();
+        // min/max of one register with itself: the register (NVIDIA's ptxas folds it, a NaN keeps its payload), but
+        // for the .ftz forms, which give the canonical NaN
+        if ((op.equals("min") || op.equals("max")) && sameOperands(i) && in.length == 2 && !i.has(".NaN") && !i.has(".xorsign")
+                && !i.has(".ftz")) return in[0];
         switch (op) {
             case "neg" -> { return fromBits(LLVMBuildXor(b(), bits(in[0], t), LLVMConstInt(it(16), 0x8000, 0), ""), t); }
             case "abs" -> { return fromBits(LLVMBuildAnd(b(), bits(in[0], t), LLVMConstInt(it(16), 0x7fff, 0), ""), t); }

@@ -6,6 +6,7 @@ import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
+import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -63,6 +64,18 @@ public final class Ll {
         LLVMValueRef fn = LLVMGetInlineAsm(fnType, new BytePointer(text), text.length(), new BytePointer(constraints),
                 constraints.length(), 1, 0, LLVMInlineAsmDialectATT, 0);
         return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
+    }
+
+    /**
+     * Marks a call convergent (a barrier or a warp collective): LLVM then neither duplicates it (tail duplication,
+     * jump threading, unswitching) nor makes it depend on more conditions, so every thread keeps meeting the others at
+     * the instruction the PTX names.
+     */
+    public static LLVMValueRef convergent(LLVMValueRef call) {
+        LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(call));
+        int kind = LLVMGetEnumAttributeKindForName("convergent", "convergent".length());
+        LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+        return call;
     }
 
     /** Text of an LLVM error message, disposing it. */

@@ -618,7 +618,8 @@ public final class Lowering {
         if (wholeVector(i, n, t)) {  // one access of the vector's size (PTX requires it aligned to that size)
             LLVMValueRef v = LLVMBuildLoad2(b, LLVMVectorType(llvmType(t), n), p, "");
             LLVMSetAlignment(v, n * t.bytes());
-            if (i.has(".volatile")) LLVMSetVolatile(v, 1);
+            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(v, 1);
+            if (i.has(".acquire")) LLVMBuildFence(b, LLVMAtomicOrderingAcquire, 0, "");
             for (int k = 0; k < n; k++) write(i, dst.get(k), LLVMBuildExtractElement(b, v, i32(k), ""), t);
             return;
         }
@@ -638,9 +639,10 @@ public final class Lowering {
         if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
             LLVMValueRef v = LLVMGetUndef(LLVMVectorType(llvmType(t), n));
             for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(b, v, read(i, src.get(k), t), i32(k), "");
+            if (i.has(".release")) LLVMBuildFence(b, LLVMAtomicOrderingRelease, 0, "");
             LLVMValueRef st = LLVMBuildStore(b, v, p);
             LLVMSetAlignment(st, n * t.bytes());
-            if (i.has(".volatile")) LLVMSetVolatile(st, 1);
+            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(st, 1);
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -651,12 +653,19 @@ public final class Lowering {
     }
 
     /**
-     * Whether a .vN access moves as one LLVM vector: weak or volatile accesses of up to 32 bytes (ordered ones stay
-     * element by element: LLVM has no atomic vector accesses).
+     * Whether a .vN access moves as one LLVM vector: weak or volatile accesses of up to 32 bytes, and ordered ones
+     * (.relaxed/.acquire/.release) of up to 16 bytes. LLVM has no atomic vector accesses, so an ordered vector becomes
+     * one volatile access of its whole size (fenced for .acquire/.release): code such as CUB's decoupled look-back
+     * stores a status and a value with one st.relaxed.v2.u64 and relies on reading both with one ld.relaxed.v2.u64,
+     * which NVIDIA's GPUs, AMD's and x86-64 all do as one 16-byte access. Element by element, a reader could see the
+     * new status with the old value.
      */
     private static boolean wholeVector(Instruction i, int n, Type t) {
-        return n > 1 && n * t.bytes() <= 32 && t != Type.PRED && t.bytes() <= 8
-                && !i.has(".relaxed") && !i.has(".acquire") && !i.has(".release");
+        return n > 1 && n * t.bytes() <= (ordered(i) ? 16 : 32) && t != Type.PRED && t.bytes() <= 8;
+    }
+
+    private static boolean ordered(Instruction i) {
+        return i.has(".relaxed") || i.has(".acquire") || i.has(".release");
     }
 
     /** .volatile, .relaxed, .acquire, .release: volatile or atomic accesses with that ordering. */

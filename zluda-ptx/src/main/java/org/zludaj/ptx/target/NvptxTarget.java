@@ -143,20 +143,36 @@ public record NvptxTarget(int sm) implements Target {
         boolean all = LLVMIsAConstantInt(count) != null && LLVMConstIntGetZExtValue(count) == 0;
         String operands = all ? "$1" : "$1, $2";
         if (redOp == -2) {
-            Ll.asm(b, LLVMVoidTypeInContext(ctx), "barrier.arrive $0, $1;", "r,r,~{memory}", id, count);
+            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), "barrier.arrive $0, $1;", "r,r,~{memory}", id, count));
             return LLVMConstInt(i32, 0, 0);
         }
         if (redOp < 0) {
-            Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync $0;" : "barrier.sync $0, $1;", all ? "r,~{memory}" : "r,r,~{memory}",
-                    all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count});
+            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync $0;" : "barrier.sync $0, $1;", all ? "r,~{memory}" : "r,r,~{memory}",
+                    all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count}));
             return LLVMConstInt(i32, 0, 0);
         }
         String text = redOp == 0
                 ? "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, " + operands + ", %zp; }"
                 : "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $3, 0; barrier.red." + (redOp == 1 ? "and" : "or") + ".pred %zq, "
                   + operands + ", %zp; selp.u32 $0, 1, 0, %zq; }";
-        return Ll.asm(b, i32, text, "=r,r,r,r,~{memory}", id, count, pred);
+        return Ll.convergent(Ll.asm(b, i32, text, "=r,r,r,r,~{memory}", id, count, pred));
     }
+
+    /**
+     * Inline assembly of one warp collective, its text made unique in the module by a comment: LLVM merges identical
+     * side-effecting calls of an if/else (or if/else if/else) into one before the branch (convergent does not forbid
+     * hoisting), so three {@code activemask} of three branches became one that every lane executes together. Each
+     * PTX instruction keeps its own place, as in NVIDIA's compilation of the same PTX.
+     */
+    private static LLVMValueRef site(LLVMModuleRef m, LLVMBuilderRef b, LLVMTypeRef ret, String text, String constraints,
+                                     LLVMValueRef... args) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        int id = LLVMGetNamedMetadataNumOperands(m, SITES);
+        LLVMAddNamedMetadataOperand(m, SITES, LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, (org.bytedeco.javacpp.PointerPointer) null, 0)));
+        return Ll.convergent(Ll.asm(b, ret, text + " // " + id, constraints, args));
+    }
+
+    private static final String SITES = "zluda.warp.sites";
 
     @Override
     public LLVMValueRef warpCollective(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, int kind,
@@ -167,19 +183,19 @@ public record NvptxTarget(int sm) implements Target {
         return switch (kind) {
             case SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX -> {
                 String mode = kind == SHFL_UP ? "up" : kind == SHFL_DOWN ? "down" : kind == SHFL_BFLY ? "bfly" : "idx";
-                yield result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; shfl.sync." + mode
+                yield result(ctx, b, site(m, b, pair(ctx), "{ .reg .pred %zp; shfl.sync." + mode
                         + ".b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; }", "=r,=r,r,r,r,r", v32, bv, cv, mask), true);
             }
-            case BALLOT -> result(ctx, b, Ll.asm(b, i32, "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }",
+            case BALLOT -> result(ctx, b, site(m, b, i32, "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }",
                     "=r,r,r", v32, mask), false);
             case VOTE_ALL, VOTE_ANY, VOTE_UNI -> {
                 String mode = kind == VOTE_ALL ? "all" : kind == VOTE_ANY ? "any" : "uni";
-                yield result(ctx, b, Ll.asm(b, i32, "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $1, 0; vote.sync." + mode
+                yield result(ctx, b, site(m, b, i32, "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $1, 0; vote.sync." + mode
                         + ".pred %zq, %zp, $2; selp.u32 $0, 1, 0, %zq; }", "=r,r,r", v32, mask), false);
             }
             // 32-bit values arrive zero-extended: comparing them as 64-bit values gives the same groups
-            case MATCH_ANY -> result(ctx, b, Ll.asm(b, i32, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", value, mask), false);
-            case MATCH_ALL -> result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; match.all.sync.b64 $0|%zp, $2, $3; selp.u32 $1, 1, 0, %zp; }",
+            case MATCH_ANY -> result(ctx, b, site(m, b, i32, "match.any.sync.b64 $0, $1, $2;", "=r,l,r", value, mask), false);
+            case MATCH_ALL -> result(ctx, b, site(m, b, pair(ctx), "{ .reg .pred %zp; match.all.sync.b64 $0|%zp, $2, $3; selp.u32 $1, 1, 0, %zp; }",
                     "=r,=r,l,r", value, mask), true);
             case REDUX_ADD, REDUX_MIN, REDUX_MAX, REDUX_UMIN, REDUX_UMAX, REDUX_AND, REDUX_OR, REDUX_XOR -> {
                 String op = switch (kind) {
@@ -192,15 +208,15 @@ public record NvptxTarget(int sm) implements Target {
                     case REDUX_OR -> "or.b32";
                     default -> "xor.b32";
                 };
-                yield result(ctx, b, Ll.asm(b, i32, "redux.sync." + op + " $0, $1, $2;", "=r,r,r", v32, mask), false);
+                yield result(ctx, b, site(m, b, i32, "redux.sync." + op + " $0, $1, $2;", "=r,r,r", v32, mask), false);
             }
             case WARP_SYNC -> {
-                Ll.asm(b, LLVMVoidTypeInContext(ctx), "bar.warp.sync $0;", "r,~{memory}", mask);
+                site(m, b, LLVMVoidTypeInContext(ctx), "bar.warp.sync $0;", "r,~{memory}", mask);
                 yield LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0);
             }
-            case ELECT -> result(ctx, b, Ll.asm(b, pair(ctx), "{ .reg .pred %zp; elect.sync $0|%zp, $2; selp.u32 $1, 1, 0, %zp; }",
+            case ELECT -> result(ctx, b, site(m, b, pair(ctx), "{ .reg .pred %zp; elect.sync $0|%zp, $2; selp.u32 $1, 1, 0, %zp; }",
                     "=r,=r,r", mask), true);
-            case ACTIVEMASK -> result(ctx, b, Ll.asm(b, i32, "activemask.b32 $0;", "=r"), false);
+            case ACTIVEMASK -> result(ctx, b, site(m, b, i32, "activemask.b32 $0;", "=r"), false);
             default -> null;
         };
     }

@@ -1,0 +1,115 @@
+package org.zludaj.ptx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the NVPTX lowering must keep of the PTX it compiles, checked on its output: each warp collective stays at its own
+ * place (LLVM merged the activemask of three branches into one before them), ordered vector accesses stay one access
+ * (CUB's look-back reads a status and its value together), and min/max of one register with itself is the register.
+ */
+class NvptxLoweringTest {
+    static final String HEAD = ".version 7.8\n.target sm_80\n.address_size 64\n";
+
+    static int count(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        int n = 0;
+        while (m.find()) n++;
+        return n;
+    }
+
+    @Test
+    void warpCollectivesOfDivergentBranchesAreNotMerged() throws Exception {
+        String ptx = HEAD + """
+                .visible .entry k(.param .u64 out)
+                {
+                	.reg .pred %p<4>;
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<4>;
+                	ld.param.u64 %rd1, [out];
+                	mov.u32 %r1, %tid.x;
+                	rem.u32 %r2, %r1, 3;
+                	setp.eq.u32 %p1, %r2, 0;
+                	@%p1 bra ZERO;
+                	setp.eq.u32 %p2, %r2, 1;
+                	@%p2 bra ONE;
+                	activemask.b32 %r3;
+                	vote.sync.ballot.b32 %r4, %p1, %r3;
+                	bra.uni JOIN;
+                ONE:
+                	activemask.b32 %r3;
+                	vote.sync.ballot.b32 %r4, %p1, %r3;
+                	bra.uni JOIN;
+                ZERO:
+                	activemask.b32 %r3;
+                	vote.sync.ballot.b32 %r4, %p1, %r3;
+                JOIN:
+                	add.u32 %r5, %r3, %r4;
+                	mul.wide.u32 %rd2, %r1, 4;
+                	add.s64 %rd3, %rd1, %rd2;
+                	st.global.u32 [%rd3], %r5;
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("branches.ptx", ptx), 90);
+        assertEquals(3, count(out, "activemask\\.b32"), out);
+        assertEquals(3, count(out, "vote\\.sync\\.ballot\\.b32"), out);
+    }
+
+    @Test
+    void orderedVectorAccessesStayOneAccess() throws Exception {
+        String ptx = HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<8>;
+                	ld.param.u64 %rd1, [p];
+                	cvta.to.global.u64 %rd1, %rd1;
+                	ld.relaxed.gpu.global.v2.u64 {%rd2, %rd3}, [%rd1];
+                	ld.acquire.gpu.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+16];
+                	add.s64 %rd4, %rd2, %rd3;
+                	add.u32 %r5, %r1, %r4;
+                	st.relaxed.gpu.global.v2.u64 [%rd1+32], {%rd4, %rd2};
+                	st.release.gpu.global.v4.u32 [%rd1+48], {%r5, %r2, %r3, %r1};
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("ordered.ptx", ptx), 90);
+        assertEquals(1, count(out, "ld\\.volatile\\.global\\.v2\\.u64"), out);
+        assertEquals(1, count(out, "ld\\.volatile\\.global\\.v4\\.u32"), out);
+        assertEquals(1, count(out, "st\\.volatile\\.global\\.v2\\.u64"), out);
+        assertEquals(1, count(out, "st\\.volatile\\.global\\.v4\\.u32"), out);
+        assertTrue(count(out, "fence\\.") >= 2, "acquire and release keep their fences:\n" + out);
+        assertFalse(out.contains("ld.global.u64") || out.contains("ld.relaxed"), "no element-by-element access:\n" + out);
+    }
+
+    @Test
+    void minAndMaxOfOneRegisterWithItselfIsTheRegister() throws Exception {
+        String ptx = HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .b16 %h<4>;
+                	.reg .f32 %f<4>;
+                	.reg .b64 %rd<4>;
+                	ld.param.u64 %rd1, [p];
+                	cvta.to.global.u64 %rd1, %rd1;
+                	ld.global.f32 %f1, [%rd1];
+                	ld.global.b16 %h1, [%rd1+4];
+                	max.f32 %f2, %f1, %f1;
+                	min.f16 %h2, %h1, %h1;
+                	st.global.f32 [%rd1+8], %f2;
+                	st.global.b16 [%rd1+12], %h2;
+                	ret;
+                }
+                """;
+        // on the host: no comparison left, the loaded bits are stored back (a NaN keeps its payload, as with ptxas)
+        String ir = Compiler.compile(Ptx.parse("minmax.ptx", ptx), org.zludaj.ptx.target.HostTarget.native_(),
+                org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile).llvmIr();
+        assertFalse(ir.contains("fcmp"), ir);
+    }
+}
