@@ -12,6 +12,8 @@
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
 #   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
+#   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
+#                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 sm=${1:-sm_90}
@@ -60,6 +62,8 @@ for cu in ptx-tests/src/test/cuda/*.cu; do
 done
 # the tensor-core program also as compute_80 PTX (the other form llama.cpp ships)
 nvcc -arch=compute_80 -o "$carry/bin/flash_attention_80" ptx-tests/src/test/cuda/flash_attention.cu
+# CUB's segmented sort also as ggml builds it (compute_75: CUB's tuning for that architecture, other tile sizes)
+nvcc -arch=compute_75 -o "$carry/bin/cub_segmented_sort_75" ptx-tests/src/test/cuda/cub_segmented_sort.cu
 # the driver-API C programs (built with gcc on the GPU machine), their embedded PTX extracted for precompiling
 mkdir -p "$carry/c" "$carry/cptx"
 for n in driver_vectoradd driver_functions driver_kernel_attrs driver_streams driver_stream_ops driver_pointers driver_arrays \
@@ -173,7 +177,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [ "${1:-}" = ggml ]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [ "${1:-}" = ggml ] || [ "${1:-}" = ggml-bisect ]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   g=$scratch/ggml-build
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
@@ -192,6 +196,29 @@ if [ "${1:-}" = ggml ]; then  # ggml built here; its tests and GPT-2 natively an
   failed() { grep -aq ' tests passed' "$1" && ! grep -aq FAIL "$1" || { echo "--- $(basename "$1"):"; grep -a 'FAIL\|ERROR\|error\|Abort' "$1" | head -5; tail -12 "$1"; }; }
   nat() { env LD_LIBRARY_PATH="$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
   oursg() { ours env LD_LIBRARY_PATH="$here/dist/lib:$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
+  if [ "$1" = ggml-bisect ]; then  # 'run.sh ggml-bisect REGEX...': GGML_OPS's cases with NVIDIA's JIT for the kernels each names
+    shift
+    { names
+      for p in "$here"/bin/cub_segmented_sort*; do  # CUB's segmented sort by itself, at the row lengths of TOP_K's cases
+        for n in 8203 16395 65547; do
+          echo "$(basename "$p") $n: native $(cd "$scratch" && timeout 60 "$p" $n 2>&1 | tail -1)," \
+            "ours $(cd "$scratch" && ours timeout 120 "$p" $n 2>&1 | tail -1)"
+        done
+      done
+      nat timeout 300 "$g/bin/test-backend-ops" test -b CUDA0 -o "${GGML_OPS:-TOP_K}" > "$logs/bisect.native" 2>&1
+      echo "${GGML_OPS:-TOP_K} natively: $(grep -ao '[0-9]*/[0-9]* tests passed' "$logs/bisect.native" | tail -1)"
+      i=0
+      for regex in "$@"; do
+        i=$((i + 1))
+        [ "$regex" = none ] && regex=
+        oursg env ZLUDA_NVIDIA_JIT="$regex" timeout ${GGML_BISECT_S:-300} "$g/bin/test-backend-ops" test -b CUDA0 -o "${GGML_OPS:-TOP_K}" > "$logs/bisect.$i" 2>&1; rc=$?
+        echo "ZLUDA_NVIDIA_JIT='$regex': $(grep -ao '[0-9]*/[0-9]* tests passed' "$logs/bisect.$i" | tail -1)," \
+          "$(grep -ac 'OK$' "$logs/bisect.$i") OK, $(grep -ac 'FAIL' "$logs/bisect.$i") FAIL, exit code $rc"
+        grep -a 'FAIL' "$logs/bisect.$i" | head -3; grep -aq ' tests passed' "$logs/bisect.$i" || tail -4 "$logs/bisect.$i"
+      done
+    } 2>&1 | tee "$out/ggml.md"
+    exit 0
+  fi
   { names
     # GPT-2 124M with random weights: prompt (a long prompt, one token generated) and generation (64 tokens)
     python3 "$here/ggml/gpt2-random-model.py" "$scratch/gpt2.bin" > /dev/null
@@ -352,7 +379,7 @@ progs=("$here"/bin/* "$scratch"/bin/*)
 [ "${1:-}" = ptx ] && progs=()  # 'run.sh ptx': the ptx-tests and the cuBLAS benchmark only (a shorter call)
 for p in "${progs[@]}"; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
-  [ "$n" = cub_segmented_sort ] && args=16395  # the row length of ggml's TOP_K case that failed on the GPU
+  case $n in cub_segmented_sort*) args=16395 ;; esac  # the row length of ggml's TOP_K case that failed on the GPU
   (cd "$scratch" && LD_LIBRARY_PATH="$cublasdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1
    echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")

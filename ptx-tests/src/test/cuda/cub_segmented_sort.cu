@@ -26,15 +26,26 @@ int main(int argc, char **argv) {
     cudaMalloc(&dt, tmp);
     cub::DeviceSegmentedSort::SortPairsDescending(dt, tmp, dk, dk2, dv, dv2, segs * n, segs, doff, doff + 1);
     cudaError_t e = cudaDeviceSynchronize();
+    int bad = 0;
+    for (int inplace = 0; inplace < 2; inplace++) {  // then as ggml sorts: the keys in place, in a copy made on the device
     std::vector<float> ok(segs * n); std::vector<int> ov(segs * n);
+    if (inplace) {
+        cudaFree(dt); dt = nullptr; tmp = 0;
+        cudaMemcpyAsync(dk2, dk, 4 * segs * n, cudaMemcpyDeviceToDevice, 0);
+        cub::DeviceSegmentedSort::SortPairsDescending(dt, tmp, dk2, dk2, dv, dv2, segs * n, segs, doff, doff + 1);
+        cudaMalloc(&dt, tmp);
+        cub::DeviceSegmentedSort::SortPairsDescending(dt, tmp, dk2, dk2, dv, dv2, segs * n, segs, doff, doff + 1);
+        cudaError_t e2 = cudaDeviceSynchronize();
+        if (e == cudaSuccess) e = e2;
+    }
     cudaMemcpy(ok.data(), dk2, 4 * segs * n, cudaMemcpyDeviceToHost);
     cudaMemcpy(ov.data(), dv2, 4 * segs * n, cudaMemcpyDeviceToHost);
-    int bad = 0;
     for (int g = 0; g < segs; g++) {
         std::vector<std::pair<float,int>> ref;
         for (int i = 0; i < n; i++) ref.push_back({keys[g * n + i], vals[g * n + i]});
         std::stable_sort(ref.begin(), ref.end(), [](auto a, auto b) { return a.first > b.first; });
-        for (int i = 0; i < n; i++) if (ref[i].first != ok[g * n + i] || ref[i].second != ov[g * n + i]) { if (bad++ < 5) printf("seg %d [%d]: %g/%d want %g/%d\n", g, i, ok[g*n+i], ov[g*n+i], ref[i].first, ref[i].second); }
+        for (int i = 0; i < n; i++) if (ref[i].first != ok[g * n + i] || ref[i].second != ov[g * n + i]) { if (bad++ < 5) printf("%s seg %d [%d]: %g/%d want %g/%d\n", inplace ? "in place" : "", g, i, ok[g*n+i], ov[g*n+i], ref[i].first, ref[i].second); }
+    }
     }
     printf("%s: cub segmented sort, %d wrong (%s)\n", bad ? "FAIL" : "PASS", bad, cudaGetErrorString(e));
     return bad != 0;

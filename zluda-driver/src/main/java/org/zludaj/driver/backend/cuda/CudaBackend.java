@@ -230,9 +230,56 @@ public final class CudaBackend implements Backend {
         }
     }
 
+    /**
+     * ZLUDA_NVIDIA_JIT (a diagnostic, cuda backend only): kernels whose names this regular expression finds are
+     * compiled by NVIDIA's JIT from their own PTX (as our parser read it) instead of by our compiler, so that a wrong
+     * result can be narrowed down to the kernels whose compilation by us causes it. Such a kernel reads NVIDIA's copy
+     * of the module's variables, not the one cuModuleGetGlobal gives the application.
+     */
+    private static final java.util.regex.Pattern NVIDIA_JIT = nvidiaJitPattern(System.getenv("ZLUDA_NVIDIA_JIT"));
+
+    static java.util.regex.Pattern nvidiaJitPattern(String regex) {
+        if (regex == null || regex.isEmpty()) return null;
+        try {
+            return java.util.regex.Pattern.compile(regex);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            LOG.warn("ZLUDA_NVIDIA_JIT is not a regular expression, ignored: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    /** The kernels of {@code ptx} that ZLUDA_NVIDIA_JIT names (none without it). */
+    static List<String> nvidiaJitKernels(java.util.regex.Pattern pattern, PtxModule ptx) {
+        if (pattern == null) return List.of();
+        return ptx.functions().stream().filter(f -> f.entry() && f.isDefined() && pattern.matcher(f.name()).find())
+                .map(Function::name).toList();
+    }
+
+    /** A kernel unit with the definitions of the module's variables in place of their declarations. */
+    static PtxModule withVariables(PtxModule unit, PtxModule variables) {
+        java.util.Map<String, org.zludaj.ptx.model.Variable> defined = new java.util.HashMap<>();
+        for (var v : variables.globals())
+            if (!v.attributes().contains(".extern")) defined.put(v.name(), v);
+        List<org.zludaj.ptx.model.Variable> globals = unit.globals().stream()
+                .map(v -> v.attributes().contains(".extern") ? defined.getOrDefault(v.name(), v) : v).toList();
+        return new PtxModule(unit.name(), unit.version(), unit.targets(), unit.addressSize(), globals, unit.functions());
+    }
+
+    /** PTX for NVIDIA's driver: ours, or the module's own where ZLUDA_NVIDIA_JIT names one of its kernels. */
+    private String text(PtxModule ptx) throws CudaException {
+        List<String> passed = nvidiaJitKernels(NVIDIA_JIT, ptx);
+        if (passed.isEmpty()) return nvptx(ptx);
+        LOG.info("ZLUDA_NVIDIA_JIT: NVIDIA's JIT compiles {} of {} from its PTX", passed, ptx.name());
+        return org.zludaj.ptx.PtxPrinter.print(ptx);
+    }
+
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
-        byte[] text = (nvptx(ptx) + "\0").getBytes(StandardCharsets.UTF_8);
+        return load(ptx, ptx);
+    }
+
+    private Program load(PtxModule ptx, PtxModule compiled) throws CudaException {
+        byte[] text = (text(compiled) + "\0").getBytes(StandardCharsets.UTF_8);
         long[] out = new long[1];
         byte[] log = new byte[8192];
         int r = NvidiaDriver.moduleLoad(text, out, log);
@@ -257,7 +304,8 @@ public final class CudaBackend implements Backend {
 
     @Override
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
-        CudaProgram p = (CudaProgram) load(0, unit);
+        boolean nvidiaJit = !nvidiaJitKernels(NVIDIA_JIT, unit).isEmpty();
+        CudaProgram p = (CudaProgram) load(unit, nvidiaJit ? withVariables(unit, ((CudaProgram) module).ptx()) : unit);
         org.zludaj.driver.backend.VariableSlots.fill(unit, module, symbol -> {
             long[] slot = new long[2];
             return NvidiaDriver.global(p.module, symbol, slot) != 0 ? 0 : slot[0];
