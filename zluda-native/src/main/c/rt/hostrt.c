@@ -131,6 +131,17 @@ extern __thread sigjmp_buf *zluda_block_escape;
 extern __thread uint32_t zluda_failed_tid[3];  /* printf.c: the thread whose assert ended the block function */
 extern __thread int zluda_block_failed;
 
+/* The byte a block's shared memory starts with: 0, or ZLUDA_HOST_SHARED_FILL (a diagnostic: an NVIDIA GPU's shared
+ * memory starts with what the last block there left, so code that reads it before writing differs from run to run) */
+static int shared_fill(void) {
+    static int fill = -1;
+    if (fill < 0) {
+        const char *e = getenv("ZLUDA_HOST_SHARED_FILL");
+        fill = e && *e ? (int)(strtol(e, NULL, 0) & 0xff) : 0;
+    }
+    return fill;
+}
+
 static void run_blocks(job_t *j) {
     zluda_thread_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -149,7 +160,7 @@ static void run_blocks(job_t *j) {
         ctx.ctaid[1] = (uint32_t)(b / j->grid[0] % j->grid[1]);
         ctx.ctaid[2] = (uint32_t)(b / j->grid[0] / j->grid[1]);
         if (j->fibers) {  /* block or warp operations: every thread a fiber */
-            if (shared) memset(shared, 0, j->shared_bytes);
+            if (shared) memset(shared, shared_fill(), j->shared_bytes);
             zluda_block_failed = 0;
             int rc = zluda_run_block_fibers(j->fn, j->params, &ctx, nthreads, j->stack_size);
             if (rc && !atomic_load(&j->error)) atomic_store(&j->error, rc);

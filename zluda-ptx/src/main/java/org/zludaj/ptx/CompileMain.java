@@ -14,7 +14,7 @@ import org.zludaj.ptx.target.NvptxTarget;
 import org.zludaj.ptx.target.Target;
 
 /**
- * {@code zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT] [--suffix S] [--emit-llvm|--emit-asm]}:
+ * {@code zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT] [--suffix S] [--emit-llvm|--emit-asm] [--passes LLVM-PIPELINE]}:
  * compiles PTX files with ZLUDA-J's compiler. Default output: an AMD code object (gfx*), PTX (sm_*), an object
  * file (host). With several inputs, each output is written next to its input with the suffix. Exit status 1 when
  * any input fails, with the diagnostics on stderr.
@@ -33,11 +33,12 @@ public final class CompileMain {
                 case "--suffix" -> suffix = args[++i];
                 case "--emit-llvm" -> llvm = true;
                 case "--emit-asm" -> asm = true;
+                case "--passes" -> System.setProperty("zluda.llvm.passes", args[++i]);
                 default -> inputs.add(Path.of(args[i]));
             }
         }
         if (targetName == null || inputs.isEmpty() || inputs.size() > 1 && suffix == null) {
-            System.err.println("usage: zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT | --suffix S] [--emit-llvm|--emit-asm]");
+            System.err.println("usage: zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT | --suffix S] [--emit-llvm|--emit-asm] [--passes LLVM-PIPELINE]");
             System.exit(2);
         }
         Target target = targetName.startsWith("gfx") ? new AmdgpuTarget(targetName)

@@ -53,11 +53,14 @@ public final class Compiler {
         return s;
     }
 
-    /** Runs LLVM's O2 pipeline (new pass manager). */
+    /**
+     * Runs LLVM's O2 pipeline (new pass manager), or the pipeline the system property {@code zluda.llvm.passes} names
+     * (a diagnostic: {@code zluda compile --passes default<O0>} shows whether an optimization changes a result).
+     */
     public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
-            var e = LLVMRunPasses(m, "default<O2>", tm, opts);
+            var e = LLVMRunPasses(m, System.getProperty("zluda.llvm.passes", "default<O2>"), tm, opts);
             if (e != null && !e.isNull()) throw new PtxException(new Diagnostic("-", 0, 0, "LLVM passes: " + Ll.message(LLVMGetErrorMessage(e))));
         } finally {
             LLVMDisposePassBuilderOptions(opts);
