@@ -109,7 +109,7 @@ start:                                            ; preds = %entry
   %31 = load i32, ptr %r1, align 4
   %32 = zext i32 %31 to i64
   %33 = trunc i64 %32 to i32
-  %34 = call { i32, i32 } asm sideeffect "{ .reg .pred %zp; shfl.sync.bfly.b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; }", "=r,=r,r,r,r,r"(i32 %33, i32 1, i32 31, i32 -1)
+  %34 = call { i32, i32 } asm sideeffect "{ .reg .pred %zp; shfl.sync.bfly.b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; } // 0", "=r,=r,r,r,r,r"(i32 %33, i32 1, i32 31, i32 -1) #0
   %35 = extractvalue { i32, i32 } %34, 0
   %36 = zext i32 %35 to i64
   %37 = extractvalue { i32, i32 } %34, 1
@@ -124,16 +124,16 @@ start:                                            ; preds = %entry
   %44 = load i1, ptr %p1, align 1
   %45 = zext i1 %44 to i64
   %46 = trunc i64 %45 to i32
-  %47 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }", "=r,r,r"(i32 %46, i32 -1)
+  %47 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; } // 1", "=r,r,r"(i32 %46, i32 -1) #0
   %48 = zext i32 %47 to i64
   %49 = trunc i64 %48 to i32
   %50 = lshr i64 %48, 32
   %51 = trunc i64 %50 to i1
   store i32 %49, ptr %r4, align 4
-  call void asm sideeffect "barrier.sync $0;", "r,~{memory}"(i32 0)
+  call void asm sideeffect "barrier.sync $0;", "r,~{memory}"(i32 0) #0
   %52 = load i1, ptr %p1, align 1
   %53 = zext i1 %52 to i32
-  %54 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %53)
+  %54 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %53) #0
   store i32 %54, ptr %r5, align 4
   %55 = load i32, ptr %r3, align 4
   %56 = load i32, ptr %r4, align 4
@@ -149,3 +149,9 @@ start:                                            ; preds = %entry
   store i32 %63, ptr addrspace(1) %62, align 4
   ret void
 }
+
+attributes #0 = { convergent }
+
+!zluda.warp.sites = !{!0, !0}
+
+!0 = !{}

@@ -12,9 +12,11 @@ import org.zludaj.ptx.model.Type;
 /**
  * PTX's scalar video instructions ({@code vadd vsub vabsdiff vmin vmax vshl vshr vset}), on every target from the
  * ISA's pseudo-code: each source is a byte, half-word or word of its register (selectors {@code .b0-.b3 .h0 .h1}),
- * sign- or zero-extended by its type; the operation is exact (in 64 bits); {@code .sat} clamps to the destination's
- * type, or to the byte or half-word a destination selector names; then a secondary operation with {@code c}
- * ({@code .add .min .max}) or a merge of the low byte/half-word into {@code c} at the destination selector.
+ * sign- or zero-extended by its type; the operation is exact (in 64 bits; {@code vshl} in 34, as NVIDIA's GPUs);
+ * {@code .sat} clamps to the destination's type, or as NVIDIA's GPUs do for a destination selector
+ * ({@link #saturatePart}); then a secondary operation with {@code c} ({@code .add .min .max}) or a merge into
+ * {@code c} at the destination selector ({@link #merge}). The ISA's pseudo-code and NVIDIA's H100 disagree for
+ * saturated sub-word destinations and for {@code vshl}'s intermediate: these follow the H100.
  */
 final class VideoOps {
     private final Lowering l;
@@ -75,7 +77,7 @@ final class VideoOps {
             default -> compare(i, ta, tb);  // vset
         };
         String dsel = d instanceof Operand.Name dn ? dn.component() : null;
-        if (i.has(".sat")) tmp = saturate(tmp, dSigned, width(dsel));
+        if (i.has(".sat")) tmp = dsel == null ? saturate(tmp, dSigned, 32) : saturatePart(tmp, dSigned, width(dsel));
         String op2 = i.has(".add") ? "add" : i.has(".min") ? "min" : i.has(".max") ? "max" : null;
         if (op2 != null || dsel != null) {
             if (i.operands().size() != 4) throw l.unsupported(i);
@@ -87,7 +89,7 @@ final class VideoOps {
                     default -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, tmp, c, ""), tmp, c, "");
                 };
             } else {
-                tmp = merge(i, dsel, tmp, c);
+                tmp = merge(i, dsel, tmp, c, i.has(".sat"));
             }
         } else if (i.operands().size() != 3) {
             throw l.unsupported(i);
@@ -131,16 +133,11 @@ final class VideoOps {
         else if (i.has(".wrap")) tb = LLVMBuildAnd(b(), tb, c64(31), "");
         else throw l.unsupported(i);
         if (!left) return LLVMBuildAShr(b(), ta, tb, "");
-        // ta has 33 significant bits: shifted by up to 32 it needs 65, so the exact value is kept in 128 bits
+        // NVIDIA (H100) keeps the shifted value in 34 bits, two's complement: what saturation sees is the low 34 bits
+        // of the exact product, sign-extended (a bit shifted into bit 33 makes the value negative)
         LLVMTypeRef i128 = LLVMIntTypeInContext(l.ctx, 128);
         LLVMValueRef wide = LLVMBuildShl(b(), LLVMBuildSExt(b(), ta, i128, ""), LLVMBuildZExt(b(), tb, i128, ""), "");
-        // values beyond 64 bits only matter to saturation: keep the sign and a magnitude beyond every clamp bound
-        LLVMValueRef lo = LLVMBuildTrunc(b(), wide, i64(), "");
-        LLVMValueRef fits = LLVMBuildICmp(b(), LLVMIntEQ, LLVMBuildSExt(b(), lo, i128, ""), wide, "");
-        LLVMValueRef big = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, wide, LLVMConstInt(i128, 0, 0), ""),
-                c64(Long.MIN_VALUE), c64(Long.MAX_VALUE), "");
-        if (!i.has(".sat")) return lo;  // only the low 32 bits are kept
-        return LLVMBuildSelect(b(), fits, lo, big, "");
+        return LLVMBuildSExt(b(), LLVMBuildTrunc(b(), wide, LLVMIntTypeInContext(l.ctx, 34), ""), i64(), "");
     }
 
     /** vset: 1 where {@code ta cmp tb} holds, else 0. */
@@ -163,13 +160,30 @@ final class VideoOps {
         return LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, v, c64(hi), ""), c64(hi), v, "");
     }
 
-    /** The low byte or half-word of {@code tmp} in place of the part of {@code c} that {@code dsel} names. */
-    private LLVMValueRef merge(Instruction i, String dsel, LLVMValueRef tmp, LLVMValueRef c) {
+    /**
+     * Saturation for a destination byte or half-word as NVIDIA's GPUs do it (H100, ptx-test video_scalar), not as the
+     * ISA's pseudo-code reads: a signed result outside [0, max] of the part's signed range (negative ones included)
+     * becomes that max; an unsigned result is clamped to the whole word's range, [0, 2^32 - 1].
+     */
+    private LLVMValueRef saturatePart(LLVMValueRef v, boolean signed, int bits) {
+        if (!signed) return saturate(v, false, 32);
+        long hi = (1L << (bits - 1)) - 1;
+        LLVMValueRef out = LLVMBuildOr(b(), LLVMBuildICmp(b(), LLVMIntSLT, v, c64(0), ""),
+                LLVMBuildICmp(b(), LLVMIntSGT, v, c64(hi), ""), "");
+        return LLVMBuildSelect(b(), out, c64(hi), v, "");
+    }
+
+    /**
+     * {@code tmp} in place of the part of {@code c} that {@code dsel} names: its low byte or half-word, except that a
+     * saturated result merged into the upper half-word gives its own bits 16-31 there (NVIDIA, H100: video_scalar).
+     */
+    private LLVMValueRef merge(Instruction i, String dsel, LLVMValueRef tmp, LLVMValueRef c, boolean sat) {
         int bits = width(dsel);
         if (bits == 32) throw l.unsupported(i);
         int at = (dsel.charAt(2) - '0') * bits;
         long field = ((1L << bits) - 1) << at;
-        LLVMValueRef part = LLVMBuildAnd(b(), LLVMBuildShl(b(), tmp, c64(at), ""), c64(field), "");
+        boolean inPlace = sat && dsel.equals(".h1");
+        LLVMValueRef part = LLVMBuildAnd(b(), inPlace ? tmp : LLVMBuildShl(b(), tmp, c64(at), ""), c64(field), "");
         return LLVMBuildOr(b(), part, LLVMBuildAnd(b(), c, c64(~field & 0xffffffffL), ""), "");
     }
 }
