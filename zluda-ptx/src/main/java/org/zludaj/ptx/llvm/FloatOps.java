@@ -555,7 +555,13 @@ final class FloatOps {
 
     private LLVMValueRef sqrt(Round rnd, Type t, LLVMValueRef a) {
         LLVMValueRef s = intr("llvm.sqrt", ft(t), a);
-        if (rnd == Round.RN) return s;
+        if (rnd == Round.RN) {
+            if (t != Type.F32) return s;
+            // the root of |a| with a's sign, and the canonical NaN chosen for a < 0: LLVM's x86 back end folded the canonical-NaN
+            // select after sqrt(a) away (sqrt of a negative number is a NaN anyway), leaving x86's own NaN 0xffc00000
+            LLVMValueRef m = intr("llvm.copysign", ft(t), intr("llvm.sqrt", ft(t), intr("llvm.fabs", ft(t), a)), a);  // -0 stays -0
+            return sel(fcmp(LLVMRealOLT, a, real(ft(t), 0)), canonicalNaN(t), m);
+        }
         if (t == Type.F32) {
             LLVMTypeRef d = LLVMDoubleTypeInContext(l.ctx);
             LLVMValueRef a64 = wide(a), s64 = intr("llvm.sqrt", d, a64);
