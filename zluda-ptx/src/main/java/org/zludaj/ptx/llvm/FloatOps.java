@@ -139,7 +139,9 @@ final class FloatOps {
         if (ftz) for (int k = 0; k < in.length; k++) in[k] = flush(in[k], t);
         LLVMValueRef r;
         String op = i.opcode();
-        if (half(t)) {
+        if (selfMinMax(i, in)) {
+            r = in[0];
+        } else if (half(t)) {
             r = halfOp(i, t, in);
         } else {
             Round rnd = rounding(i);
@@ -579,18 +581,21 @@ final class FloatOps {
         return directed(rnd, t, s, finiteOnly(rem, a), new LLVMValueRef[] {a});
     }
 
-    /** Whether a two-source instruction reads the same register twice. */
-    private static boolean sameOperands(Instruction i) {
-        return i.operands().size() == 3 && i.operands().get(1) instanceof org.zludaj.ptx.model.Operand.Name && i.operands().get(1).equals(i.operands().get(2));
+    /**
+     * min/max (any float type) of one register with itself: NVIDIA's ptxas folds it to the register, a NaN keeping its
+     * payload and a signaling NaN included; not the .ftz forms (they give the canonical NaN, as the differential corpus
+     * shows), nor .NaN or .xorsign.abs.
+     */
+    private static boolean selfMinMax(Instruction i, LLVMValueRef[] in) {
+        return (i.opcode().equals("min") || i.opcode().equals("max")) && in.length == 2 && i.operands().size() == 3
+                && i.operands().get(1) instanceof org.zludaj.ptx.model.Operand.Name && i.operands().get(1).equals(i.operands().get(2))
+                && !i.has(".ftz") && !i.has(".NaN") && !i.has(".xorsign");
     }
 
     private LLVMValueRef minMax(Instruction i, Type t, LLVMValueRef[] in) {
         boolean min = i.opcode().equals("min"), nan = i.has(".NaN"), xorsign = i.has(".xorsign");
         // .xorsign.abs: the minimum/maximum of the magnitudes, with the sign of a xor b
         LLVMValueRef[] v = xorsign ? new LLVMValueRef[] {intr("llvm.fabs", ft(t), in[0]), intr("llvm.fabs", ft(t), in[1])} : in;
-        // min/max of one register with itself: NVIDIA's ptxas folds it to the register, a signaling NaN included (not
-        // the .ftz forms: those give the canonical NaN, as the differential corpus shows)
-        if (sameOperands(i) && !nan && !xorsign && !i.has(".ftz") && in.length == 2 && (t == Type.F64 || t == Type.F32)) return in[0];
         LLVMValueRef r = minMax2(t, v[0], v[1], min, nan);
         for (int k = 2; k < v.length; k++) r = minMax2(t, r, v[k], min, nan);
         if (xorsign) {
@@ -625,10 +630,6 @@ final class FloatOps {
     /** f16/bf16 arithmetic in a wider type whose single rounding back is exact (f32 for one operation, f64 for fma). */
     private LLVMValueRef halfOp(Instruction i, Type t, LLVMValueRef[] in) {
         String op = i.opcode();
-        // min/max of one register with itself: the register (NVIDIA's ptxas folds it, a NaN keeps its payload), but
-        // for the .ftz forms, which give the canonical NaN
-        if ((op.equals("min") || op.equals("max")) && sameOperands(i) && in.length == 2 && !i.has(".NaN") && !i.has(".xorsign")
-                && !i.has(".ftz")) return in[0];
         switch (op) {
             case "neg" -> { return fromBits(LLVMBuildXor(b(), bits(in[0], t), LLVMConstInt(it(16), 0x8000, 0), ""), t); }
             case "abs" -> { return fromBits(LLVMBuildAnd(b(), bits(in[0], t), LLVMConstInt(it(16), 0x7fff, 0), ""), t); }
