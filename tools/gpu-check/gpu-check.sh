@@ -384,7 +384,8 @@ for p in "${progs[@]}"; do
    echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
 done
-python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" | tee "$out/table.md"
+python3 "$here/compare.py" "$here/ptx" "$out/native_ptx.txt" "$out/ours_ptx.txt" "$out/programs" "$out/nvidia-checked.txt" \
+  "$(head -1 "$out/gpu.txt" 2>/dev/null), $(date -u +%Y-%m-%d)" | tee "$out/table.md"
 { echo; echo "cuBLAS through ZLUDA-J (cuda backend, NVIDIA's cuBLAS underneath) against NVIDIA's cuBLAS natively, GFLOP/s:"
   printf '%-16s %-6s %12s %12s %8s\n' "m x n x k" op ours native ratio
   paste <(grep -E 'GEMM' "$out/cublas_bench.ours") <(grep -E 'GEMM' "$out/cublas_bench.native") | \

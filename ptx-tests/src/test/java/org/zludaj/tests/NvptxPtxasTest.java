@@ -1,7 +1,6 @@
 package org.zludaj.tests;
 
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,14 +14,15 @@ import org.zludaj.ptx.Compiler;
 import org.zludaj.ptx.Ptx;
 
 /**
- * Every ptx-test compiled by ZLUDA-J for sm_90 (the cuda loopback backend's target) and assembled by NVIDIA's ptxas:
- * our NVPTX output, inline PTX of block and warp operations included, is PTX that NVIDIA's tools accept. Needs ptxas
- * (CUDA toolkit); skipped where it is absent, as in CI.
+ * Every ptx-test compiled by ZLUDA-J for sm_90 (the cuda loopback backend's target), everywhere, and assembled by
+ * NVIDIA's ptxas where the CUDA toolkit is installed (skipped in CI): our NVPTX output, inline PTX of block and warp
+ * operations included, is PTX that NVIDIA's tools accept.
  */
 class NvptxPtxasTest {
     @Test
     void everyTestAssemblesWithPtxasForSm90(@TempDir Path work) throws Exception {
-        assumeTrue(Programs.onPath("ptxas") != null, "ptxas not found: NVIDIA's assembler check skipped");
+        boolean ptxas = Programs.onPath("ptxas") != null;
+        if (!ptxas) System.out.println("ptxas not found: the sm_90 output is compiled but NVIDIA's assembler check is skipped");
         List<Path> dirs = PtxInstructionTest.tests();
         List<String> problems = Collections.synchronizedList(new ArrayList<>());
         dirs.parallelStream().forEach(d -> {
@@ -31,6 +31,7 @@ class NvptxPtxasTest {
                 String ptx = Compiler.nvptx(Ptx.parse(name + ".ptx", Files.readString(d.resolve("kernel.ptx"))), 90);
                 Path in = work.resolve(name + ".ptx");
                 Files.writeString(in, ptx);
+                if (!ptxas) return;
                 Programs.Result r = Programs.run(List.of("ptxas", "-arch=sm_90", in.toString(), "-o", work.resolve(name + ".cubin").toString()),
                         Map.of(), work);
                 if (r.exit() != 0) problems.add(name + ": " + (r.stdout() + r.stderr()).strip());
@@ -38,7 +39,7 @@ class NvptxPtxasTest {
                 problems.add(name + ": " + e);
             }
         });
-        System.out.printf("ptx-tests for sm_90: %d of %d accepted by ptxas%n", dirs.size() - problems.size(), dirs.size());
+        System.out.printf("ptx-tests for sm_90: %d of %d " + (ptxas ? "accepted by ptxas" : "compiled") + "%n", dirs.size() - problems.size(), dirs.size());
         assertTrue(problems.isEmpty(), problems.size() + " rejected:\n" + String.join("\n", problems));
     }
 }
