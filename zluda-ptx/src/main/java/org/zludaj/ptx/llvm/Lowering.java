@@ -144,13 +144,54 @@ public final class Lowering {
         return v.align() > 0 ? v.align() : (int) Math.max(1, v.type().bytes());
     }
 
+    /**
+     * The LLVM type a .func passes a parameter or its one result as, by value: scalars of 1, 2, 4 or 8 bytes as the
+     * integer of their size (so that .f32 and .b32 declarations of one slot agree); null for the others (arrays,
+     * vectors, predicates), passed as a pointer to their storage. By value, a recursive function keeps no pointers to
+     * its caller's slots across its own calls: NVIDIA's ptxas then needs about the stack frame nvcc's code needs.
+     */
+    private LLVMTypeRef byValue(Variable v) {
+        if (v.vectorWidth() > 1 || !v.arrayDims().isEmpty() || v.type() == Type.PRED) return null;
+        long n = v.type().bytes();
+        return n == 1 || n == 2 || n == 4 || n == 8 ? LLVMIntTypeInContext(ctx, (int) (8 * n)) : null;
+    }
+
+    /** The result passed by value: the only result, when it is a scalar; else null (results by pointer). */
+    private LLVMTypeRef returnByValue(List<Variable> rets) {
+        return rets.size() == 1 ? byValue(rets.get(0)) : null;
+    }
+
+    private LLVMTypeRef functionType(List<Variable> rets, List<Variable> params) {
+        LLVMTypeRef ret = returnByValue(rets);
+        List<LLVMTypeRef> ps = new ArrayList<>();
+        if (ret == null) for (Variable r : rets) ps.add(target.paramPointerType(ctx));
+        for (Variable p : params) {
+            LLVMTypeRef t = byValue(p);
+            ps.add(t != null ? t : target.paramPointerType(ctx));
+        }
+        return target.functionType(ctx, ps, ret != null ? ret : LLVMVoidTypeInContext(ctx));
+    }
+
+    /** A stack slot for a parameter or result passed by value, as a pointer in the .param address space. */
+    private LLVMValueRef paramSlot(Variable v) {
+        LLVMValueRef a = LLVMBuildAlloca(b, storageType(v), v.name().replace("%", ""));
+        LLVMSetAlignment(a, Math.max(alignment(v), 4));
+        int want = target.addressSpace(StateSpace.PARAM);
+        return LLVMGetPointerAddressSpace(LLVMTypeOf(a)) == want ? a : LLVMBuildAddrSpaceCast(b, a, LLVMPointerTypeInContext(ctx, want), "");
+    }
+
+    /** Returns from the current function: its result by value, loaded from its slot, where it has one. */
+    private void buildReturn() {
+        if (returnType == null) LLVMBuildRetVoid(b);
+        else LLVMBuildRet(b, LLVMBuildLoad2(b, returnType, returnSlot, ""));
+    }
+
     private void declareModule() {
         for (Function f : ptx.functions()) {
             if (f.entry()) continue;
             if (!f.isDefined() && target.hasRuntimeCall(f.name())) continue;  // the target calls its own (C signature)
             if (functions.containsKey(f.name())) continue;  // a forward declaration and its definition: one function
-            int pointers = f.returns().size() + f.params().size();
-            LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.functionType(ctx, pointers));
+            LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), functionType(f.returns(), f.params()));
             functions.put(f.name(), fn);
         }
         for (Variable v : ptx.globals()) declareGlobal(v, v.name());
@@ -295,6 +336,10 @@ public final class Lowering {
     private final java.util.Set<String> fiberKernels = new java.util.HashSet<>();
     private boolean anyFunctionUsesBlockOperations;
 
+    /** The current .func's result passed by value (type and slot), or null. */
+    private LLVMTypeRef returnType;
+    private LLVMValueRef returnSlot;
+
     private void function(Function f) {
         fn = f;
         usesBlockOperations = false;
@@ -305,6 +350,8 @@ public final class Lowering {
         targetLists = new HashMap<>();
         scratch = new HashMap<>();
         boolean isKernel = f.entry();
+        returnType = null;
+        returnSlot = null;
         List<LLVMTypeRef> paramTypes = new ArrayList<>();
         for (Variable p : f.params()) paramTypes.add(paramType(p));
         if (isKernel) {
@@ -324,8 +371,22 @@ public final class Lowering {
                 for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));
             } else {
                 int k = target.firstFunctionParameter();
-                for (Variable r : f.returns()) params.put(r.name(), new Param(LLVMGetParam(kernel, k++), r));
-                for (Variable p : f.params()) params.put(p.name(), new Param(LLVMGetParam(kernel, k++), p));
+                returnType = returnByValue(f.returns());
+                if (returnType != null) {
+                    returnSlot = paramSlot(f.returns().get(0));
+                    params.put(f.returns().get(0).name(), new Param(returnSlot, f.returns().get(0)));
+                } else {
+                    for (Variable r : f.returns()) params.put(r.name(), new Param(LLVMGetParam(kernel, k++), r));
+                }
+                for (Variable p : f.params()) {
+                    if (byValue(p) == null) {
+                        params.put(p.name(), new Param(LLVMGetParam(kernel, k++), p));
+                    } else {
+                        LLVMValueRef slot = paramSlot(p);
+                        LLVMBuildStore(b, LLVMGetParam(kernel, k++), slot);
+                        params.put(p.name(), new Param(slot, p));
+                    }
+                }
             }
             if (target.hostSharedMemory()) sharedBase = target.sharedBase(module, b, threadContext);
             declare(f.body());
@@ -335,7 +396,7 @@ public final class Lowering {
             LLVMBuildBr(b, start);
             LLVMPositionBuilderAtEnd(b, start);
             statements(f.body());
-            if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) == null) LLVMBuildRetVoid(b);
+            if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) == null) buildReturn();
             // conservative: a kernel is run on fibers when it, or any device function of the module, synchronizes
             if (usesBlockOperations && !f.entry()) anyFunctionUsesBlockOperations = true;
             if (f.entry() && (usesBlockOperations || hasSynchronizingFunction())) fiberKernels.add(f.name());
@@ -559,7 +620,7 @@ public final class Lowering {
         if (video.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
-            case "ret", "exit" -> LLVMBuildRetVoid(b);
+            case "ret", "exit" -> buildReturn();
             case "bra" -> LLVMBuildBr(b, label(i, o.get(0)));
             case "mov" -> {
                 Type t = type(i);
@@ -916,11 +977,30 @@ public final class Lowering {
             target.runtimeCall(module, b, ctx, rn.name(), retPointers, argPointers);
             return;
         }
+        String name = callee instanceof Operand.Name n ? n.name() : "";
+        Function declared = ptx.function(name);
+        // an extern device function (NVIDIA's device runtime, ours per target) takes every value by pointer
+        boolean external = declared != null && !declared.isDefined();
+        List<Variable> retVars = new ArrayList<>(), argVars = new ArrayList<>();
+        for (Operand r : rets) retVars.add(paramVariable(i, r));
+        for (Operand a : args) argVars.add(paramVariable(i, a));
+        LLVMTypeRef retType = external ? null : returnByValue(retVars);
         List<LLVMValueRef> values = new ArrayList<>();
+        List<LLVMTypeRef> types = new ArrayList<>();
         if (threadContext != null) values.add(threadContext);
-        for (Operand r : rets) values.add(paramPointer(i, r));
-        for (Operand a : args) values.add(paramPointer(i, a));
-        LLVMTypeRef type = target.functionType(ctx, rets.size() + args.size());
+        if (retType == null) {
+            for (Operand r : rets) {
+                values.add(paramPointer(i, r));
+                types.add(target.paramPointerType(ctx));
+            }
+        }
+        for (int k2 = 0; k2 < args.size(); k2++) {
+            LLVMTypeRef t = external ? null : byValue(argVars.get(k2));
+            LLVMValueRef p = paramPointer(i, args.get(k2));
+            values.add(t == null ? p : LLVMBuildLoad2(b, t, p, ""));
+            types.add(t == null ? target.paramPointerType(ctx) : t);
+        }
+        LLVMTypeRef type = target.functionType(ctx, types, retType != null ? retType : LLVMVoidTypeInContext(ctx));
         LLVMValueRef f;
         if (callee instanceof Operand.Name n && functions.containsKey(n.name())) {
             f = functions.get(n.name());
@@ -929,16 +1009,25 @@ public final class Lowering {
         } else {
             throw new Unsupported(i.line(), "call of " + callee + " is not supported yet");
         }
-        String name = callee instanceof Operand.Name n ? n.name() : "";
-        Function declared = ptx.function(name);
-        if (declared != null && !declared.isDefined()) {  // an extern device function: NVIDIA's device runtime
+        if (external) {  // an extern device function: NVIDIA's device runtime
             String impl = target.runtimeFunction(name);
             if (impl == null)
                 throw new Unsupported(i.line(), "call of the device runtime's " + name + " is not supported yet on " + target.name());
             LLVMValueRef g = LLVMGetNamedFunction(module, impl);
             f = g != null && !g.isNull() ? g : LLVMAddFunction(module, impl, type);
         }
-        LLVMBuildCall2(b, type, f, Ll.array(values.toArray(new LLVMValueRef[0])), values.size(), "");
+        LLVMValueRef result = LLVMBuildCall2(b, type, f, Ll.array(values.toArray(new LLVMValueRef[0])), values.size(), "");
+        if (retType != null) LLVMBuildStore(b, result, paramPointer(i, rets.get(0)));
+    }
+
+    /** The .param variable (or the function's own parameter) a call passes. */
+    private Variable paramVariable(Instruction i, Operand o) {
+        if (o instanceof Operand.Name n) {
+            Var v = variable(n.name());
+            if (v != null) return v.v();
+            if (params.containsKey(n.name())) return params.get(n.name()).variable();
+        }
+        throw new Unsupported(i.line(), "call argument " + o + " must be a .param variable");
     }
 
     private LLVMValueRef paramPointer(Instruction i, Operand o) {

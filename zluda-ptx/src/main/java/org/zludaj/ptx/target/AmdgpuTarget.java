@@ -139,12 +139,6 @@ public record AmdgpuTarget(String gfx) implements Target {
         return total;
     }
 
-    @Override
-    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
-        LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
-        java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 5));
-        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
-    }
 
     /**
      * isspacep: the aperture checks of the flat address. Global is what is neither LDS nor scratch; .const and .param

@@ -225,11 +225,11 @@ public record HostTarget(String triple, String cpu, String features, String emul
     static final int SHARED_OFFSET = 48, SHARED_SIZE_OFFSET = 56;
 
     @Override
-    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
-        LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
-        LLVMTypeRef[] ps = new LLVMTypeRef[pointers + 1];
-        java.util.Arrays.fill(ps, ptr);
-        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
+    public LLVMTypeRef functionType(LLVMContextRef ctx, List<LLVMTypeRef> params, LLVMTypeRef ret) {
+        List<LLVMTypeRef> ps = new java.util.ArrayList<>();
+        ps.add(LLVMPointerTypeInContext(ctx, 0));  // the thread context
+        ps.addAll(params);
+        return LLVMFunctionType(ret, Ll.array(ps.toArray(new LLVMTypeRef[0])), ps.size(), 0);
     }
 
     @Override

@@ -111,12 +111,6 @@ public record NvptxTarget(int sm) implements Target {
         return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], x, y);
     }
 
-    @Override
-    public LLVMTypeRef functionType(LLVMContextRef ctx, int pointers) {
-        LLVMTypeRef[] ps = new LLVMTypeRef[pointers];
-        java.util.Arrays.fill(ps, LLVMPointerTypeInContext(ctx, 0));
-        return LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ps), ps.length, 0);
-    }
 
     // ---- block and warp operations: NVIDIA's own instructions, passed through as inline PTX with exact semantics
 

@@ -63,8 +63,19 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
      */
     LLVMValueRef specialRegister(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, String name, int dim);
 
-    /** Device functions (.func): every parameter and return value is passed as a pointer to its storage. */
-    LLVMTypeRef functionType(LLVMContextRef ctx, int pointers);
+    /**
+     * Device functions (.func): the LLVM type of a function taking {@code params} (scalars by value, the others as
+     * {@link #paramPointerType} pointers to their storage) and returning {@code ret} (void when results are passed by
+     * pointer). Targets that pass a thread context put it first ({@link #firstFunctionParameter}).
+     */
+    default LLVMTypeRef functionType(LLVMContextRef ctx, List<LLVMTypeRef> params, LLVMTypeRef ret) {
+        return LLVMFunctionType(ret, Ll.array(params.toArray(new LLVMTypeRef[0])), params.size(), 0);
+    }
+
+    /** The pointer type of a .func parameter or result passed by reference (arrays, vectors, several results). */
+    default LLVMTypeRef paramPointerType(LLVMContextRef ctx) {
+        return LLVMPointerTypeInContext(ctx, addressSpace(StateSpace.PARAM));
+    }
 
     /** Index of the first PTX parameter pointer among a .func's LLVM parameters. */
     default int firstFunctionParameter() {
