@@ -10,28 +10,41 @@ import org.zludaj.api.CuResult;
  * handle is recognized instead of being followed.
  */
 public final class Handles {
+    /**
+     * Keyed by the handle's number (its distance from BASE in steps of STEP), not by its value: the values, 64 bytes
+     * apart above one base, gave Long's hash codes the same low bits, so every handle of the table fell into one or
+     * two of ConcurrentHashMap's bins, and a lookup (every driver and cuBLAS call makes some) walked them all: 57% of
+     * the Java time of a loop of small cuBLAS calls, more with a large application's thousands of kernels.
+     */
     private final ConcurrentHashMap<Long, Object> live = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, String> dead = new ConcurrentHashMap<>();
     /** Handle values look like aligned user-space addresses but point to nothing of the application's. */
-    private final AtomicLong next = new AtomicLong(0x7a1d_a000_0000L);
+    static final long BASE = 0x7a1d_a000_0000L, STEP = 0x40;
+    private final AtomicLong next = new AtomicLong();
 
     public long add(Object o) {
-        long h = next.addAndGet(0x40);
-        live.put(h, o);
-        return h;
+        long n = next.incrementAndGet();
+        live.put(n, o);
+        return BASE + n * STEP;
+    }
+
+    /** The handle's number, or -1 where the value is none of ours. */
+    static long number(long handle) {
+        long d = handle - BASE;
+        return d > 0 && (d & (STEP - 1)) == 0 ? d / STEP : -1;
     }
 
     public void remove(long handle) {
-        Object o = live.remove(handle);
-        if (o != null) dead.put(handle, o.getClass().getSimpleName());
+        Object o = live.remove(number(handle));
+        if (o != null) dead.put(number(handle), o.getClass().getSimpleName());
     }
 
     /** The live object of type {@code type} behind {@code handle}. */
     public <T> T get(long handle, Class<T> type) throws CudaException {
-        Object o = live.get(handle);
+        Object o = live.get(number(handle));
         if (type.isInstance(o)) return type.cast(o);
         if (handle == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "null " + type.getSimpleName() + " handle");
-        if (o == null && dead.containsKey(handle)) {
+        if (o == null && dead.containsKey(number(handle))) {
             int r = type.getSimpleName().equals("Context") ? CuResult.CUDA_ERROR_CONTEXT_IS_DESTROYED : CuResult.CUDA_ERROR_INVALID_HANDLE;
             throw new CudaException(r, type.getSimpleName() + " handle 0x" + Long.toHexString(handle) + " was destroyed");
         }
@@ -40,6 +53,6 @@ public final class Handles {
 
     /** The live object behind {@code handle} if it is one of {@code types}' instances, else null. */
     public Object peek(long handle) {
-        return live.get(handle);
+        return live.get(number(handle));
     }
 }
