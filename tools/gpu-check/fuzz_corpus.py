@@ -10,6 +10,9 @@
       compares another run (ZLUDA-J on any backend) with the corpus; prints "fuzz corpus: N of M match" and each
       mismatch (with the first differing words where the values are kept); exit status 1 on any mismatch or missing
       kernel, 2 where a kernel differs from the recorded one (the generator changed: record the corpus again)
+  fuzz_corpus.py classify NVIDIA_OUTPUT OURS_OUTPUT
+      two runs of the same kernels: equal bit for bit, different only where both words are NaNs (payload, sign), or
+      different otherwise (each listed)
 """
 import gzip
 import hashlib
@@ -112,9 +115,64 @@ def diff(index, first, second):
     return 0
 
 
+def nan_only(want, got):
+    """None when two outputs (ptxrun blocks of 32-bit words) differ only where both words are NaNs: as f32, as both
+    f16 halves (or equal halves), or as an f64 stored at an even word; else the first other difference (the
+    tolerance FuzzCorpusTest states for host-differences.txt's "nan" kernels)."""
+    nan32 = lambda w: (w & 0x7f800000) == 0x7f800000 and (w & 0x7fffff) != 0
+    nan16 = lambda h: (h & 0x7c00) == 0x7c00 and (h & 0x3ff) != 0
+    nan64 = lambda hi, lo: (hi & 0x7ff00000) == 0x7ff00000 and ((hi & 0xfffff) | lo) != 0
+    if len(want) != len(got):
+        return "line count %d against %d" % (len(want), len(got))
+    for k in range(1, len(want)):
+        if want[k] == got[k]:
+            continue
+        try:
+            x, y = int(want[k], 16), int(got[k], 16)
+        except ValueError:
+            return "line %d: NVIDIA %s, ours %s" % (k, want[k], got[k])
+        if nan32(x) and nan32(y):
+            continue
+        if all(((x >> s) & 0xffff) == ((y >> s) & 0xffff) or (nan16((x >> s) & 0xffff) and nan16((y >> s) & 0xffff)) for s in (0, 16)):
+            continue
+        if (k - 1) % 2 == 0 and k + 1 < len(want):
+            try:
+                if nan64(int(want[k + 1], 16), x) and nan64(int(got[k + 1], 16), y):
+                    continue
+            except ValueError:
+                pass
+        return "line %d: NVIDIA %s, ours %s" % (k, want[k], got[k])
+    return None
+
+
+def classify(first, second):
+    """NVIDIA's run and ours of the same kernels: how many are equal bit for bit, how many differ only in NaN payloads
+    or signs (nan_only), and the others with their first difference."""
+    a, b = blocks([first]), blocks([second])
+    exact, nan, other = 0, 0, []
+    for n in sorted(a):
+        if n not in b:
+            other.append("%s: no output" % n)
+        elif a[n] == b[n]:
+            exact += 1
+        else:
+            why = nan_only(a[n], b[n])
+            if why is None:
+                nan += 1
+            else:
+                other.append("%s: %s" % (n, why))
+    print("kernels: %d; equal bit for bit %d; only NaN payloads or signs differ %d; other differences %d"
+          % (len(a), exact, nan, len(other)))
+    for o in other:
+        print("  " + o)
+    return 0
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "diff":
         return diff(sys.argv[2], sys.argv[3], sys.argv[4])
+    if len(sys.argv) == 4 and sys.argv[1] == "classify":
+        return classify(sys.argv[2], sys.argv[3])
     if len(sys.argv) > 5 and sys.argv[1] == "record":
         return record(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
     if len(sys.argv) > 5 and sys.argv[1] == "check":

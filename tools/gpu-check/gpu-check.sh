@@ -308,7 +308,10 @@ if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus'
   k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
   runall "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
   python3 "$here/fuzz_corpus.py" check "$here/../ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" "$here/../ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$k" "$scratch/corpus.ours" \
-    | tee "$out/corpus-ours.md"
+    | tee "$out/corpus-ours.md" || true
+  # the same kernels natively here, to tell NaN-payload differences from others (values beyond the kept 500)
+  runall "$scratch/corpus.native" "$scratch/ptxrun"
+  python3 "$here/fuzz_corpus.py" classify "$scratch/corpus.native" "$scratch/corpus.ours" | tee -a "$out/corpus-ours.md"
   exit 0
 fi
 if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead.c), natively and through ZLUDA-J, twice each
