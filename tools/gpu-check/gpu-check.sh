@@ -12,6 +12,8 @@
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
 #   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
+#   bash .device-carry/run.sh dirs DIR [CACHE_TGZ]  DIR's ptxrun test folders natively and through ZLUDA-J (the
+#                                            classification of fuzz_corpus.py; fuzz_cuts.py first reads the outputs)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
 #                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
@@ -302,6 +304,13 @@ if [ "${1:-}" = forms ]; then  # one kernel per instruction form, natively and t
   runall "$scratch/forms.ours" "${ours_env[@]}" "$scratch/ptxrun"
   gzip -c "$scratch/forms.native" > "$out/forms-native.txt.gz"
   python3 "$here/fuzz_corpus.py" diff "$f/forms.txt" "$scratch/forms.native" "$scratch/forms.ours" | tee "$out/forms.md"
+  exit 0
+fi
+if [ "${1:-}" = dirs ]; then  # 'run.sh dirs DIR [CACHE_TGZ]': DIR's test folders natively and through ZLUDA-J (their
+  # kernels precompiled here into CACHE_TGZ, a tar.gz of a cache folder: zluda precompile DIR --target sm_90 --cache C)
+  [ -n "${3:-}" ] && tar -C "$scratch/cache" --strip-components=1 -xzf "$3"
+  cd "$2" && runall "$out/dirs.native" "$scratch/ptxrun" && runall "$out/dirs.ours" "${ours_env[@]}" "$scratch/ptxrun"
+  python3 "$here/fuzz_corpus.py" classify "$out/dirs.native" "$out/dirs.ours"
   exit 0
 fi
 if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus's first kernels through ZLUDA-J

@@ -212,10 +212,12 @@ static int run_test(const char *dir) {
     }
     fclose(f);
     char log[8192] = "";
-    int opts[] = {5, 6};
-    void *vals[] = {log, (void *)(size_t)sizeof log};
+    /* PTXRUN_JIT_O=0..4: the JIT's optimization level (CU_JIT_OPTIMIZATION_LEVEL), to tell a PTX defect from the
+     * JIT's optimizer (docs/gpu-check.md) */
+    int opts[] = {5, 6, 7};
+    void *vals[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)(getenv("PTXRUN_JIT_O") ? atoi(getenv("PTXRUN_JIT_O")) : 4)};
     CUmodule mod;
-    CUresult r = cuModuleLoadDataEx(&mod, ptx, 2, opts, vals);
+    CUresult r = cuModuleLoadDataEx(&mod, ptx, getenv("PTXRUN_JIT_O") ? 3 : 2, opts, vals);
     free(ptx);
     if (r) { const char *nm = "?"; cuGetErrorName(r, &nm); printf("ERROR load %d %s\n%s\n", r, nm, log); return 3; }
     CUfunction fn;

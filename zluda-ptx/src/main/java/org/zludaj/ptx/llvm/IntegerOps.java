@@ -230,6 +230,11 @@ final class IntegerOps {
         LLVMTypeRef lt = t(t);  // the field arithmetic runs in the operand width: no overflow with 64-bit positions
         int w = t.bits();
         LLVMValueRef a = op(i, 1, t);
+        LLVMValueRef own = l.target.hasBitFields() ? l.target.bitField(b(), "bfe", t, a, op(i, 2, Type.U32), op(i, 3, Type.U32)) : null;
+        if (own != null) {
+            out(i, own, t);
+            return;
+        }
         LLVMValueRef pos = fieldOperand(i, 2, lt), len = fieldOperand(i, 3, lt);
         LLVMValueRef big = icmp(LLVMIntUGE, pos, c(lt, w));
         LLVMValueRef shifted = select(big, c(lt, 0), LLVMBuildLShr(b(), a, select(big, c(lt, 0), pos), ""));
@@ -258,6 +263,11 @@ final class IntegerOps {
         LLVMTypeRef lt = t(t);
         int w = t.bits();
         LLVMValueRef a = op(i, 1, t), base = op(i, 2, t);
+        LLVMValueRef own = l.target.hasBitFields() ? l.target.bitField(b(), "bfi", t, a, base, op(i, 3, Type.U32), op(i, 4, Type.U32)) : null;
+        if (own != null) {
+            out(i, own, t);
+            return;
+        }
         LLVMValueRef pos = fieldOperand(i, 3, lt), len = fieldOperand(i, 4, lt);
         LLVMValueRef none = LLVMBuildOr(b(), icmp(LLVMIntEQ, len, c(lt, 0)), icmp(LLVMIntUGE, pos, c(lt, w)), "");
         LLVMValueRef fullLen = icmp(LLVMIntUGE, len, c(lt, w));

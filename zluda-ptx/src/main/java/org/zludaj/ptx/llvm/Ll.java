@@ -58,11 +58,20 @@ public final class Ll {
      * (LLVM's syntax, e.g. "=r,=r,r,l"); returns the call's value (a struct for several outputs).
      */
     public static LLVMValueRef asm(LLVMBuilderRef b, LLVMTypeRef ret, String text, String constraints, LLVMValueRef... args) {
+        return asm(b, true, ret, text, constraints, args);
+    }
+
+    /** Inline assembly without side effects: a pure function of its operands (LLVM may merge or drop it). */
+    public static LLVMValueRef pureAsm(LLVMBuilderRef b, LLVMTypeRef ret, String text, String constraints, LLVMValueRef... args) {
+        return asm(b, false, ret, text, constraints, args);
+    }
+
+    private static LLVMValueRef asm(LLVMBuilderRef b, boolean sideEffects, LLVMTypeRef ret, String text, String constraints, LLVMValueRef... args) {
         LLVMTypeRef[] types = new LLVMTypeRef[args.length];
         for (int i = 0; i < args.length; i++) types[i] = LLVMTypeOf(args[i]);
         LLVMTypeRef fnType = LLVMFunctionType(ret, array(types), types.length, 0);
         LLVMValueRef fn = LLVMGetInlineAsm(fnType, new BytePointer(text), text.length(), new BytePointer(constraints),
-                constraints.length(), 1, 0, LLVMInlineAsmDialectATT, 0);
+                constraints.length(), sideEffects ? 1 : 0, 0, LLVMInlineAsmDialectATT, 0);
         return LLVMBuildCall2(b, fnType, fn, array(args), args.length, "");
     }
 

@@ -3,6 +3,7 @@ package org.zludaj.ptx.target;
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
@@ -238,8 +239,68 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     @Override
+    public boolean hasBitFields() {
+        return true;
+    }
+
+    @Override
+    public LLVMValueRef bitField(LLVMBuilderRef b, String opcode, org.zludaj.ptx.model.Type type, LLVMValueRef... operands) {
+        String r = type.bits() == 64 ? "l" : "r";
+        boolean bfi = opcode.equals("bfi");
+        String text = opcode + type.modifier() + (bfi ? " $0, $1, $2, $3, $4;" : " $0, $1, $2, $3;");
+        String constraints = "=" + r + "," + r + (bfi ? "," + r : "") + ",r,r";
+        return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text, constraints, operands);
+    }
+
+    @Override
     public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
         LLVMSetFunctionCallConv(kernel, LLVMPTXKernelCallConv);
+    }
+
+    /**
+     * Every loop of the optimized module starts with {@code .pragma "nounroll";} (inline PTX at the head of each block
+     * a branch goes back to): NVIDIA's ptxas (CUDA 13.0, driver 580) unrolled a loop that LLVM had already unrolled by
+     * four, hoisted a loop-invariant select into the preheader of its own sixteen-fold copy only, and the path that
+     * skipped that copy read the register uninitialized: a loop of {@code bfe.u64} gave 0 instead of its field (corpus
+     * kernel fuzz_1_00998; the same PTX with the pragma, or at -O0, is right). LLVM's middle end has unrolled what it
+     * found worth unrolling; ptxas keeps the loops as they are. (LLVM's own loop metadata for this,
+     * llvm.loop.unroll.disable, needs a self-referential node the C API cannot make safely.)
+     */
+    @Override
+    public void beforeCodegen(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef voidFn = LLVMFunctionType(LLVMVoidTypeInContext(ctx), (org.bytedeco.javacpp.PointerPointer<?>) null, 0, 0);
+        String text = ".pragma \"nounroll\";";
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        try {
+            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+                java.util.Map<LLVMValueRef, Integer> order = new java.util.HashMap<>();
+                java.util.List<LLVMBasicBlockRef> blocks = new java.util.ArrayList<>();
+                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+                    order.put(LLVMBasicBlockAsValue(bb), blocks.size());
+                    blocks.add(bb);
+                }
+                java.util.Set<Integer> headers = new java.util.TreeSet<>();
+                for (int here = 0; here < blocks.size(); here++) {
+                    LLVMValueRef br = LLVMGetBasicBlockTerminator(blocks.get(here));
+                    if (br == null || br.isNull()) continue;
+                    for (int k = 0; k < LLVMGetNumSuccessors(br); k++) {
+                        Integer to = order.get(LLVMBasicBlockAsValue(LLVMGetSuccessor(br, k)));
+                        if (to != null && to <= here) headers.add(to);
+                    }
+                }
+                for (int h : headers) {
+                    LLVMValueRef first = LLVMGetFirstInstruction(blocks.get(h));
+                    while (first != null && !first.isNull() && LLVMGetInstructionOpcode(first) == LLVMPHI) first = LLVMGetNextInstruction(first);
+                    if (first == null || first.isNull()) continue;
+                    LLVMPositionBuilderBefore(b, first);
+                    LLVMValueRef asm = LLVMGetInlineAsm(voidFn, text, text.length(), "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
+                    LLVMBuildCall2(b, voidFn, asm, (org.bytedeco.javacpp.PointerPointer<?>) null, 0, "");
+                }
+            }
+        } finally {
+            LLVMDisposeBuilder(b);
+        }
     }
 
     /** NVIDIA's device runtime: vprintf(fmt, args) -> int and __assertfail(message, file, line, function, charSize). */

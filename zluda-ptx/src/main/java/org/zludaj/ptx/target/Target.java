@@ -333,6 +333,21 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /** Marks a function as a kernel (calling convention, attributes, metadata). */
     void markKernel(LLVMModuleRef m, LLVMValueRef kernel);
 
+    /**
+     * {@code bfe} (operands a, pos, len) or {@code bfi} (a, b, pos, len) of {@code type} as the target's own instruction,
+     * or null where it has none (the lowering then computes the field). NVPTX keeps NVIDIA's instructions: their
+     * 64-bit forms behave exactly as NVIDIA's do, and NVIDIA's optimizer mistranslated loops of the shift-and-select
+     * sequence the general lowering makes (corpus kernel fuzz_1_00998, right only at -O0).
+     */
+    default LLVMValueRef bitField(LLVMBuilderRef b, String opcode, org.zludaj.ptx.model.Type type, LLVMValueRef... operands) {
+        return null;
+    }
+
+    /** Whether {@link #bitField} gives the target's own instructions. */
+    default boolean hasBitFields() {
+        return false;
+    }
+
     /** Module-level settings (flags) before code generation. */
     default void configureModule(LLVMModuleRef m) {}
 
