@@ -12,9 +12,9 @@ import org.zludaj.api.CuResult;
 public final class Handles {
     /**
      * Keyed by the handle's number (its distance from BASE in steps of STEP), not by its value: the values, 64 bytes
-     * apart above one base, gave Long's hash codes the same low bits, so every handle of the table fell into one or
-     * two of ConcurrentHashMap's bins, and a lookup (every driver and cuBLAS call makes some) walked them all: 57% of
-     * the Java time of a loop of small cuBLAS calls, more with a large application's thousands of kernels.
+     * apart above one base, gave Long's hash codes the same low bits, so the handles of a small table fell into one or
+     * two of ConcurrentHashMap's bins and a lookup (every driver and cuBLAS call makes some) walked them: 19-21 ns a
+     * lookup among 20 handles, 7 ns keyed by number.
      */
     private final ConcurrentHashMap<Long, Object> live = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, String> dead = new ConcurrentHashMap<>();
@@ -35,8 +35,9 @@ public final class Handles {
     }
 
     public void remove(long handle) {
-        Object o = live.remove(number(handle));
-        if (o != null) dead.put(number(handle), o.getClass().getSimpleName());
+        long n = number(handle);
+        Object o = live.remove(n);
+        if (o != null) dead.put(n, o.getClass().getSimpleName());
     }
 
     /** The live object of type {@code type} behind {@code handle}. */

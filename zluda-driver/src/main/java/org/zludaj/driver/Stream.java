@@ -137,8 +137,8 @@ public final class Stream {
      * draining: a stream thread is working through the queue or waiting a moment for more; running: an operation is
      * executing (on the stream thread or, submitted where nothing was pending, on the caller's). Only running and a
      * non-empty queue make a submission wait its turn: a stream thread that merely looks for more work does not, or
-     * once one operation had been queued every later one would be handed over too (a loop of small cuBLAS calls took
-     * 1.9 instead of 0.9 us a call on the host, depending on whether a stream thread was alive when it began).
+     * while a stream thread lingered after one queued operation, every submission was handed over to it too (an
+     * H200's HGEMM 1024³ loop through the cuda backend: 7.67 us a call before, 7.47 after, NVIDIA's 7.1).
      */
     private boolean draining, sleeping, running;
     /** Operations enqueued so far (read without the lock by a stream thread looking for more work). */

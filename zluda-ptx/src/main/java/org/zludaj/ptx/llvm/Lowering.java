@@ -172,10 +172,16 @@ public final class Lowering {
         return target.functionType(ctx, ps, ret != null ? ret : LLVMVoidTypeInContext(ctx));
     }
 
-    /** A stack slot for a parameter or result passed by value, as a pointer in the .param address space. */
-    private LLVMValueRef paramSlot(Variable v) {
+    /** The stack storage of a .local or .param variable. */
+    private LLVMValueRef stackSlot(Variable v) {
         LLVMValueRef a = LLVMBuildAlloca(b, storageType(v), v.name().replace("%", ""));
         LLVMSetAlignment(a, Math.max(alignment(v), 4));
+        return a;
+    }
+
+    /** A stack slot for a parameter or result passed by value, as a pointer in the .param address space. */
+    private LLVMValueRef paramSlot(Variable v) {
+        LLVMValueRef a = stackSlot(v);
         int want = target.addressSpace(StateSpace.PARAM);
         return LLVMGetPointerAddressSpace(LLVMTypeOf(a)) == want ? a : LLVMBuildAddrSpaceCast(b, a, LLVMPointerTypeInContext(ctx, want), "");
     }
@@ -490,9 +496,7 @@ public final class Lowering {
             if (s instanceof Statement.Declaration d) {
                 for (Variable v : d.variables()) {
                     if (v.space() == StateSpace.LOCAL || v.space() == StateSpace.PARAM) {
-                        LLVMValueRef a = LLVMBuildAlloca(b, storageType(v), v.name().replace("%", ""));
-                        LLVMSetAlignment(a, Math.max(alignment(v), 4));
-                        locals.put(v.name(), new Var(v, a, 0));
+                        locals.put(v.name(), new Var(v, stackSlot(v), 0));
                         continue;
                     }
                     if (v.space() == StateSpace.SHARED || v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) {
