@@ -39,7 +39,7 @@ final class LaunchApi implements CuLaunchApi {
         return Api.call(cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", () -> {
             Context c = d.requireCurrent();
             Kernel k = d.handles.get(f, Kernel.class);
-            streams.resolve(hStream, ptds);
+            Stream s = streams.resolve(hStream, ptds);
             if (LOG.isTraceEnabled())
                 LOG.trace("launch {} grid ({},{},{}) block ({},{},{}) shared {}", k.code.name(), gx, gy, gz, bx, by, bz, shared);
             if (cooperative) {
@@ -49,10 +49,15 @@ final class LaunchApi implements CuLaunchApi {
                 if ((long) gx * gy * gz > most)
                     throw new CudaException(CuResult.CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, gx * gy * gz + " blocks cannot all be resident (at most " + most + ")");
             }
+            // where the backend takes the arguments as it submits (NVIDIA's and AMD's drivers copy them) and the stream
+            // is idle, the launch runs now on this thread from the application's own argument array: no copy of them
+            if (!cooperative && !LAUNCH_BLOCKING && extra == 0 && d.backend.submitsAsynchronously() && s.capture == null) {
+                check(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams);
+                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, false))) return;
+            }
             Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;
             Stream.Op op = p.op;
-            Stream s = streams.resolve(hStream, ptds);
             // captured: the graph keeps the arguments for every replay and frees them with its last holder
             if (s.capture != null && s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot),
                     cooperative ? null : new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot)))
@@ -86,6 +91,26 @@ final class LaunchApi implements CuLaunchApi {
 
     Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                      long extra, boolean cooperative) throws CudaException {
+        if (kernelParams != 0 && extra != 0)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
+        check(c, k, gx, gy, gz, bx, by, bz, shared, extra != 0 ? -1 : kernelParams);
+        long array = kernelParams;
+        boolean owned = false;
+        if (extra != 0) {
+            array = paramsFromBuffer(extra, k.code.ptx().params());
+            owned = true;
+        }
+        long snapshot = snapshot(array, k.paramLayout());
+        if (owned) HostRuntime.release(array);
+        return new Prepared(launchOp(c, k, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative), snapshot);
+    }
+
+    /**
+     * The checks NVIDIA's driver makes of a launch before it queues it, and the context's sticky error;
+     * {@code kernelParams} -1: the arguments come from an extra buffer.
+     */
+    private void check(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams)
+            throws CudaException {
         var limits = d.devices().get(c.device);
         if (gx <= 0 || gy <= 0 || gz <= 0 || bx <= 0 || by <= 0 || bz <= 0)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "zero grid or block dimension");
@@ -97,26 +122,21 @@ final class LaunchApi implements CuLaunchApi {
         if (shared < 0 || shared > k.maxDynamicShared)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dynamic shared memory of " + shared + " bytes (the kernel allows "
                     + k.maxDynamicShared + "; raise it with cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES))");
-        List<Variable> params = k.code.ptx().params();
-        if (kernelParams != 0 && extra != 0)
-            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
-        long array = kernelParams;
-        boolean owned = false;
-        if (extra != 0) {
-            array = paramsFromBuffer(extra, params);
-            owned = true;
-        } else if (kernelParams == 0 && !params.isEmpty()) {
-            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + params.size() + " parameters but kernelParams is NULL");
-        }
+        if (kernelParams == 0 && k.paramLayout().sizes().length != 0)
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "kernel takes " + k.paramLayout().sizes().length
+                    + " parameters but kernelParams is NULL");
         c.checkSticky();
-        long snapshot = snapshot(array, k.paramLayout());
-        if (owned) HostRuntime.release(array);
+    }
+
+    /** The launch itself, reading its arguments from {@code args} (an array of pointers to each) when it runs. */
+    private Stream.Op launchOp(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long args,
+                               boolean cooperative) {
         long stack = c.limits[0];
-        Stream.Op op = () -> {
+        return () -> {
             try {
                 if (c.sticky != null) return;  // a faulted context runs nothing more
-                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack);
-                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, stack,
+                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack);
+                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack,
                         Stream.runningQueue(d.backend));
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
@@ -125,7 +145,6 @@ final class LaunchApi implements CuLaunchApi {
                 throw e;
             }
         };
-        return new Prepared(op, snapshot);
     }
 
     /** A copy of the launch's arguments: an array of pointers followed by each value (16-byte aligned). */

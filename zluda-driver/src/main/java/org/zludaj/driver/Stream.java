@@ -50,8 +50,8 @@ public final class Stream {
     final Context context;
     /** The context's legacy default stream (handle 0 / CU_STREAM_LEGACY). */
     final boolean legacy;
-    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    private CompletableFuture<Void> tail = DONE;
     private static final java.util.concurrent.atomic.AtomicLong CAPTURES = new java.util.concurrent.atomic.AtomicLong();
     /**
      * Stream capture: the graph being recorded (operations are recorded instead of run), its handle and id, whether it
@@ -124,10 +124,18 @@ public final class Stream {
         return (flags & NON_BLOCKING) == 0;
     }
 
-    /** Completion of all work enqueued so far. */
+    /**
+     * Completion of all work enqueued so far. While an operation runs on a caller's thread with nothing queued behind
+     * it ({@code tail} null), its completion is made here, when someone asks (runHere completes it): a launch loop
+     * that nobody waits on allocates none.
+     */
     synchronized CompletableFuture<Void> tail() {
+        if (tail == null) tail = hereDone = new CompletableFuture<>();
         return tail;
     }
+
+    /** The completion tail() made for the operation running on a caller's thread, if anyone asked; else null. */
+    private CompletableFuture<Void> hereDone;
 
     /** Work waiting in the stream: the operation, what it must wait for, its completion. */
     private record Entry(String what, Op op, CompletableFuture<?>[] deps, CudaException[] errors, CompletableFuture<Void> done) {}
@@ -194,29 +202,40 @@ public final class Stream {
         } else if (blocking() && !context.legacy.tail().isDone()) {
             return false;
         }
-        CompletableFuture<Void> done;
         synchronized (this) {
             if (running || !queue.isEmpty()) return false;
             running = true;  // work enqueued meanwhile waits behind this operation
-            tail = done = new CompletableFuture<>();
+            tail = null;     // this operation's completion, made by tail() if anyone asks
             enqueued++;
         }
         try {
             execute(what, op, errors);
         } finally {
             boolean start = false;
+            CompletableFuture<Void> done;
             synchronized (this) {
                 running = false;
+                done = hereDone;
+                hereDone = null;
+                if (tail == null) tail = DONE;
                 if (!queue.isEmpty()) {
                     if (sleeping) notify();
                     start = !draining;
                     draining = true;
                 }
             }
-            done.complete(null);
+            if (done != null) done.complete(null);
             if (start) EXECUTOR.execute(this::drain);
         }
         return true;
+    }
+
+    /**
+     * Runs {@code op} on the calling thread if the stream is not being captured and it, and the streams it waits for,
+     * are idle (see submit); whether it did. Where it did not, nothing ran: the caller enqueues its own way.
+     */
+    boolean tryHere(String what, Op op) {
+        return capture == null && runHere(what, op, null);
     }
 
     /** The next queued operation, unless one is running (then null); marks it running. Holds the lock. */
@@ -321,11 +340,12 @@ public final class Stream {
     }
 
     private void execute(String what, Op op, CudaException[] errors) {
+        Stream outer = RUNNING.get();  // set back, not removed: a remove costs a launch more than the lookup
         RUNNING.set(this);
         try {
             executeHere(what, op, errors);
         } finally {
-            RUNNING.remove();
+            RUNNING.set(outer);
         }
     }
 
