@@ -8,7 +8,7 @@
  *   graph100+wait  us per graph launch followed by cuStreamSynchronize
  * Each measurement is taken in the steady state: after WARM_S seconds of the same work (ZLUDA-J's Java is compiled by
  * the JIT after some thousands of calls; NVIDIA's driver needs no warm-up), the best of several rounds.
- * DRIVER_OVERHEAD_ONLY=launch measures the launches alone (for profiling them).
+ * DRIVER_OVERHEAD_ONLY=launch measures the launches alone (for profiling them); =start only the start.
  * Usage: driver_overhead [N]   (build: gcc -O2 driver_overhead.c -ldl) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -105,6 +105,7 @@ int main(int argc, char **argv) {
     SYM(cuInit);
     CHECK(cuInit(0));
     printf("start %.1f ms\n", (now() - t0) / 1e6);
+    if (getenv("DRIVER_OVERHEAD_ONLY") && !strcmp(getenv("DRIVER_OVERHEAD_ONLY"), "start")) return 0;
     SYM(cuDriverGetVersion); SYM(cuDeviceGet); SYM(cuDeviceGetAttribute); SYM(cuDevicePrimaryCtxRetain); SYM(cuCtxSetCurrent);
     SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
     SYM(cuFuncGetAttribute); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);

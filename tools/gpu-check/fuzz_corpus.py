@@ -10,7 +10,7 @@
       compares another run (ZLUDA-J on any backend) with the corpus; prints "fuzz corpus: N of M match" and each
       mismatch (with the first differing words where the values are kept); exit status 1 on any mismatch or missing
       kernel, 2 where a kernel differs from the recorded one (the generator changed: record the corpus again)
-  fuzz_corpus.py classify NVIDIA_OUTPUT OURS_OUTPUT
+  fuzz_corpus.py classify NVIDIA_OUTPUT OURS_OUTPUT [KEEP]   (KEEP: both outputs of each non-NaN difference)
       two runs of the same kernels: equal bit for bit, different only where both words are NaNs (payload, sign), or
       different otherwise (each listed)
 """
@@ -145,11 +145,12 @@ def nan_only(want, got):
     return None
 
 
-def classify(first, second):
+def classify(first, second, keep=None):
     """NVIDIA's run and ours of the same kernels: how many are equal bit for bit, how many differ only in NaN payloads
-    or signs (nan_only), and the others with their first difference."""
+    or signs (nan_only, named on one line), and the others with their first difference; keep: a file that receives
+    both outputs of every other difference (native first, then ours, as ptxrun blocks)."""
     a, b = blocks([first]), blocks([second])
-    exact, nan, other = 0, 0, []
+    exact, nan, other = 0, [], []
     for n in sorted(a):
         if n not in b:
             other.append("%s: no output" % n)
@@ -158,21 +159,29 @@ def classify(first, second):
         else:
             why = nan_only(a[n], b[n])
             if why is None:
-                nan += 1
+                nan.append(n)
             else:
                 other.append("%s: %s" % (n, why))
     print("kernels: %d; equal bit for bit %d; only NaN payloads or signs differ %d; other differences %d"
-          % (len(a), exact, nan, len(other)))
+          % (len(a), exact, len(nan), len(other)))
     for o in other:
         print("  " + o)
+    print("NaN-only: " + " ".join(nan))
+    if keep:
+        with open(keep, "w") as f:
+            for o in other:
+                n = o.split(":")[0]
+                for side in (a, b):
+                    f.write("== %s\n" % n)
+                    f.write("".join(line + "\n" for line in side.get(n, [])))
     return 0
 
 
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "diff":
         return diff(sys.argv[2], sys.argv[3], sys.argv[4])
-    if len(sys.argv) == 4 and sys.argv[1] == "classify":
-        return classify(sys.argv[2], sys.argv[3])
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "classify":
+        return classify(*sys.argv[2:])
     if len(sys.argv) > 5 and sys.argv[1] == "record":
         return record(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
     if len(sys.argv) > 5 and sys.argv[1] == "check":

@@ -313,24 +313,54 @@ if [ "${1:-}" = dirs ]; then  # 'run.sh dirs DIR [CACHE_TGZ]': DIR's test folder
   python3 "$here/fuzz_corpus.py" classify "$out/dirs.native" "$out/dirs.ours"
   exit 0
 fi
+# runsplit OUT CMD...: runall's work over 12 processes at once (each a twelfth of the folders), outputs joined in OUT
+runsplit() {
+  local out=$1; shift; local base; base=$(pwd)
+  rm -rf "$scratch/split" && mkdir -p "$scratch/split"
+  ls -d */ | split -n r/12 - "$scratch/split/part."
+  for p in "$scratch"/split/part.??; do
+    ( mkdir -p "$p.d" && while read -r d; do ln -s "$base/$d" "$p.d/$d"; done < "$p"
+      cd "$p.d" && runall "$p.out" "$@" ) &
+  done
+  wait
+  cat "$scratch"/split/part.??.out > "$out"; cat "$scratch"/split/part.??.out.err > "$out.err" 2>/dev/null || true
+}
 if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus's first kernels through ZLUDA-J
   k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
-  runall "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
+  t0=$(date +%s)
+  runsplit "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
+  echo "corpus: $(ls | wc -l) kernels through ZLUDA-J in $(( $(date +%s) - t0 )) s (12 processes)" | tee "$out/corpus-time.txt"
   python3 "$here/fuzz_corpus.py" check "$here/../ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" "$here/../ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$k" "$scratch/corpus.ours" \
     | tee "$out/corpus-ours.md" || true
   # the same kernels natively here, to tell NaN-payload differences from others (values beyond the kept 500)
-  runall "$scratch/corpus.native" "$scratch/ptxrun"
-  python3 "$here/fuzz_corpus.py" classify "$scratch/corpus.native" "$scratch/corpus.ours" | tee -a "$out/corpus-ours.md"
+  t0=$(date +%s)
+  runsplit "$scratch/corpus.native" "$scratch/ptxrun"
+  echo "corpus: natively in $(( $(date +%s) - t0 )) s (12 processes)" | tee -a "$out/corpus-time.txt"
+  python3 "$here/fuzz_corpus.py" classify "$scratch/corpus.native" "$scratch/corpus.ours" "$out/corpus-other.txt" | tee -a "$out/corpus-ours.md"
   exit 0
 fi
 if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead.c), natively and through ZLUDA-J, twice each
   gcc -O2 -o "$scratch/driver_overhead" "$here/driver_overhead.c" -ldl
-  for i in 1 2; do  # ours: calls into the JVM through upcall stubs where the runtime has them; jni: ZLUDA_UPCALLS=0
+  # OVERHEAD_RUNS processes each way, alternating (NVIDIA's own times vary from process to process); each row's best
+  for i in $(seq "${OVERHEAD_RUNS:-3}"); do  # ours: upcall stubs where the runtime has them; jni: ZLUDA_UPCALLS=0
     (cd "$scratch" && timeout 120 ./driver_overhead > "$scratch/overhead.native$i" 2>&1)
     (cd "$scratch" && ours timeout 200 ./driver_overhead > "$scratch/overhead.ours$i" 2>&1)
-    (cd "$scratch" && ours ZLUDA_UPCALLS=0 timeout 200 ./driver_overhead > "$scratch/overhead.jni$i" 2>&1)
+    [ "$i" -le 2 ] && (cd "$scratch" && ours ZLUDA_UPCALLS=0 timeout 200 ./driver_overhead > "$scratch/overhead.jni$i" 2>&1)
   done
   for f in "$scratch"/overhead.*; do echo "$(basename "$f"): $(tail -1 "$f")"; done
+  # the start alone, 10 processes each way alternating: natively, ours, and ours over a fake NVIDIA driver whose cuInit
+  # returns at once (ZLUDA-J's own start: the JVM and the driver; NVIDIA's cuInit runs beside it in the real one)
+  gcc -O1 -shared -fPIC -o "$scratch/libfake_nvidia.so" "$here/../ptx-tests/src/test/c/fake_nvidia.c"
+  for i in $(seq 10); do
+    (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start timeout 60 ./driver_overhead) >> "$scratch/start.native" 2>&1
+    (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ours timeout 60 ./driver_overhead) >> "$scratch/start.ours" 2>&1
+    (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ours ZLUDA_NVIDIA_LIB="$scratch/libfake_nvidia.so" timeout 60 ./driver_overhead) >> "$scratch/start.fake" 2>&1
+  done
+  (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ZLUDA_LOG=debug ours timeout 60 ./driver_overhead) > "$out/start-phases.txt" 2>&1
+  for k in native ours fake; do
+    echo "start ($k, ms from main to the first cuInit, 10 processes): $(grep '^start' "$scratch/start.$k" | awk '{print $2}' | sort -n | \
+      awk '{v[NR]=$1} END {printf "best %.1f, median %.1f, worst %.1f", v[1], (v[int((NR+1)/2)]+v[int(NR/2)+1])/2, v[NR]}')"
+  done | tee "$out/start.md"
   python3 - "$scratch" <<'PY' | tee "$out/overhead.md"
 import glob, sys
 def best(kind):

@@ -1,7 +1,9 @@
 /* The cuda backend's calls to NVIDIA's driver, checked against a recording fake (fake_nvidia.c, CudaBackendFakeTest):
  * NVIDIA's primary context retained only when the first module is loaded (not at cuInit), launches, a captured graph
  * of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the executable (the NVIDIA graph
- * made again), a graph with a memset node (launched node by node).
+ * made again), a graph with a memset node (launched node by node), and a launch's argument taken when it is called,
+ * both behind pending work (a host function still running: ZLUDA-J copies it) and on an idle stream (NVIDIA's driver
+ * reads the application's array during the call).
  * Build: gcc -o cuda_backend_calls cuda_backend_calls.c -L<dist>/lib -lcuda. Prints PASS, or the failing call. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +34,14 @@ CUresult cuGraphExecDestroy(CUgraphExec);
 CUresult cuGraphDestroy(CUgraph);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
+CUresult cuLaunchHostFunc(CUstream, void (*)(void *), void *);
+#include <time.h>
+
+static void slow_host_function(void *unused) {
+    (void)unused;
+    struct timespec t = {0, 50 * 1000 * 1000};
+    nanosleep(&t, NULL);
+}
 
 static const char *ptx =
     ".version 7.0\n.target sm_52\n.address_size 64\n"
@@ -101,6 +111,18 @@ int main(void) {
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
     CHECK(cuGraphExecDestroy(e));
+
+    /* arguments are taken at the call: changed right after it returns, the launch still gets the old value */
+    unsigned long long late = 51;
+    void *late_args[] = {&late};
+    CHECK(cuLaunchHostFunc(s, slow_host_function, NULL));  /* the stream is busy for 50 ms: the launch waits behind it */
+    CHECK(cuLaunchKernel(a, 1, 1, 1, 32, 1, 1, 0, s, late_args, NULL));
+    late = 99;
+    CHECK(cuStreamSynchronize(s));
+    late = 52;  /* idle stream: submitted during the call */
+    CHECK(cuLaunchKernel(a, 1, 1, 1, 32, 1, 1, 0, s, late_args, NULL));
+    late = 99;
+    CHECK(cuStreamSynchronize(s));
     printf("PASS: cuda backend calls\n");
     return 0;
 }

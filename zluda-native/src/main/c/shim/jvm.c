@@ -164,6 +164,9 @@ static void *start_jvm_thread(void *unused) {
     /* two JIT compiler threads on any machine: on 16 cores the default (12) grew the process by 23-31 MB over 10,000
      * launches, with 2 by 11 MB (measured on an H200 machine; launches.cu's bound is 16 MB) */
     opts[n++].optionString = "-XX:CICompilerCount=2";
+    /* no hsperfdata file (a file created and mapped in /tmp at start, for jstat); ZLUDA_JVM_OPTS=-XX:+UsePerfData brings
+     * it back for tools that list JVMs by it */
+    opts[n++].optionString = "-XX:-UsePerfData";
     opts[n++].optionString = "--enable-native-access=ALL-UNNAMED";
     /* the start-up archive 'zluda archive' made (src/dist/assemble.sh at build time): an AOT cache for JDK 25 on, else
      * a class-data sharing archive, for the JDK that made it, with this class path; any other JVM ignores it (its

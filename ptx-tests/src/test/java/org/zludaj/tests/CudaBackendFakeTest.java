@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * through our shim. The recorded sequence is the exact one expected: NVIDIA's primary context retained at the first
  * call that needs it (a module's load), not by cuInit or the application's context calls; plain launches as cuLaunchKernel; a captured
  * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, made again after
- * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node.
+ * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node; a launch's
+ * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call).
  */
 class CudaBackendFakeTest {
     @Test
@@ -46,7 +47,9 @@ class CudaBackendFakeTest {
                 "graph instantiate 2 of 3 nodes",
                 "graph launch 2",
                 "graph destroy 2",
-                "launch a grid 1 block 32 shared 0 arg 41"), Files.readAllLines(log), r.stderr());
+                "launch a grid 1 block 32 shared 0 arg 41",
+                "launch a grid 1 block 32 shared 0 arg 51",
+                "launch a grid 1 block 32 shared 0 arg 52"), Files.readAllLines(log), r.stderr());
     }
 
     /**
