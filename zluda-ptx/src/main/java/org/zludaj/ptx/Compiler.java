@@ -73,6 +73,7 @@ public final class Compiler {
         if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, fileType, err, buf) != 0) {
             throw new PtxException(new Diagnostic("-", 0, 0, "LLVM code generation: " + Ll.message(err)));
         }
+        LlvmDiagnostics.check("code generation");
         BytePointer start = LLVMGetBufferStart(buf);
         byte[] out = new byte[(int) LLVMGetBufferSize(buf)];
         start.capacity(out.length).get(out);
@@ -100,6 +101,7 @@ public final class Compiler {
         long cpu0 = profile.threadCpu();
         LLVMTargetMachineRef tm = targetMachine(t);
         LLVMContextRef ctx = LLVMContextCreate();
+        LlvmDiagnostics.install(ctx);
         try {
             LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {

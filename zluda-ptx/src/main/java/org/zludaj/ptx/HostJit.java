@@ -158,6 +158,7 @@ public final class HostJit {
     private Unit compileHere(PtxModule ptx, CompileProfile profile) throws PtxException {
         long cpu0 = profile.threadCpu();
         LLVMContextRef ctx = LLVMContextCreate();
+        LlvmDiagnostics.install(ctx);
         LLVMTargetMachineRef tm = Compiler.targetMachine(target);
         try {
             Lowering.Lowered lowered = Lowering.lowerModule(ptx, target, ctx, LLVMOrcLLJITGetDataLayoutStr(jit).getString(), PLACEHOLDER, profile);
