@@ -100,7 +100,9 @@ int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 20000;
     setvbuf(stdout, NULL, _IOLBF, 0);  /* every line out at once: a failure later keeps what was measured */
     double t0 = now();
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
+    /* DRIVER_OVERHEAD_DLOPEN=deepbind: the driver loaded as ZLUDA-J's cuda backend loads NVIDIA's (local, deep binding) */
+    int deep = getenv("DRIVER_OVERHEAD_DLOPEN") && !strcmp(getenv("DRIVER_OVERHEAD_DLOPEN"), "deepbind");
+    void *h = dlopen("libcuda.so.1", deep ? RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND : RTLD_NOW | RTLD_GLOBAL);
     if (!h) { fprintf(stderr, "%s\n", dlerror()); return 1; }
     SYM(cuInit);
     CHECK(cuInit(0));

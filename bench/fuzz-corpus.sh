@@ -2,10 +2,13 @@
 # The whole differential corpus (issue 19) on the host backend: tools/gpu-check/fuzz_ptx.py's 20,000 kernels of
 # seed 1 through ZLUDA-J, compared with NVIDIA's results (ptx-tests/src/test/fuzz, recorded on an H100).
 # Usage: bench/fuzz-corpus.sh [COUNT]   (after mvn package; about 40 minutes on 2 cores for all, uncached)
+# ZLUDA_DIST: the distribution to run (default: dist/ of this checkout; a copy lets a long run go on while dist/ is
+# rebuilt); FUZZ_CORPUS_KEEP: a file that receives every kernel's output.
 # 1,000 kernels a process. A process that ends before its last kernel (a fault, or anything that ends the process)
 # is counted, its last words kept, and a new one goes on after the kernel it last named.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+dist=${ZLUDA_DIST:-$root/dist}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 n=${1:-20000}
@@ -21,7 +24,7 @@ for chunk in "$work"/chunk.*; do
   while [ ${#rest[@]} -gt 0 ]; do
     : > "$work/part"
     [ ${#rest[@]} -eq 1 ] && echo "== ${rest[0]}" > "$work/part"  # ptxrun names its tests only when given several
-    LD_LIBRARY_PATH="$root/dist/lib" "$work/ptxrun" "${rest[@]}" >> "$work/part" 2> "$work/err" || true
+    LD_LIBRARY_PATH="$dist/lib" "$work/ptxrun" "${rest[@]}" >> "$work/part" 2> "$work/err" || true
     cat "$work/part" >> "$work/out"
     last=$(grep '^== ' "$work/part" | tail -1 | cut -c4-)
     [ "$last" = "${rest[-1]}" ] && break

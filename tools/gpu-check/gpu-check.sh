@@ -184,7 +184,9 @@ if [ "${1:-}" = ggml ] || [ "${1:-}" = ggml-bisect ]; then  # ggml built here; i
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
   logs=$out/logs; mkdir -p "$logs"  # only a few files come back from the GPU machine: ggml.md holds what matters
-  GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
+  # CUDA graphs on, as llama.cpp builds ggml (ggml alone defaults to off): test-backend-ops perf then replays each
+  # graph after its warm-up (GGML_CUDA_GRAPHS=OFF builds without)
+  GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
     > "$logs/ggml-build.log" 2>&1 || { tail -30 "$logs/ggml-build.log" | tee "$out/ggml.md"; exit 1; }
   echo "ggml built in $(( $(date +%s) - t0 )) s"
   names() {  # the carried kernels were renamed for this build's path: check the names

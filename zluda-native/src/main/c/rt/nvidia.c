@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <time.h>
 #include "gpuvmm.h"
 #include "hostrt.h"
 #include <pthread.h>
@@ -159,11 +161,22 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
     return 0;
 }
 
-JNIEXPORT jint JNICALL JN(init)(JNIEnv *e, jclass c, jintArray count) {
+/* preinit: the address of the shim's wait for its own cuInit of NVIDIA's driver on another thread, or 0 */
+JNIEXPORT jint JNICALL JN(init)(JNIEnv *e, jclass c, jintArray count, jlong preinit) {
     (void)c;
+    struct timespec t0, t1, t2, t3;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (preinit) ((void (*)(void))(uintptr_t)preinit)();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     CUresult r = nv_cuInit(0);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
     int n = 0;
     if (!r) r = nv_cuDeviceGetCount(&n);
+    clock_gettime(CLOCK_MONOTONIC, &t3);
+    if (getenv("ZLUDA_START_TRACE") && !strcmp(getenv("ZLUDA_START_TRACE"), "1"))
+        fprintf(stderr, "ZLUDA-J start: NVIDIA's driver: waited for the pre-init %.1f ms, cuInit %.1f ms, cuDeviceGetCount %.1f ms\n",
+                (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6, (t2.tv_sec - t1.tv_sec) * 1e3 + (t2.tv_nsec - t1.tv_nsec) * 1e-6,
+                (t3.tv_sec - t2.tv_sec) * 1e3 + (t3.tv_nsec - t2.tv_nsec) * 1e-6);
     (*e)->SetIntArrayRegion(e, count, 0, 1, &n);
     return r;
 }

@@ -116,6 +116,22 @@ static int driver_calls;
 
 /* Asks the JVM for an upcall stub of a Dispatch class's callRaw, written at slot when made (Upcalls.request). */
 static void request_upcall(JNIEnv *env, const char *cls, int long_result, void *slot, int64_t fallback) {
+    /* the class is looked up here, at the first request, not at start: its lookup cost the start 8 ms on an H200 */
+    static pthread_mutex_t lookup = PTHREAD_MUTEX_INITIALIZER;
+    static int looked_up;
+    pthread_mutex_lock(&lookup);
+    if (!looked_up) {
+        looked_up = 1;
+        jclass up = (*env)->FindClass(env, "org/zludaj/api/Upcalls");
+        jmethodID request = up ? (*env)->GetStaticMethodID(env, up, "request", "(Ljava/lang/String;ZJJ)V") : NULL;
+        if (request) {
+            upcalls_request = request;
+            upcalls_class = (*env)->NewGlobalRef(env, up);
+        }
+        if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+        if (up) (*env)->DeleteLocalRef(env, up);
+    }
+    pthread_mutex_unlock(&lookup);
     if (!upcalls_class) return;
     jstring name = (*env)->NewStringUTF(env, cls);
     if (name) (*env)->CallStaticVoidMethod(env, upcalls_class, upcalls_request, name, (jboolean)long_result, (jlong)(uintptr_t)slot, (jlong)fallback);
@@ -127,6 +143,37 @@ static double ms_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+/* Whether the start's phases are printed: ZLUDA_LOG=debug or trace, or ZLUDA_START_TRACE=1 (those lines alone, without
+ * the driver's own logging, which costs the start its set-up) */
+static int start_traced(void) {
+    const char *log = getenv("ZLUDA_LOG"), *trace = getenv("ZLUDA_START_TRACE");
+    return (log && (!strcmp(log, "debug") || !strcmp(log, "trace"))) || (trace && !strcmp(trace, "1"));
+}
+
+/* Start-up phases in ms from the first call (printed with ZLUDA_LOG=debug): NVIDIA's library loaded and initialized
+ * on the pre-init thread, libjvm loaded, the JVM created, the driver started. */
+static double t_first, t_nv_loaded, t_nv_init, t_jvm_loaded, t_jvm_created;
+
+/* Whether the pre-init thread's cuInit is still running; the cuda backend waits for it to end (its wait function's
+ * address reaches the JVM as -Dzluda.nvidia.preinit) before calling cuInit itself: measured on an H200, a second
+ * cuInit made while NVIDIA's first runs returned 10-15 ms after the first had ended, one made after it at once. */
+static pthread_mutex_t nv_init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t nv_init_cond = PTHREAD_COND_INITIALIZER;
+static int nv_init_pending;
+
+static void nvidia_preinit_done(void) {
+    pthread_mutex_lock(&nv_init_lock);
+    nv_init_pending = 0;
+    pthread_cond_broadcast(&nv_init_cond);
+    pthread_mutex_unlock(&nv_init_lock);
+}
+
+static void nvidia_preinit_wait(void) {
+    pthread_mutex_lock(&nv_init_lock);
+    while (nv_init_pending) pthread_cond_wait(&nv_init_cond, &nv_init_lock);
+    pthread_mutex_unlock(&nv_init_lock);
 }
 
 static void *start_jvm_thread(void *unused) {
@@ -142,20 +189,23 @@ static void *start_jvm_thread(void *unused) {
     snprintf(libjvm, sizeof libjvm, "%s/lib/server/libjvm.so", jh);
     void *h = dlopen(libjvm, RTLD_NOW | RTLD_LOCAL);
     if (!h) { snprintf(start_error, sizeof start_error, "cannot load %s: %s", libjvm, dlerror()); return NULL; }
+    t_jvm_loaded = ms_now() - t_first;
     create_vm_fn create = (create_vm_fn)dlsym(h, "JNI_CreateJavaVM");
     char *cp = class_path_option(lib);
     if (!create || !cp) { snprintf(start_error, sizeof start_error, "no JNI_CreateJavaVM in %s or no jars in %s", libjvm, lib); return NULL; }
     snprintf(homeopt, sizeof homeopt, "-Dzluda.home=%s", home);
     snprintf(libopt, sizeof libopt, "-Dzluda.native.dir=%s", lib);
     extern volatile int zluda_ctx_epoch;
-    char epochopt[64];
+    char epochopt[64], preinitopt[64];
     snprintf(epochopt, sizeof epochopt, "-Dzluda.epoch=%lu", (unsigned long)(uintptr_t)&zluda_ctx_epoch);
+    snprintf(preinitopt, sizeof preinitopt, "-Dzluda.nvidia.preinit=%lu", (unsigned long)(uintptr_t)&nvidia_preinit_wait);
     JavaVMOption opts[32];
     int n = 0;
     opts[n++].optionString = cp;
     opts[n++].optionString = homeopt;
     opts[n++].optionString = libopt;
     opts[n++].optionString = epochopt;  /* where the JVM bumps the context epoch (memo.c) */
+    opts[n++].optionString = preinitopt;  /* waits for NVIDIA's cuInit on the pre-init thread (cuda backend) */
     opts[n++].optionString = "-Xrs";                       /* leave the application's signal handlers alone */
     opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";
     opts[n++].optionString = "-XX:+UseSerialGC";
@@ -203,6 +253,7 @@ static void *start_jvm_thread(void *unused) {
     }
     free(cp);
     double t2 = ms_now();
+    t_jvm_created = t2 - t_first;
     jclass boot = (*env)->FindClass(env, "org/zludaj/driver/Bootstrap");
     jmethodID start = boot ? (*env)->GetStaticMethodID(env, boot, "start", "()Z") : NULL;
     jclass disp = (*env)->FindClass(env, "org/zludaj/api/Dispatch");
@@ -215,17 +266,14 @@ static void *start_jvm_thread(void *unused) {
     }
     dispatch_class = (*env)->NewGlobalRef(env, disp);
     dispatch_call = call;
-    jclass up = (*env)->FindClass(env, "org/zludaj/api/Upcalls");
-    upcalls_request = up ? (*env)->GetStaticMethodID(env, up, "request", "(Ljava/lang/String;ZJJ)V") : NULL;
-    if (upcalls_request) upcalls_class = (*env)->NewGlobalRef(env, up);
-    if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
     const char *mode = getenv("ZLUDA_UPCALLS");
     upcall_now = mode && !strcmp(mode, "sync");
     if (upcall_now) request_upcall(env, "org/zludaj/api/Dispatch", 0, (void *)&driver_upcall, CUDA_ERROR_UNKNOWN);
-    const char *log = getenv("ZLUDA_LOG");  /* the start's phases, for issue 21's start-up figures */
-    if (log && (!strcmp(log, "debug") || !strcmp(log, "trace")))
-        fprintf(stderr, "ZLUDA-J DEBUG shim: JVM (JDK %d%s) created in %.1f ms, driver started in %.1f ms (%.1f ms in all)\n", feature,
-                jsa_kind, t2 - t1, ms_now() - t2, ms_now() - t0);
+    if (start_traced())  /* the start's phases, for issue 21's start-up figures */
+        fprintf(stderr, "ZLUDA-J DEBUG shim: JVM (JDK %d%s) created in %.1f ms, driver started in %.1f ms (%.1f ms in all); "
+                "ms from the first call: libjvm loaded %.1f, JVM created %.1f, driver started %.1f; NVIDIA's library loaded "
+                "%.1f, its cuInit done %.1f (0: not used, or not yet)\n", feature, jsa_kind, t2 - t1, ms_now() - t2, ms_now() - t0,
+                t_jvm_loaded, t_jvm_created, ms_now() - t_first, t_nv_loaded, t_nv_init);
     (*vm)->DetachCurrentThread(vm);
     jvm_ok = 1;
     return NULL;
@@ -234,10 +282,14 @@ static void *start_jvm_thread(void *unused) {
 /* ZLUDA_BACKEND=cuda: NVIDIA's driver is opened and initialized (cuInit, 100 ms and more) on a thread of its own
  * while the JVM starts, so that the backend's own cuInit (CudaBackend.open, the same library by the same path and
  * flags) finds it done. The library is looked for as CudaBackend.findLibrary does. */
+
 static void *nvidia_preinit_thread(void *path) {
     void *h = dlopen((const char *)path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    t_nv_loaded = ms_now() - t_first;
     CUresult (*init)(unsigned) = h ? (CUresult(*)(unsigned))dlsym(h, "cuInit") : NULL;
     if (init) init(0);
+    t_nv_init = ms_now() - t_first;
+    nvidia_preinit_done();
     free(path);
     return NULL; /* the handle stays open: the backend's dlopen takes it */
 }
@@ -260,11 +312,13 @@ static void nvidia_preinit(const char *own_dir) {
     }
     pthread_t t;
     char *copy = path[0] ? strdup(path) : NULL;
+    nv_init_pending = copy != NULL;
     if (copy && pthread_create(&t, NULL, nvidia_preinit_thread, copy) == 0) pthread_detach(t);
-    else free(copy);
+    else { free(copy); nv_init_pending = 0; }
 }
 
 static void start_jvm(void) {
+    t_first = ms_now();
     const char *log = getenv("ZLUDA_LOG");
     zluda_trace = log && !strcmp(log, "trace");
     pthread_key_create(&detach_key, detach_thread);
@@ -293,12 +347,24 @@ static JNIEnv *current_env(void) {
     return thread_env = env;
 }
 
+/* ZLUDA_LOG=debug or ZLUDA_START_TRACE=1: when the first call, which started the JVM, got past each step */
+static int first_call_traced;
+
 CUresult zluda_call(int id, const int64_t *a) {
     if (shutting_down) return CUDA_ERROR_DEINITIALIZED;
     pthread_once(&jvm_once, start_jvm);
     if (!jvm_ok) return CUDA_ERROR_NOT_INITIALIZED;
     JNIEnv *env = current_env();
     if (!env) return CUDA_ERROR_OPERATING_SYSTEM;  /* thread stack too small to attach, or JVM gone */
+    if (!__atomic_load_n(&first_call_traced, __ATOMIC_RELAXED) && !__atomic_exchange_n(&first_call_traced, 1, __ATOMIC_RELAXED)
+        && start_traced()) {
+        double attached = ms_now() - t_first;
+        jint r = (*env)->CallStaticIntMethod(env, dispatch_class, dispatch_call, (jint)id, (jlong)(uintptr_t)a);
+        if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+        fprintf(stderr, "ZLUDA-J DEBUG shim: first call: thread attached %.1f ms, answered %.1f ms from its start\n", attached,
+                ms_now() - t_first);
+        return r;
+    }
     /* the arguments stay in the caller's array, read there by Dispatch.callRaw: a JNI call passing 16 arguments costs
      * three times one passing two (RawArgs) */
     driver_upcall_fn up = __atomic_load_n(&driver_upcall, __ATOMIC_ACQUIRE);

@@ -53,7 +53,7 @@ final class LaunchApi implements CuLaunchApi {
             // is idle, the launch runs now on this thread from the application's own argument array: no copy of them
             if (!cooperative && !LAUNCH_BLOCKING && extra == 0 && d.backend.submitsAsynchronously() && s.capture == null) {
                 check(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams);
-                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, false))) return;
+                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, false, s))) return;
             }
             Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;
@@ -102,7 +102,7 @@ final class LaunchApi implements CuLaunchApi {
         }
         long snapshot = snapshot(array, k.paramLayout());
         if (owned) HostRuntime.release(array);
-        return new Prepared(launchOp(c, k, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative), snapshot);
+        return new Prepared(launchOp(c, k, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative, null), snapshot);
     }
 
     /**
@@ -128,16 +128,19 @@ final class LaunchApi implements CuLaunchApi {
         c.checkSticky();
     }
 
-    /** The launch itself, reading its arguments from {@code args} (an array of pointers to each) when it runs. */
+    /**
+     * The launch itself, reading its arguments from {@code args} (an array of pointers to each) when it runs, into
+     * {@code stream}'s device queue (null: the queue of the stream that runs it).
+     */
     private Stream.Op launchOp(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long args,
-                               boolean cooperative) {
+                               boolean cooperative, Stream stream) {
         long stack = c.limits[0];
         return () -> {
             try {
                 if (c.sticky != null) return;  // a faulted context runs nothing more
                 if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack);
                 else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack,
-                        Stream.runningQueue(d.backend));
+                        stream != null ? stream.queue(d.backend) : Stream.runningQueue(d.backend));
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it

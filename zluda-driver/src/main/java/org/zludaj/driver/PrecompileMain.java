@@ -76,60 +76,67 @@ public final class PrecompileMain {
         HostJit host = target.equals("host") ? new HostJit(List.of(), cache) : null;
         String t = target;
         java.util.function.Predicate<String> want = wanted;
-        for (Found m : modules) {
-            CodeLoader.Read r;
-            try {
-                r = CodeLoader.read(m.candidates(), m.origin());
-            } catch (CudaException e) {
-                System.out.println(m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
-                failed.incrementAndGet();
-                continue;
-            }
-            List<String> kernels = r.index().kernels().stream().filter(want).toList();
-            if (kernels.isEmpty()) continue;
-            List<PtxModule> units = new ArrayList<>();
-            boolean whole = r.whole() != null;  // modules whose variables hold function addresses
-            if (whole) {
-                try {
-                    units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
-                } catch (CudaException e) {
-                    failed.incrementAndGet();
-                    continue;
-                }
-            } else {
-                units.add(r.variables());  // each kernel's unit reaches the module's variables in this one
-                for (String k : kernels) {
-                    try {
-                        units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
-                    } catch (CudaException e) {
-                        System.out.println(m.origin() + ": kernel " + k + ": " + e.getMessage().lines().findFirst().orElse(""));
-                        failed.incrementAndGet();
-                    }
-                }
-            }
-            units.parallelStream().forEach(u -> {
-                try {
-                    boolean did;
-                    if (host != null) did = host.precompile(u);
-                    else if (t.startsWith("sm_")) {
-                        Compiler.nvptxCached(cache, u, Integer.parseInt(t.substring(3)));
-                        did = Compiler.lastCompiled();
-                    } else {
-                        Compiler.amdgpuCached(cache, u, t);
-                        did = Compiler.lastCompiled();
-                    }
-                    (did ? compiled : cachedAlready).incrementAndGet();
-                } catch (PtxException | RuntimeException e) {
-                    System.out.println(m.origin() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
-                    failed.incrementAndGet();
-                }
-            });
-            System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + kernels.size() + " kernels"
-                    + (kernels.size() < r.index().kernels().size() ? " of " + r.index().kernels().size() : ""));
-        }
+        // modules in parallel too (an application of many one-kernel modules would otherwise use one core), and the
+        // units of each module in parallel: both on the common fork-join pool, which steals work between them
+        modules.parallelStream().forEach(m -> precompileModule(m, want, t, cache, host, compiled, cachedAlready, failed));
         System.out.printf(Locale.ROOT, "%d modules, %d units compiled, %d already cached, %d failed, %.1f s; cache %s%n", modules.size(),
                 compiled.get(), cachedAlready.get(), failed.get(), (System.nanoTime() - t0) / 1e9, cache.directory());
         System.exit(failed.get() == 0 ? 0 : 1);
+    }
+
+    /** Compiles the wanted kernels of one module (and its variables) into the cache, counting each unit. */
+    private static void precompileModule(Found m, java.util.function.Predicate<String> want, String t,
+                                         org.zludaj.ptx.cache.CompileCache cache, HostJit host, AtomicInteger compiled,
+                                         AtomicInteger cachedAlready, AtomicInteger failed) {
+        CodeLoader.Read r;
+        try {
+            r = CodeLoader.read(m.candidates(), m.origin());
+        } catch (CudaException e) {
+            System.out.println(m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
+            failed.incrementAndGet();
+            return;
+        }
+        List<String> kernels = r.index().kernels().stream().filter(want).toList();
+        if (kernels.isEmpty()) return;
+        List<PtxModule> units = new ArrayList<>();
+        boolean whole = r.whole() != null;  // modules whose variables hold function addresses
+        if (whole) {
+            try {
+                units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
+            } catch (CudaException e) {
+                failed.incrementAndGet();
+                return;
+            }
+        } else {
+            units.add(r.variables());  // each kernel's unit reaches the module's variables in this one
+            for (String k : kernels) {
+                try {
+                    units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
+                } catch (CudaException e) {
+                    System.out.println(m.origin() + ": kernel " + k + ": " + e.getMessage().lines().findFirst().orElse(""));
+                    failed.incrementAndGet();
+                }
+            }
+        }
+        units.parallelStream().forEach(u -> {
+            try {
+                boolean did;
+                if (host != null) did = host.precompile(u);
+                else if (t.startsWith("sm_")) {
+                    Compiler.nvptxCached(cache, u, Integer.parseInt(t.substring(3)));
+                    did = Compiler.lastCompiled();
+                } else {
+                    Compiler.amdgpuCached(cache, u, t);
+                    did = Compiler.lastCompiled();
+                }
+                (did ? compiled : cachedAlready).incrementAndGet();
+            } catch (PtxException | RuntimeException e) {
+                System.out.println(m.origin() + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+                failed.incrementAndGet();
+            }
+        });
+        System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + kernels.size() + " kernels"
+                + (kernels.size() < r.index().kernels().size() ? " of " + r.index().kernels().size() : ""));
     }
 
     /** ZLUDA_CC as the driver reads it (8.6 by default), as major*10+minor. */

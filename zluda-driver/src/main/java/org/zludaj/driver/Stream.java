@@ -197,6 +197,11 @@ public final class Stream {
 
     /** Runs {@code op} on the calling thread if the stream and those it waits for are idle; whether it did. */
     private boolean runHere(String what, Op op, CudaException[] errors) {
+        return runHere(what, op, errors, true);
+    }
+
+    /** As {@link #runHere(String, Op, CudaException[])}; {@code bound}: the op may ask for {@link #runningQueue}. */
+    private boolean runHere(String what, Op op, CudaException[] errors, boolean bound) {
         if (legacy) {
             for (Stream s : context.streams()) if (s != this && s.blocking() && !s.tail().isDone()) return false;
         } else if (blocking() && !context.legacy.tail().isDone()) {
@@ -209,7 +214,8 @@ public final class Stream {
             enqueued++;
         }
         try {
-            execute(what, op, errors);
+            if (bound) execute(what, op, errors);
+            else executeHere(what, op, errors);
         } finally {
             boolean start = false;
             CompletableFuture<Void> done;
@@ -232,10 +238,11 @@ public final class Stream {
 
     /**
      * Runs {@code op} on the calling thread if the stream is not being captured and it, and the streams it waits for,
-     * are idle (see submit); whether it did. Where it did not, nothing ran: the caller enqueues its own way.
+     * are idle (see submit); whether it did. Where it did not, nothing ran: the caller enqueues its own way. The op
+     * names its device queue itself ({@link #queue}), not through {@link #runningQueue}.
      */
     boolean tryHere(String what, Op op) {
-        return capture == null && runHere(what, op, null);
+        return capture == null && runHere(what, op, null, false);
     }
 
     /** The next queued operation, unless one is running (then null); marks it running. Holds the lock. */
@@ -303,14 +310,18 @@ public final class Stream {
      */
     static long runningQueue(org.zludaj.driver.backend.Backend backend) throws CudaException {
         Stream s = RUNNING.get();
-        if (s == null) return 0;
-        if (s.queueAsked) return s.deviceQueue;  // every launch after the first: no lock, no backend call
-        synchronized (s) {
-            if (!s.queueAsked) {
-                s.deviceQueue = backend.createQueue(s.context.device);  // 0 where the backend has none (host)
-                s.queueAsked = true;
+        return s == null ? 0 : s.queue(backend);
+    }
+
+    /** This stream's device queue, made at its first use (0 where the backend has none: the host). */
+    long queue(org.zludaj.driver.backend.Backend backend) throws CudaException {
+        if (queueAsked) return deviceQueue;  // every launch after the first: no lock, no backend call
+        synchronized (this) {
+            if (!queueAsked) {
+                deviceQueue = backend.createQueue(context.device);
+                queueAsked = true;
             }
-            return s.deviceQueue;
+            return deviceQueue;
         }
     }
 

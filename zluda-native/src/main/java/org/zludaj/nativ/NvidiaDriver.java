@@ -14,8 +14,9 @@ public final class NvidiaDriver {
     /** Opens NVIDIA's libcuda.so.1 at {@code path}: 0, or -1 with the reason written to {@code message}. */
     public static native int open(String path, byte[] message);
 
-    /** cuInit and the device count. */
-    public static native int init(int[] count);
+    /** cuInit and the device count; {@code preinit}: the address of a C function to wait with first (the shim's
+     * wait for its own cuInit of NVIDIA's driver on another thread), or 0. */
+    public static native int init(int[] count, long preinit);
 
     /** Retains the device's primary context; the backend's calls run in it from then on. */
     public static native int retainPrimary(int device);

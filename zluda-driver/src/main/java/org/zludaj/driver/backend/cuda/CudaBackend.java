@@ -52,6 +52,7 @@ public final class CudaBackend implements Backend {
 
     /** Opens NVIDIA's driver and its first device; a CudaException says why it cannot. */
     public static CudaBackend open() throws CudaException {
+        long tEntry = System.nanoTime();
         String nativeDir = System.getProperty("zluda.native.dir");
         Path lib = findLibrary(nativeDir == null ? null : Path.of(nativeDir).toAbsolutePath());
         if (lib == null) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's libcuda.so.1 not found (set ZLUDA_NVIDIA_LIB)");
@@ -61,7 +62,9 @@ public final class CudaBackend implements Backend {
             throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "cannot open " + lib + ": " + new String(msg, StandardCharsets.UTF_8).trim());
         long t1 = System.nanoTime();
         int[] count = new int[1];
-        int r = NvidiaDriver.init(count);
+        // the shim started NVIDIA's cuInit on a thread of its own when the application's first call came: wait for it
+        // to end, then call cuInit (a call made while the first runs returns 10-15 ms after it ends, on an H200)
+        int r = NvidiaDriver.init(count, Long.getLong("zluda.nvidia.preinit", 0L));
         long t2 = System.nanoTime();
         if (r != 0 || count[0] == 0) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's driver: cuInit " + r + ", " + count[0] + " devices");
         r = NvidiaDriver.retainPrimary(0);
@@ -74,10 +77,17 @@ public final class CudaBackend implements Backend {
         Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
                 new byte[16], a);
         long t3 = System.nanoTime();
+        if (org.zludaj.driver.Bootstrap.TRACE)
+            System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: cuda backend: NVIDIA's driver opened %.1f ms, cuInit %.1f ms, device queried %.1f ms%n",
+                    (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
         LOG.debug("cuda backend opened: NVIDIA's driver loaded in {} ms, cuInit {} ms, device queried in {} ms", (t1 - t0) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
-        return new CudaBackend(d, a[75] * 10 + a[76], granularity);
+        CudaBackend b = new CudaBackend(d, a[75] * 10 + a[76], granularity);
+        if (org.zludaj.driver.Bootstrap.TRACE)
+            System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: cuda backend: before open %.1f ms, after the device query %.1f ms%n",
+                    (t0 - tEntry) / 1e6, (System.nanoTime() - t3) / 1e6);
+        return b;
     }
 
     private NvidiaCublas blas;
