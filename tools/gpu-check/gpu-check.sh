@@ -171,8 +171,9 @@ runall() {
   local rest=(*/) guard=0
   while [ ${#rest[@]} -gt 0 ] && [ $guard -lt 50 ]; do
     guard=$((guard + 1))
-    timeout 300 "$@" "${rest[@]}" >> "$out" 2>> "$out.err"
-    local last; last=$(grep '^== ' "$out" | tail -1 | cut -c4-)
+    timeout -k 10 "${RUNALL_TIMEOUT:-300}" "$@" "${rest[@]}" >> "$out" 2>> "$out.err"
+    local rc=$? last; last=$(grep '^== ' "$out" | tail -1 | cut -c4-)
+    { [ $rc = 124 ] || [ $rc = 137 ]; } && echo "TIMEOUT: $last ran past ${RUNALL_TIMEOUT:-300} s" | tee -a "$out.err" >> "$scratch/timeouts"
     local next=() seen=0
     for d in "${rest[@]}"; do [ $seen = 1 ] && next+=("$d"); [ "$d" = "$last" ] && seen=1; done
     [ $seen = 1 ] || break
@@ -315,29 +316,31 @@ if [ "${1:-}" = dirs ]; then  # 'run.sh dirs DIR [CACHE_TGZ]': DIR's test folder
   python3 "$here/fuzz_corpus.py" classify "$out/dirs.native" "$out/dirs.ours"
   exit 0
 fi
-# runsplit OUT CMD...: runall's work over 12 processes at once (each a twelfth of the folders), outputs joined in OUT
+# runsplit OUT CMD...: runall's work over 16 processes at once (each a sixteenth of the folders), outputs joined in OUT
 runsplit() {
   local out=$1; shift; local base; base=$(pwd)
   rm -rf "$scratch/split" && mkdir -p "$scratch/split"
-  ls -d */ | split -n r/12 - "$scratch/split/part."
+  ls -d */ | split -n r/16 - "$scratch/split/part."
   for p in "$scratch"/split/part.??; do
-    ( mkdir -p "$p.d" && while read -r d; do ln -s "$base/$d" "$p.d/$d"; done < "$p"
+    ( mkdir -p "$p.d" && while read -r d; do d=${d%/}; ln -s "$base/$d" "$p.d/$d"; done < "$p"
       cd "$p.d" && runall "$p.out" "$@" ) &
   done
   wait
   cat "$scratch"/split/part.??.out > "$out"; cat "$scratch"/split/part.??.out.err > "$out.err" 2>/dev/null || true
 }
-if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT]': the corpus's first kernels through ZLUDA-J
+if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT [FIRST]]': the corpus's kernels FIRST (default 0) to
+  # COUNT-1 through ZLUDA-J and natively (20,000 through ZLUDA-J take longer than one device call: run them in parts)
   k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
+  ls | head -n "${3:-0}" | xargs -r rm -rf
   t0=$(date +%s)
   runsplit "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
-  echo "corpus: $(ls | wc -l) kernels through ZLUDA-J in $(( $(date +%s) - t0 )) s (12 processes)" | tee "$out/corpus-time.txt"
+  echo "corpus: $(ls | wc -l) kernels through ZLUDA-J in $(( $(date +%s) - t0 )) s (16 processes)" | tee "$out/corpus-time.txt"
   python3 "$here/fuzz_corpus.py" check "$here/../ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" "$here/../ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$k" "$scratch/corpus.ours" \
     | tee "$out/corpus-ours.md" || true
   # the same kernels natively here, to tell NaN-payload differences from others (values beyond the kept 500)
   t0=$(date +%s)
   runsplit "$scratch/corpus.native" "$scratch/ptxrun"
-  echo "corpus: natively in $(( $(date +%s) - t0 )) s (12 processes)" | tee -a "$out/corpus-time.txt"
+  echo "corpus: natively in $(( $(date +%s) - t0 )) s (16 processes)" | tee -a "$out/corpus-time.txt"
   python3 "$here/fuzz_corpus.py" classify "$scratch/corpus.native" "$scratch/corpus.ours" "$out/corpus-other.txt" | tee -a "$out/corpus-ours.md"
   exit 0
 fi

@@ -220,7 +220,23 @@ public final class CompileCache {
             Lazy.LOG.warn("compile cache: cannot write {}: {}", p, e.toString());
             return;
         }
-        evictIfNeeded();
+        afterWrite(b.capacity());
+    }
+
+    /** Puts between two listings of the directory (other processes' writes are seen at the next one). */
+    private static final int RECOUNT_EVERY = 1000;
+    /** The directory's bytes as last listed plus what this instance wrote since; -1 before the first listing. */
+    private final AtomicLong estimate = new AtomicLong(-1);
+    private final AtomicLong putsSinceListing = new AtomicLong();
+
+    /**
+     * Keeps the directory within its bound without listing it at every write: listing stats every entry, and a
+     * precompile of 16,664 units into a cache of 30,000 entries spent 33 of its 67 CPU minutes doing that (2026-11-26).
+     */
+    private void afterWrite(long bytes) {
+        if (estimate.get() >= 0 && putsSinceListing.incrementAndGet() < RECOUNT_EVERY && estimate.addAndGet(bytes) <= maxBytes) return;
+        putsSinceListing.set(0);
+        estimate.set(evictIfNeeded());
     }
 
     private record Entry(Path path, long size, long time) {}
@@ -246,11 +262,11 @@ public final class CompileCache {
         return out;
     }
 
-    /** Over the bound: removes least recently used entries until the directory holds at most 90% of it. */
-    void evictIfNeeded() {
+    /** Over the bound: removes least recently used entries until the directory holds at most 90% of it; its bytes then. */
+    long evictIfNeeded() {
         List<Entry> all = entries();
         long total = all.stream().mapToLong(Entry::size).sum();
-        if (total <= maxBytes) return;
+        if (total <= maxBytes) return total;
         all.sort(Comparator.comparingLong(Entry::time));
         long target = maxBytes / 10 * 9;
         for (Entry e : all) {
@@ -263,5 +279,6 @@ public final class CompileCache {
             total -= e.size;
         }
         Lazy.LOG.debug("compile cache: evicted down to {} bytes (bound {})", total, maxBytes);
+        return total;
     }
 }
