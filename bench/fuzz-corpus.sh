@@ -3,7 +3,8 @@
 # seed 1 through ZLUDA-J, compared with NVIDIA's results (ptx-tests/src/test/fuzz, recorded on an H100).
 # Usage: bench/fuzz-corpus.sh [COUNT]   (after mvn package; about 40 minutes on 2 cores for all, uncached)
 # ZLUDA_DIST: the distribution to run (default: dist/ of this checkout; a copy lets a long run go on while dist/ is
-# rebuilt); FUZZ_CORPUS_KEEP: a file that receives every kernel's output.
+# rebuilt); FUZZ_CORPUS_KEEP: a file that receives every kernel's output; FUZZ_CORPUS_DIFFERING: one that receives
+# the names of the kernels that differ from NVIDIA's (to run natively and classify: fuzz_corpus.py classify).
 # 1,000 kernels a process. A process that ends before its last kernel (a fault, or anything that ends the process)
 # is counted, its last words kept, and a new one goes on after the kernel it last named.
 set -euo pipefail
@@ -37,6 +38,7 @@ for chunk in "$work"/chunk.*; do
 done
 echo "fuzz corpus on the host: $n kernels in $(( $(date +%s) - start )) s; processes that ended early: $(grep -c '^after ' "$work/ended" || true)"
 head -40 "$work/ended"
-python3 "$root/tools/gpu-check/fuzz_corpus.py" check "$root/ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" \
-  "$root/ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$work/k" "$work/out" | head -60
 cp "$work/out" "${FUZZ_CORPUS_KEEP:-/dev/null}"
+python3 "$root/tools/gpu-check/fuzz_corpus.py" check "$root/ptx-tests/src/test/fuzz/nvidia-h100.tsv.gz" \
+  "$root/ptx-tests/src/test/fuzz/nvidia-h100-values.txt.gz" "$work/k" "$work/out" > "$work/check" || true
+grep -v '^differing: ' "$work/check" | head -60; grep '^differing: ' "$work/check" | cut -c12- | tr ' ' '\n' > "${FUZZ_CORPUS_DIFFERING:-/dev/null}"

@@ -97,6 +97,7 @@ def check(corpus, values, kdir, outputs):
         else:
             print("  %s: output differs%s" % (n, (" " + err[0]) if err else ""))
     if len(bad) > 50: print("  ... and %d more" % (len(bad) - 50))
+    if bad: print("differing: " + " ".join(bad))
     return 1 if bad else 0
 
 

@@ -268,6 +268,7 @@ public record NvptxTarget(int sm) implements Target {
      */
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
+        signFlips(m);
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef voidFn = LLVMFunctionType(LLVMVoidTypeInContext(ctx), (org.bytedeco.javacpp.PointerPointer<?>) null, 0, 0);
         String text = ".pragma \"nounroll\";";
@@ -296,6 +297,52 @@ public record NvptxTarget(int sm) implements Target {
                     LLVMPositionBuilderBefore(b, first);
                     LLVMValueRef asm = LLVMGetInlineAsm(voidFn, text, text.length(), "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
                     LLVMBuildCall2(b, voidFn, asm, (org.bytedeco.javacpp.PointerPointer<?>) null, 0, "");
+                }
+            }
+        } finally {
+            LLVMDisposeBuilder(b);
+        }
+    }
+
+    /**
+     * Every {@code fneg} becomes an integer flip of the sign bit. LLVM's fneg flips the sign of a NaN too, and LLVM moves
+     * negations on that ground ({@code fneg(copysign(m, s))} becomes {@code copysign(m, fneg(s))}); NVPTX emits fneg as
+     * PTX {@code neg}, which on NVIDIA's GPUs gives the canonical NaN for a NaN, so such a sign came out positive: 11 of
+     * the differential corpus's 20,000 kernels differed from NVIDIA's (and from the host) through the cuda backend, at
+     * every JIT level (2026-11-26). PTX's own {@code neg} keeps NVIDIA's NaN in the shared lowering, before this.
+     */
+    static void signFlips(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        try {
+            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+                    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+                    while (i != null && !i.isNull()) {
+                        LLVMValueRef next = LLVMGetNextInstruction(i);
+                        if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
+                            LLVMTypeRef t = LLVMTypeOf(i);
+                            boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+                            LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
+                            int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
+                            LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
+                            LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
+                            LLVMTypeRef intType = it;
+                            if (vector) {
+                                int n = LLVMGetVectorSize(t);
+                                LLVMValueRef[] lanes = new LLVMValueRef[n];
+                                java.util.Arrays.fill(lanes, sign);
+                                sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
+                                intType = LLVMVectorType(it, n);
+                            }
+                            LLVMPositionBuilderBefore(b, i);
+                            LLVMValueRef flipped = LLVMBuildBitCast(b,
+                                    LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
+                            LLVMReplaceAllUsesWith(i, flipped);
+                            LLVMInstructionEraseFromParent(i);
+                        }
+                        i = next;
+                    }
                 }
             }
         } finally {
