@@ -319,14 +319,15 @@ fi
 # runsplit OUT CMD...: runall's work over 16 processes at once (each a sixteenth of the folders), outputs joined in OUT
 runsplit() {
   local out=$1; shift; local base; base=$(pwd)
-  rm -rf "$scratch/split" && mkdir -p "$scratch/split"
-  ls -d */ | split -n r/16 - "$scratch/split/part."
-  for p in "$scratch"/split/part.??; do
+  local sd; sd="$scratch/split.$(basename "$out")"  # per run: a process's .err (timeouts, traces) stays to read
+  rm -rf "$sd" && mkdir -p "$sd"
+  ls -d */ | split -n r/16 - "$sd/part."
+  for p in "$sd"/part.??; do
     ( mkdir -p "$p.d" && while read -r d; do d=${d%/}; ln -s "$base/$d" "$p.d/$d"; done < "$p"
       cd "$p.d" && runall "$p.out" "$@" ) &
   done
   wait
-  cat "$scratch"/split/part.??.out > "$out"; cat "$scratch"/split/part.??.out.err > "$out.err" 2>/dev/null || true
+  cat "$sd"/part.??.out > "$out"; cat "$sd"/part.??.out.err > "$out.err" 2>/dev/null || true
 }
 if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT [FIRST]]': the corpus's kernels FIRST (default 0) to
   # COUNT-1 through ZLUDA-J and natively (20,000 through ZLUDA-J take longer than one device call: run them in parts)
