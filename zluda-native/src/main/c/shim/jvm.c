@@ -152,7 +152,7 @@ static int start_traced(void) {
     return (log && (!strcmp(log, "debug") || !strcmp(log, "trace"))) || (trace && !strcmp(trace, "1"));
 }
 
-/* Start-up phases in ms from the first call (printed with ZLUDA_LOG=debug): NVIDIA's library loaded and initialized
+/* Start-up phases in ms from the first call (printed when start_traced()): NVIDIA's library loaded and initialized
  * on the pre-init thread, libjvm loaded, the JVM created, the driver started. */
 static double t_first, t_nv_loaded, t_nv_init, t_jvm_loaded, t_jvm_created;
 
@@ -282,7 +282,6 @@ static void *start_jvm_thread(void *unused) {
 /* ZLUDA_BACKEND=cuda: NVIDIA's driver is opened and initialized (cuInit, 100 ms and more) on a thread of its own
  * while the JVM starts, so that the backend's own cuInit (CudaBackend.open, the same library by the same path and
  * flags) finds it done. The library is looked for as CudaBackend.findLibrary does. */
-
 static void *nvidia_preinit_thread(void *path) {
     void *h = dlopen((const char *)path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     t_nv_loaded = ms_now() - t_first;

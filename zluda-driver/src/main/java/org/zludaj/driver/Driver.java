@@ -95,7 +95,6 @@ public final class Driver {
 
     /** The backend named by ZLUDA_BACKEND (default: host, the only one in this build). */
     public static Backend selectBackend() {
-        long t0 = System.nanoTime();
         String asked = System.getenv("ZLUDA_BACKEND");
         String name = asked == null || asked.isBlank() ? "default" : asked;
         String[] cc = System.getenv().getOrDefault("ZLUDA_CC", "8.6").split("\\.");
@@ -108,7 +107,6 @@ public final class Driver {
         }
         if (name.equals("cuda")) {
             try {
-                if (Bootstrap.TRACE) System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: selectBackend %.1f ms before the cuda backend%n", (System.nanoTime() - t0) / 1e6);
                 return org.zludaj.driver.backend.cuda.CudaBackend.open();
             } catch (CudaException | LinkageError e) {
                 LOG.warn("cuda backend unavailable ({}); using host", e.getMessage());

@@ -52,7 +52,6 @@ public final class CudaBackend implements Backend {
 
     /** Opens NVIDIA's driver and its first device; a CudaException says why it cannot. */
     public static CudaBackend open() throws CudaException {
-        long tEntry = System.nanoTime();
         String nativeDir = System.getProperty("zluda.native.dir");
         Path lib = findLibrary(nativeDir == null ? null : Path.of(nativeDir).toAbsolutePath());
         if (lib == null) throw new CudaException(CuResult.CUDA_ERROR_NO_DEVICE, "NVIDIA's libcuda.so.1 not found (set ZLUDA_NVIDIA_LIB)");
@@ -83,11 +82,7 @@ public final class CudaBackend implements Backend {
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
         LOG.debug("cuda backend opened: NVIDIA's driver loaded in {} ms, cuInit {} ms, device queried in {} ms", (t1 - t0) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
-        CudaBackend b = new CudaBackend(d, a[75] * 10 + a[76], granularity);
-        if (org.zludaj.driver.Bootstrap.TRACE)
-            System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: cuda backend: before open %.1f ms, after the device query %.1f ms%n",
-                    (t0 - tEntry) / 1e6, (System.nanoTime() - t3) / 1e6);
-        return b;
+        return new CudaBackend(d, a[75] * 10 + a[76], granularity);
     }
 
     private NvidiaCublas blas;
