@@ -135,8 +135,10 @@ tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a t
 tail -1 "$carry/precompile.log"
 
 # a minimal Java runtime (uncompressed in itself: xz compresses the whole better, 15 against 24 MB for JDK 25); with
-# the flight recorder, to profile there (-XX:StartFlightRecording=delay=..,duration=..,filename=.. in ZLUDA_JVM_OPTS)
-"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming,jdk.jfr \
+# the flight recorder, to profile there (-XX:StartFlightRecording=delay=..,duration=..,filename=.. in ZLUDA_JVM_OPTS),
+# and jcmd, for a thread dump of a process that stalls (the shim starts the JVM with -Xrs, so the process needs
+# ZLUDA_JVM_OPTS=-XX:+StartAttachListener for jcmd to reach it)
+"$java_home/bin/jlink" --add-modules java.base,java.logging,java.management,jdk.management,jdk.unsupported,java.xml,java.naming,jdk.jfr,jdk.jcmd,jdk.attach \
   --strip-debug --no-header-files --no-man-pages --compress=0 --output "$carry/jre"
 tar -C "$carry" -cJf "$carry/jre.tar.xz" jre && rm -rf "$carry/jre"
 

@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
     if (cuInit(0) || cuCtxCreate(&ctx, 0, 0)) { printf("ERROR init\n"); return 3; }
     int worst = 0;
     for (int i = 1; i < argc; i++) {
-        if (argc > 2) printf("== %s\n", argv[i]);
+        if (argc > 2) { printf("== %s\n", argv[i]); fflush(stdout); }  /* before it runs: a test that hangs is the last named */
         int r = run_test(argv[i]);
         if (r > worst) worst = r;
         if (r == 3 && i + 1 < argc) {  /* a fault leaves the context unusable (sticky): the next test gets a new one */

@@ -289,4 +289,38 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "\\bcopysign\\.f32 "), out);
         assertTrue(count(out, "\\b(not|xor)\\.b32 ") >= 1, out);
     }
+
+    /**
+     * shfl.sync's predicate output comes from the ISA's arithmetic on the lane, b and c, never from the instruction's
+     * own |p: with its value unused and its predicate used in one branch only, NVIDIA's JIT (-O1 and up) moved the
+     * shuffle into that branch, where the lanes of the other branch never joined it, and the warp hung (corpus kernel
+     * fuzz_1_09427, ptx-test warp_shfl_predicate_only on the GPU).
+     */
+    @Test
+    void shufflePredicatesAreTheLanesOwnArithmetic() throws Exception {
+        String ptx = HEAD + """
+                .visible .entry k(.param .u64 out)
+                {
+                	.reg .pred %p<4>;
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<4>;
+                	ld.param.u64 %rd1, [out];
+                	mov.u32 %r1, %tid.x;
+                	shfl.sync.idx.b32 %r2|%p1, %r1, 26, 7711, -1;
+                	shfl.sync.up.b32 %r3|%p2, %r1, 3, 0, -1;
+                	selp.u32 %r4, 1, 2, %p1;
+                	selp.u32 %r5, 4, 8, %p2;
+                	add.u32 %r4, %r4, %r5;
+                	add.u32 %r4, %r4, %r3;
+                	mul.wide.u32 %rd2, %r1, 4;
+                	add.s64 %rd3, %rd1, %rd2;
+                	st.global.u32 [%rd3], %r4;
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("shfl.ptx", ptx), 90);
+        assertEquals(0, count(out, "shfl\\.sync\\.[a-z]+\\.b32 [^;]*\\|"), out);
+        assertEquals(1, count(out, "shfl\\.sync\\.up\\.b32"), out);  // its value is used
+        assertTrue(count(out, "%laneid") >= 1, out);
+    }
 }

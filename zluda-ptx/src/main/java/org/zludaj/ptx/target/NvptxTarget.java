@@ -178,8 +178,15 @@ public record NvptxTarget(int sm) implements Target {
         return switch (kind) {
             case SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX -> {
                 String mode = kind == SHFL_UP ? "up" : kind == SHFL_DOWN ? "down" : kind == SHFL_BFLY ? "bfly" : "idx";
-                yield result(ctx, b, site(m, b, pair(ctx), "{ .reg .pred %zp; shfl.sync." + mode
-                        + ".b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; }", "=r,=r,r,r,r,r", v32, bv, cv, mask), true);
+                // the predicate output from the ISA's arithmetic, not from shfl.sync's own |p: NVIDIA's optimizer
+                // (JIT -O1 and up) moves a shuffle whose value is unused into the branch that uses its predicate,
+                // where the lanes outside that branch never join it: the warp hangs (corpus kernel fuzz_1_09427)
+                LLVMValueRef lane = specialRegister(m, b, threadContext, "%laneid", -1);
+                LLVMValueRef valid = WaveCollectives.shuffleSource(b, kind, lane, bv, cv)[1];
+                LLVMValueRef d = site(m, b, i32, "shfl.sync." + mode + ".b32 $0, $1, $2, $3, $4;", "=r,r,r,r,r", v32, bv, cv, mask);
+                LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+                yield LLVMBuildOr(b, LLVMBuildZExt(b, d, i64, ""),
+                        LLVMBuildShl(b, LLVMBuildZExt(b, valid, i64, ""), LLVMConstInt(i64, 32, 0), ""), "");
             }
             case BALLOT -> result(ctx, b, site(m, b, i32, "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }",
                     "=r,r,r", v32, mask), false);

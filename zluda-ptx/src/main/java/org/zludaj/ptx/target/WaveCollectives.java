@@ -130,30 +130,41 @@ public final class WaveCollectives {
      */
     private LLVMValueRef shuffle(int kind, LLVMValueRef v, LLVMValueRef bv, LLVMValueRef cv) {
         LLVMValueRef lane = wave.lane(b);
-        LLVMValueRef bval = and(bv, c(31)), cval = and(cv, c(31)), seg = and(LLVMBuildLShr(b, cv, c(8), ""), c(31));
+        LLVMValueRef[] jValid = shuffleSource(b, kind, lane, bv, cv);
+        LLVMValueRef src = sel(jValid[1], jValid[0], lane);
+        return result(wave.permute(b, v, src), jValid[1]);
+    }
+
+    /**
+     * The source lane j of a shfl.sync and whether it is valid (the instruction's predicate output), from the lane,
+     * b and c (all i32) as the PTX ISA's pseudocode computes them: a lane's own arithmetic, no other lane involved.
+     */
+    public static LLVMValueRef[] shuffleSource(LLVMBuilderRef b, int kind, LLVMValueRef lane, LLVMValueRef bv, LLVMValueRef cv) {
+        LLVMTypeRef i32 = LLVMTypeOf(lane);
+        LLVMValueRef k31 = LLVMConstInt(i32, 31, 0);
+        LLVMValueRef bval = LLVMBuildAnd(b, bv, k31, ""), cval = LLVMBuildAnd(b, cv, k31, "");
+        LLVMValueRef seg = LLVMBuildAnd(b, LLVMBuildLShr(b, cv, LLVMConstInt(i32, 8, 0), ""), k31, "");
         LLVMValueRef notSeg = LLVMBuildNot(b, seg, "");
-        LLVMValueRef maxLane = or(and(lane, seg), and(cval, notSeg)), minLane = and(lane, seg);
-        LLVMValueRef j, valid;
-        switch (kind) {
+        LLVMValueRef minLane = LLVMBuildAnd(b, lane, seg, "");
+        LLVMValueRef maxLane = LLVMBuildOr(b, minLane, LLVMBuildAnd(b, cval, notSeg, ""), "");
+        return switch (kind) {
             case Target.SHFL_UP -> {
-                j = LLVMBuildSub(b, lane, bval, "");
-                valid = LLVMBuildICmp(b, LLVMIntSGE, j, maxLane, "");
+                LLVMValueRef j = LLVMBuildSub(b, lane, bval, "");
+                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSGE, j, maxLane, "")};
             }
             case Target.SHFL_DOWN -> {
-                j = LLVMBuildAdd(b, lane, bval, "");
-                valid = LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "");
+                LLVMValueRef j = LLVMBuildAdd(b, lane, bval, "");
+                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
             }
             case Target.SHFL_BFLY -> {
-                j = LLVMBuildXor(b, lane, bval, "");
-                valid = LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "");
+                LLVMValueRef j = LLVMBuildXor(b, lane, bval, "");
+                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
             }
             default -> {
-                j = or(minLane, and(bval, notSeg));
-                valid = LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "");
+                LLVMValueRef j = LLVMBuildOr(b, minLane, LLVMBuildAnd(b, bval, notSeg, ""), "");
+                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
             }
-        }
-        LLVMValueRef src = sel(valid, j, lane);
-        return result(wave.permute(b, v, src), valid);
+        };
     }
 
     /** redux.sync over the member lanes, in lane order. */
