@@ -86,6 +86,13 @@ public record NvptxTarget(int sm) implements Target {
                                 LLVMValueRef[] in) {
         String t = f64 ? ".d" : ".f", f = ftz ? ".ftz" : "", r = "." + rounding;
         if (f64 && ftz) return null;
+        // NVIDIA's own copysign (sign of the first operand, magnitude of the second): LLVM 20's InstCombine folded
+        // min(copysign(x, y), min(x, y)) to min(x, y), wrong wherever y is negative and x positive (corpus kernel
+        // fuzz_1_19670: -5.9e-22 for NVIDIA's -2.5e21); its copysign intrinsic is what that fold matches
+        if (op.equals("copysign") && in.length == 2) {
+            String k = f64 ? "d" : "f";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), "copysign" + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
+        }
         String name = switch (op) {
             case "add", "sub" -> approx ? null : "llvm.nvvm.add" + r + f + t;
             case "mul" -> approx ? null : "llvm.nvvm.mul" + r + f + t;

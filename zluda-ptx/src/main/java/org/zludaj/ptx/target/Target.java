@@ -117,7 +117,7 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * One f32 or f64 PTX instruction ({@code add sub mul fma mad div rcp sqrt rsqrt min max ex2 lg2 sin cos}) as the
+     * One f32 or f64 PTX instruction ({@code add sub mul fma mad div rcp sqrt rsqrt min max ex2 lg2 sin cos copysign}) as the
      * target's own instruction of exactly PTX's semantics for the given rounding ("rn", "rz", "rm", "rp"), .ftz and
      * .approx (NaN results, subnormals and signed zeros included), or null where it has none: then the generic
      * lowering applies, which makes every target give NVIDIA's bits. Saturation is applied by the caller.
