@@ -86,12 +86,16 @@ public record NvptxTarget(int sm) implements Target {
                                 LLVMValueRef[] in) {
         String t = f64 ? ".d" : ".f", f = ftz ? ".ftz" : "", r = "." + rounding;
         if (f64 && ftz) return null;
-        // NVIDIA's own copysign (sign of the first operand, magnitude of the second): LLVM 20's InstCombine folded
-        // min(copysign(x, y), min(x, y)) to min(x, y), wrong wherever y is negative and x positive (corpus kernel
-        // fuzz_1_19670: -5.9e-22 for NVIDIA's -2.5e21); its copysign intrinsic is what that fold matches
+        // copysign (sign of the first operand, magnitude of the second) as bit operations in inline PTX, opaque to
+        // LLVM: LLVM 20's InstCombine folded min(copysign(x, y), min(x, y)) to min(x, y), wrong wherever y is
+        // negative and x positive (corpus kernel fuzz_1_19670: -5.9e-22 for NVIDIA's -2.5e21); and NVIDIA's JIT gave
+        // |x| for its own copysign.f32 of one register twice (copysign(x, x) is x) in our output (six corpus kernels)
         if (op.equals("copysign") && in.length == 2) {
-            String k = f64 ? "d" : "f";
-            return Ll.pureAsm(b, LLVMTypeOf(in[0]), "copysign" + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
+            String k = f64 ? "d" : "f", w = f64 ? "b64" : "b32";
+            String sign = f64 ? "0x8000000000000000" : "0x80000000", magnitude = f64 ? "0x7FFFFFFFFFFFFFFF" : "0x7FFFFFFF";
+            String text = "{ .reg ." + w + " %za, %zb; mov." + w + " %za, $1; mov." + w + " %zb, $2; and." + w + " %za, %za, " + sign
+                    + "; and." + w + " %zb, %zb, " + magnitude + "; or." + w + " %za, %za, %zb; mov." + w + " $0, %za; }";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), text, "=" + k + "," + k + "," + k, in);
         }
         String name = switch (op) {
             case "add", "sub" -> approx ? null : "llvm.nvvm.add" + r + f + t;
