@@ -12,6 +12,8 @@
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
 #   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
+#   bash tools/gpu-check/native_dirs.sh FOLDERS.tar.xz ptxrun.c   on the GPU machine: ptxrun folders natively, 16 processes
+#                                            (A/B of two compilers' NVPTX against NVIDIA's PTX; hangs named)
 #   bash .device-carry/run.sh dirs DIR [CACHE_TGZ]  DIR's ptxrun test folders natively and through ZLUDA-J (the
 #                                            classification of fuzz_corpus.py; fuzz_cuts.py first reads the outputs)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
