@@ -90,7 +90,7 @@ entry:
   %__zb_q = alloca i1, align 1, addrspace(5)
   br label %start
 
-"$zluda_bar_1_zero":                              ; preds = %"$zluda_bar_1_zero", %177
+"$zluda_bar_1_zero":                              ; preds = %"$zluda_bar_1_zero", %175
   %2 = load i64, ptr addrspace(5) %__zb_a2, align 8
   %3 = inttoptr i64 %2 to ptr addrspace(3)
   store i64 0, ptr addrspace(3) %3, align 8
@@ -103,9 +103,9 @@ entry:
   %9 = xor i1 %8, true
   store i1 %8, ptr addrspace(5) %__zb_p4, align 1
   %10 = load i1, ptr addrspace(5) %__zb_p4, align 1
-  br i1 %10, label %"$zluda_bar_1_zero", label %180
+  br i1 %10, label %"$zluda_bar_1_zero", label %178
 
-"$zluda_bar_1_ready":                             ; preds = %180, %start
+"$zluda_bar_1_ready":                             ; preds = %178, %start
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
@@ -155,320 +155,318 @@ entry:
   %45 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
   %46 = and i32 %45, 0
   %47 = or i32 %46, 31
-  %48 = and i32 %45, 0
-  %49 = xor i32 %45, 1
-  %50 = icmp sle i32 %49, %47
-  %51 = select i1 %50, i32 %49, i32 %45
-  %52 = shl i32 %51, 2
-  %53 = call i32 @llvm.amdgcn.ds.bpermute(i32 %52, i32 %42)
-  %54 = zext i32 %53 to i64
-  %55 = zext i1 %50 to i64
-  %56 = shl i64 %55, 32
-  %57 = or i64 %54, %56
-  %58 = trunc i64 %57 to i32
-  %59 = lshr i64 %57, 32
-  %60 = trunc i64 %59 to i1
-  store i32 %58, ptr addrspace(5) %r3, align 4
-  store i1 %60, ptr addrspace(5) %p1, align 1
-  %61 = load i1, ptr addrspace(5) %p1, align 1
-  %62 = zext i1 %61 to i64
-  %63 = trunc i64 %62 to i32
-  %64 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
-  %65 = and i32 %64, -1
-  %66 = icmp ne i64 %62, 0
-  %67 = call i32 @llvm.amdgcn.ballot.i32(i1 %66)
-  %68 = and i32 %67, -1
-  %69 = zext i32 %68 to i64
-  %70 = trunc i64 %69 to i32
-  %71 = lshr i64 %69, 32
-  %72 = trunc i64 %71 to i1
-  store i32 %70, ptr addrspace(5) %r4, align 4
+  %48 = xor i32 %45, 1
+  %49 = icmp sle i32 %48, %47
+  %50 = select i1 %49, i32 %48, i32 %45
+  %51 = shl i32 %50, 2
+  %52 = call i32 @llvm.amdgcn.ds.bpermute(i32 %51, i32 %42)
+  %53 = zext i32 %52 to i64
+  %54 = zext i1 %49 to i64
+  %55 = shl i64 %54, 32
+  %56 = or i64 %53, %55
+  %57 = trunc i64 %56 to i32
+  %58 = lshr i64 %56, 32
+  %59 = trunc i64 %58 to i1
+  store i32 %57, ptr addrspace(5) %r3, align 4
+  store i1 %59, ptr addrspace(5) %p1, align 1
+  %60 = load i1, ptr addrspace(5) %p1, align 1
+  %61 = zext i1 %60 to i64
+  %62 = trunc i64 %61 to i32
+  %63 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %64 = and i32 %63, -1
+  %65 = icmp ne i64 %61, 0
+  %66 = call i32 @llvm.amdgcn.ballot.i32(i1 %65)
+  %67 = and i32 %66, -1
+  %68 = zext i32 %67 to i64
+  %69 = trunc i64 %68 to i32
+  %70 = lshr i64 %68, 32
+  %71 = trunc i64 %70 to i1
+  store i32 %69, ptr addrspace(5) %r4, align 4
   fence syncscope("workgroup") release
   call void @llvm.amdgcn.s.barrier()
   fence syncscope("workgroup") acquire
   fence seq_cst
-  %73 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
-  %74 = and i32 %73, -1
-  %75 = zext i32 %73 to i64
-  %76 = trunc i64 %75 to i32
-  %77 = lshr i64 %75, 32
-  %78 = trunc i64 %77 to i1
-  store i32 %76, ptr addrspace(5) %__zb_m, align 4
-  %79 = load i1, ptr addrspace(5) %p1, align 1
-  %80 = zext i1 %79 to i64
-  %81 = load i32, ptr addrspace(5) %__zb_m, align 4
-  %82 = trunc i64 %80 to i32
-  %83 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
-  %84 = and i32 %83, %81
-  %85 = icmp ne i64 %80, 0
-  %86 = call i32 @llvm.amdgcn.ballot.i32(i1 %85)
-  %87 = and i32 %86, %81
-  %88 = zext i32 %87 to i64
-  %89 = trunc i64 %88 to i32
-  %90 = lshr i64 %88, 32
-  %91 = trunc i64 %90 to i1
-  store i32 %89, ptr addrspace(5) %__zb_v, align 4
-  %92 = load i32, ptr addrspace(5) %__zb_v, align 4
-  %93 = call i32 @llvm.ctpop.i32(i32 %92)
-  store i32 %93, ptr addrspace(5) %__zb_v, align 4
+  %72 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %73 = and i32 %72, -1
+  %74 = zext i32 %72 to i64
+  %75 = trunc i64 %74 to i32
+  %76 = lshr i64 %74, 32
+  %77 = trunc i64 %76 to i1
+  store i32 %75, ptr addrspace(5) %__zb_m, align 4
+  %78 = load i1, ptr addrspace(5) %p1, align 1
+  %79 = zext i1 %78 to i64
+  %80 = load i32, ptr addrspace(5) %__zb_m, align 4
+  %81 = trunc i64 %79 to i32
+  %82 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %83 = and i32 %82, %80
+  %84 = icmp ne i64 %79, 0
+  %85 = call i32 @llvm.amdgcn.ballot.i32(i1 %84)
+  %86 = and i32 %85, %80
+  %87 = zext i32 %86 to i64
+  %88 = trunc i64 %87 to i32
+  %89 = lshr i64 %87, 32
+  %90 = trunc i64 %89 to i1
+  store i32 %88, ptr addrspace(5) %__zb_v, align 4
+  %91 = load i32, ptr addrspace(5) %__zb_v, align 4
+  %92 = call i32 @llvm.ctpop.i32(i32 %91)
+  store i32 %92, ptr addrspace(5) %__zb_v, align 4
   store i32 0, ptr addrspace(5) %__zb_r, align 4
-  %94 = load i32, ptr addrspace(5) %__zb_m, align 4
-  %95 = sub i32 0, %94
-  store i32 %95, ptr addrspace(5) %__zb_l, align 4
-  %96 = load i32, ptr addrspace(5) %__zb_l, align 4
-  %97 = load i32, ptr addrspace(5) %__zb_m, align 4
-  %98 = and i32 %96, %97
-  store i32 %98, ptr addrspace(5) %__zb_l, align 4
-  %99 = load i32, ptr addrspace(5) %__zb_l, align 4
-  %100 = call i32 @llvm.ctlz.i32(i32 %99, i1 false)
-  %101 = sub i32 31, %100
-  %102 = icmp eq i32 %99, 0
-  %103 = select i1 %102, i32 -1, i32 %101
-  store i32 %103, ptr addrspace(5) %__zb_l, align 4
-  %104 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  store i32 %104, ptr addrspace(5) %__zb_n1, align 4
-  %105 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %106 = load i32, ptr addrspace(5) %__zb_l, align 4
-  %107 = icmp eq i32 %105, %106
-  %108 = xor i1 %107, true
-  store i1 %107, ptr addrspace(5) %__zb_p4, align 1
-  %109 = load i1, ptr addrspace(5) %__zb_p4, align 1
-  %110 = xor i1 %109, true
-  br i1 %110, label %"$zluda_bar_0_done", label %181
+  %93 = load i32, ptr addrspace(5) %__zb_m, align 4
+  %94 = sub i32 0, %93
+  store i32 %94, ptr addrspace(5) %__zb_l, align 4
+  %95 = load i32, ptr addrspace(5) %__zb_l, align 4
+  %96 = load i32, ptr addrspace(5) %__zb_m, align 4
+  %97 = and i32 %95, %96
+  store i32 %97, ptr addrspace(5) %__zb_l, align 4
+  %98 = load i32, ptr addrspace(5) %__zb_l, align 4
+  %99 = call i32 @llvm.ctlz.i32(i32 %98, i1 false)
+  %100 = sub i32 31, %99
+  %101 = icmp eq i32 %98, 0
+  %102 = select i1 %101, i32 -1, i32 %100
+  store i32 %102, ptr addrspace(5) %__zb_l, align 4
+  %103 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  store i32 %103, ptr addrspace(5) %__zb_n1, align 4
+  %104 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %105 = load i32, ptr addrspace(5) %__zb_l, align 4
+  %106 = icmp eq i32 %104, %105
+  %107 = xor i1 %106, true
+  store i1 %106, ptr addrspace(5) %__zb_p4, align 1
+  %108 = load i1, ptr addrspace(5) %__zb_p4, align 1
+  %109 = xor i1 %108, true
+  br i1 %109, label %"$zluda_bar_0_done", label %179
 
-"$zluda_bar_0_wait":                              ; preds = %271, %256, %181
-  %111 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %112 = inttoptr i64 %111 to ptr addrspace(3)
-  %113 = load volatile i64, ptr addrspace(3) %112, align 8
-  store i64 %113, ptr addrspace(5) %__zb_now, align 8
-  %114 = load i64, ptr addrspace(5) %__zb_now, align 8
-  %115 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %116 = icmp uge i64 %114, %115
-  %117 = xor i1 %116, true
-  store i1 %116, ptr addrspace(5) %__zb_q, align 1
-  %118 = load i1, ptr addrspace(5) %__zb_q, align 1
-  br i1 %118, label %"$zluda_bar_0_arrived", label %271
+"$zluda_bar_0_wait":                              ; preds = %269, %254, %179
+  %110 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %111 = inttoptr i64 %110 to ptr addrspace(3)
+  %112 = load volatile i64, ptr addrspace(3) %111, align 8
+  store i64 %112, ptr addrspace(5) %__zb_now, align 8
+  %113 = load i64, ptr addrspace(5) %__zb_now, align 8
+  %114 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %115 = icmp uge i64 %113, %114
+  %116 = xor i1 %115, true
+  store i1 %115, ptr addrspace(5) %__zb_q, align 1
+  %117 = load i1, ptr addrspace(5) %__zb_q, align 1
+  br i1 %117, label %"$zluda_bar_0_arrived", label %269
 
 "$zluda_bar_0_arrived":                           ; preds = %"$zluda_bar_0_wait"
   fence seq_cst
-  %119 = load i64, ptr addrspace(5) %__zb_s, align 8
-  %120 = inttoptr i64 %119 to ptr addrspace(3)
-  %121 = getelementptr i8, ptr addrspace(3) %120, i64 8
-  %122 = load volatile i32, ptr addrspace(3) %121, align 4
-  store i32 %122, ptr addrspace(5) %__zb_r, align 4
+  %118 = load i64, ptr addrspace(5) %__zb_s, align 8
+  %119 = inttoptr i64 %118 to ptr addrspace(3)
+  %120 = getelementptr i8, ptr addrspace(3) %119, i64 8
+  %121 = load volatile i32, ptr addrspace(3) %120, align 4
+  store i32 %121, ptr addrspace(5) %__zb_r, align 4
   br label %"$zluda_bar_0_done"
 
 "$zluda_bar_0_done":                              ; preds = %"$zluda_bar_0_arrived", %"$zluda_bar_1_ready"
-  %123 = load i32, ptr addrspace(5) %__zb_r, align 4
-  %124 = zext i32 %123 to i64
-  %125 = load i32, ptr addrspace(5) %__zb_l, align 4
-  %126 = load i32, ptr addrspace(5) %__zb_m, align 4
-  %127 = trunc i64 %124 to i32
-  %128 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
-  %129 = and i32 %128, %126
-  %130 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
-  %131 = and i32 %125, 31
-  %132 = and i32 %130, 0
-  %133 = or i32 %132, 31
-  %134 = and i32 %130, 0
-  %135 = and i32 %131, -1
-  %136 = or i32 %134, %135
-  %137 = icmp sle i32 %136, %133
-  %138 = select i1 %137, i32 %136, i32 %130
-  %139 = shl i32 %138, 2
-  %140 = call i32 @llvm.amdgcn.ds.bpermute(i32 %139, i32 %127)
-  %141 = zext i32 %140 to i64
-  %142 = zext i1 %137 to i64
-  %143 = shl i64 %142, 32
-  %144 = or i64 %141, %143
-  %145 = trunc i64 %144 to i32
-  %146 = lshr i64 %144, 32
-  %147 = trunc i64 %146 to i1
-  store i32 %145, ptr addrspace(5) %__zb_r, align 4
+  %122 = load i32, ptr addrspace(5) %__zb_r, align 4
+  %123 = zext i32 %122 to i64
+  %124 = load i32, ptr addrspace(5) %__zb_l, align 4
+  %125 = load i32, ptr addrspace(5) %__zb_m, align 4
+  %126 = trunc i64 %123 to i32
+  %127 = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %128 = and i32 %127, %125
+  %129 = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %130 = and i32 %124, 31
+  %131 = and i32 %129, 0
+  %132 = or i32 %131, 31
+  %133 = and i32 %130, -1
+  %134 = or i32 %131, %133
+  %135 = icmp sle i32 %134, %132
+  %136 = select i1 %135, i32 %134, i32 %129
+  %137 = shl i32 %136, 2
+  %138 = call i32 @llvm.amdgcn.ds.bpermute(i32 %137, i32 %126)
+  %139 = zext i32 %138 to i64
+  %140 = zext i1 %135 to i64
+  %141 = shl i64 %140, 32
+  %142 = or i64 %139, %141
+  %143 = trunc i64 %142 to i32
+  %144 = lshr i64 %142, 32
+  %145 = trunc i64 %144 to i1
+  store i32 %143, ptr addrspace(5) %__zb_r, align 4
   fence seq_cst
-  %148 = load i32, ptr addrspace(5) %__zb_r, align 4
-  store i32 %148, ptr addrspace(5) %r5, align 4
-  %149 = load i32, ptr addrspace(5) %r3, align 4
-  %150 = load i32, ptr addrspace(5) %r4, align 4
-  %151 = add i32 %149, %150
-  store i32 %151, ptr addrspace(5) %r6, align 4
-  %152 = load i32, ptr addrspace(5) %r6, align 4
-  %153 = load i32, ptr addrspace(5) %r5, align 4
-  %154 = add i32 %152, %153
-  store i32 %154, ptr addrspace(5) %r6, align 4
-  %155 = load i64, ptr addrspace(5) %rd1, align 8
-  %156 = inttoptr i64 %155 to ptr addrspace(1)
-  %157 = load i32, ptr addrspace(5) %r6, align 4
-  store i32 %157, ptr addrspace(1) %156, align 4
+  %146 = load i32, ptr addrspace(5) %__zb_r, align 4
+  store i32 %146, ptr addrspace(5) %r5, align 4
+  %147 = load i32, ptr addrspace(5) %r3, align 4
+  %148 = load i32, ptr addrspace(5) %r4, align 4
+  %149 = add i32 %147, %148
+  store i32 %149, ptr addrspace(5) %r6, align 4
+  %150 = load i32, ptr addrspace(5) %r6, align 4
+  %151 = load i32, ptr addrspace(5) %r5, align 4
+  %152 = add i32 %150, %151
+  store i32 %152, ptr addrspace(5) %r6, align 4
+  %153 = load i64, ptr addrspace(5) %rd1, align 8
+  %154 = inttoptr i64 %153 to ptr addrspace(1)
+  %155 = load i32, ptr addrspace(5) %r6, align 4
+  store i32 %155, ptr addrspace(1) %154, align 4
   ret void
 
 start:                                            ; preds = %entry
-  %158 = call i32 @llvm.amdgcn.workitem.id.x()
-  %159 = zext i32 %158 to i64
-  store i64 %159, ptr addrspace(5) %__zb_t3, align 8
-  %160 = call i32 @llvm.amdgcn.workitem.id.y()
-  store i32 %160, ptr addrspace(5) %__zb_n1, align 4
-  %161 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %162 = trunc i64 %161 to i32
-  %163 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %164 = or i32 %162, %163
-  %165 = zext i32 %164 to i64
-  store i64 %165, ptr addrspace(5) %__zb_t3, align 8
-  %166 = call i32 @llvm.amdgcn.workitem.id.z()
-  store i32 %166, ptr addrspace(5) %__zb_n1, align 4
-  %167 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %168 = trunc i64 %167 to i32
-  %169 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %170 = or i32 %168, %169
-  %171 = zext i32 %170 to i64
-  store i64 %171, ptr addrspace(5) %__zb_t3, align 8
-  %172 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %173 = trunc i64 %172 to i32
-  %174 = icmp ne i32 %173, 0
-  %175 = xor i1 %174, true
-  store i1 %174, ptr addrspace(5) %__zb_p4, align 1
-  %176 = load i1, ptr addrspace(5) %__zb_p4, align 1
-  br i1 %176, label %"$zluda_bar_1_ready", label %177
+  %156 = call i32 @llvm.amdgcn.workitem.id.x()
+  %157 = zext i32 %156 to i64
+  store i64 %157, ptr addrspace(5) %__zb_t3, align 8
+  %158 = call i32 @llvm.amdgcn.workitem.id.y()
+  store i32 %158, ptr addrspace(5) %__zb_n1, align 4
+  %159 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %160 = trunc i64 %159 to i32
+  %161 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %162 = or i32 %160, %161
+  %163 = zext i32 %162 to i64
+  store i64 %163, ptr addrspace(5) %__zb_t3, align 8
+  %164 = call i32 @llvm.amdgcn.workitem.id.z()
+  store i32 %164, ptr addrspace(5) %__zb_n1, align 4
+  %165 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %166 = trunc i64 %165 to i32
+  %167 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %168 = or i32 %166, %167
+  %169 = zext i32 %168 to i64
+  store i64 %169, ptr addrspace(5) %__zb_t3, align 8
+  %170 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %171 = trunc i64 %170 to i32
+  %172 = icmp ne i32 %171, 0
+  %173 = xor i1 %172, true
+  store i1 %172, ptr addrspace(5) %__zb_p4, align 1
+  %174 = load i1, ptr addrspace(5) %__zb_p4, align 1
+  br i1 %174, label %"$zluda_bar_1_ready", label %175
 
-177:                                              ; preds = %start
+175:                                              ; preds = %start
   store i64 ptrtoint (ptr addrspace(3) @__zluda_named_barriers to i64), ptr addrspace(5) %__zb_a2, align 8
-  %178 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %179 = add i64 %178, 512
-  store i64 %179, ptr addrspace(5) %__zb_e, align 8
+  %176 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %177 = add i64 %176, 512
+  store i64 %177, ptr addrspace(5) %__zb_e, align 8
   br label %"$zluda_bar_1_zero"
 
-180:                                              ; preds = %"$zluda_bar_1_zero"
+178:                                              ; preds = %"$zluda_bar_1_zero"
   br label %"$zluda_bar_1_ready"
 
-181:                                              ; preds = %"$zluda_bar_1_ready"
-  %182 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
-  %183 = getelementptr i8, ptr addrspace(4) %182, i32 12
-  %ntid.x = load i16, ptr addrspace(4) %183, align 2
-  %184 = zext i16 %ntid.x to i32
-  store i32 %184, ptr addrspace(5) %__zb_c, align 4
-  %185 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
-  %186 = getelementptr i8, ptr addrspace(4) %185, i32 14
-  %ntid.y = load i16, ptr addrspace(4) %186, align 2
-  %187 = zext i16 %ntid.y to i32
-  store i32 %187, ptr addrspace(5) %__zb_n1, align 4
-  %188 = load i32, ptr addrspace(5) %__zb_c, align 4
-  %189 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %190 = mul i32 %188, %189
-  store i32 %190, ptr addrspace(5) %__zb_c, align 4
-  %191 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
-  %192 = getelementptr i8, ptr addrspace(4) %191, i32 16
-  %ntid.z = load i16, ptr addrspace(4) %192, align 2
-  %193 = zext i16 %ntid.z to i32
-  store i32 %193, ptr addrspace(5) %__zb_n1, align 4
-  %194 = load i32, ptr addrspace(5) %__zb_c, align 4
-  %195 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %196 = mul i32 %194, %195
+179:                                              ; preds = %"$zluda_bar_1_ready"
+  %180 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %181 = getelementptr i8, ptr addrspace(4) %180, i32 12
+  %ntid.x = load i16, ptr addrspace(4) %181, align 2
+  %182 = zext i16 %ntid.x to i32
+  store i32 %182, ptr addrspace(5) %__zb_c, align 4
+  %183 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %184 = getelementptr i8, ptr addrspace(4) %183, i32 14
+  %ntid.y = load i16, ptr addrspace(4) %184, align 2
+  %185 = zext i16 %ntid.y to i32
+  store i32 %185, ptr addrspace(5) %__zb_n1, align 4
+  %186 = load i32, ptr addrspace(5) %__zb_c, align 4
+  %187 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %188 = mul i32 %186, %187
+  store i32 %188, ptr addrspace(5) %__zb_c, align 4
+  %189 = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %190 = getelementptr i8, ptr addrspace(4) %189, i32 16
+  %ntid.z = load i16, ptr addrspace(4) %190, align 2
+  %191 = zext i16 %ntid.z to i32
+  store i32 %191, ptr addrspace(5) %__zb_n1, align 4
+  %192 = load i32, ptr addrspace(5) %__zb_c, align 4
+  %193 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %194 = mul i32 %192, %193
+  store i32 %194, ptr addrspace(5) %__zb_c, align 4
+  %195 = load i32, ptr addrspace(5) %__zb_c, align 4
+  %196 = add i32 %195, 31
   store i32 %196, ptr addrspace(5) %__zb_c, align 4
   %197 = load i32, ptr addrspace(5) %__zb_c, align 4
-  %198 = add i32 %197, 31
+  %198 = and i32 %197, -32
   store i32 %198, ptr addrspace(5) %__zb_c, align 4
   %199 = load i32, ptr addrspace(5) %__zb_c, align 4
-  %200 = and i32 %199, -32
-  store i32 %200, ptr addrspace(5) %__zb_c, align 4
-  %201 = load i32, ptr addrspace(5) %__zb_c, align 4
-  %202 = zext i32 %201 to i65
-  %203 = trunc i65 %202 to i64
-  store i64 %203, ptr addrspace(5) %__zb_c64, align 8
+  %200 = zext i32 %199 to i65
+  %201 = trunc i65 %200 to i64
+  store i64 %201, ptr addrspace(5) %__zb_c64, align 8
   store i32 0, ptr addrspace(5) %__zb_n1, align 4
+  %202 = load i32, ptr addrspace(5) %__zb_n1, align 4
+  %203 = and i32 %202, 15
+  store i32 %203, ptr addrspace(5) %__zb_n1, align 4
   %204 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %205 = and i32 %204, 15
-  store i32 %205, ptr addrspace(5) %__zb_n1, align 4
-  %206 = load i32, ptr addrspace(5) %__zb_n1, align 4
-  %207 = zext i32 %206 to i64
-  %208 = mul i64 %207, 32
-  store i64 %208, ptr addrspace(5) %__zb_a2, align 8
+  %205 = zext i32 %204 to i64
+  %206 = mul i64 %205, 32
+  store i64 %206, ptr addrspace(5) %__zb_a2, align 8
   store i64 ptrtoint (ptr addrspace(3) @__zluda_named_barriers to i64), ptr addrspace(5) %__zb_w, align 8
-  %209 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %210 = load i64, ptr addrspace(5) %__zb_w, align 8
-  %211 = add i64 %209, %210
-  store i64 %211, ptr addrspace(5) %__zb_a2, align 8
-  %212 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %213 = inttoptr i64 %212 to ptr addrspace(3)
-  %214 = load volatile i64, ptr addrspace(3) %213, align 8
-  store i64 %214, ptr addrspace(5) %__zb_now, align 8
-  %215 = load i64, ptr addrspace(5) %__zb_now, align 8
-  %216 = load i64, ptr addrspace(5) %__zb_c64, align 8
-  %217 = icmp eq i64 %216, 0
-  %218 = select i1 %217, i64 1, i64 %216
-  %219 = udiv i64 %215, %218
-  %220 = select i1 %217, i64 -1, i64 %219
-  store i64 %220, ptr addrspace(5) %__zb_g, align 8
-  %221 = load i64, ptr addrspace(5) %__zb_g, align 8
-  %222 = urem i64 %221, 3
-  %223 = select i1 false, i64 -1, i64 %222
-  store i64 %223, ptr addrspace(5) %__zb_s, align 8
-  %224 = load i64, ptr addrspace(5) %__zb_s, align 8
-  %225 = shl i64 %224, 2
-  %226 = select i1 false, i64 0, i64 %225
-  store i64 %226, ptr addrspace(5) %__zb_s, align 8
-  %227 = load i64, ptr addrspace(5) %__zb_s, align 8
-  %228 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %229 = add i64 %227, %228
-  store i64 %229, ptr addrspace(5) %__zb_s, align 8
-  %230 = load i64, ptr addrspace(5) %__zb_s, align 8
-  %231 = inttoptr i64 %230 to ptr addrspace(3)
-  %232 = getelementptr i8, ptr addrspace(3) %231, i64 8
-  %233 = load i32, ptr addrspace(5) %__zb_v, align 4
-  %234 = atomicrmw add ptr addrspace(3) %232, i32 %233 monotonic, align 4
-  store i32 %234, ptr addrspace(5) %__zb_n1, align 4
+  %207 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %208 = load i64, ptr addrspace(5) %__zb_w, align 8
+  %209 = add i64 %207, %208
+  store i64 %209, ptr addrspace(5) %__zb_a2, align 8
+  %210 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %211 = inttoptr i64 %210 to ptr addrspace(3)
+  %212 = load volatile i64, ptr addrspace(3) %211, align 8
+  store i64 %212, ptr addrspace(5) %__zb_now, align 8
+  %213 = load i64, ptr addrspace(5) %__zb_now, align 8
+  %214 = load i64, ptr addrspace(5) %__zb_c64, align 8
+  %215 = icmp eq i64 %214, 0
+  %216 = select i1 %215, i64 1, i64 %214
+  %217 = udiv i64 %213, %216
+  %218 = select i1 %215, i64 -1, i64 %217
+  store i64 %218, ptr addrspace(5) %__zb_g, align 8
+  %219 = load i64, ptr addrspace(5) %__zb_g, align 8
+  %220 = urem i64 %219, 3
+  %221 = select i1 false, i64 -1, i64 %220
+  store i64 %221, ptr addrspace(5) %__zb_s, align 8
+  %222 = load i64, ptr addrspace(5) %__zb_s, align 8
+  %223 = shl i64 %222, 2
+  %224 = select i1 false, i64 0, i64 %223
+  store i64 %224, ptr addrspace(5) %__zb_s, align 8
+  %225 = load i64, ptr addrspace(5) %__zb_s, align 8
+  %226 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %227 = add i64 %225, %226
+  store i64 %227, ptr addrspace(5) %__zb_s, align 8
+  %228 = load i64, ptr addrspace(5) %__zb_s, align 8
+  %229 = inttoptr i64 %228 to ptr addrspace(3)
+  %230 = getelementptr i8, ptr addrspace(3) %229, i64 8
+  %231 = load i32, ptr addrspace(5) %__zb_v, align 4
+  %232 = atomicrmw add ptr addrspace(3) %230, i32 %231 monotonic, align 4
+  store i32 %232, ptr addrspace(5) %__zb_n1, align 4
   fence seq_cst
-  %235 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %236 = inttoptr i64 %235 to ptr addrspace(3)
-  %237 = atomicrmw add ptr addrspace(3) %236, i64 32 monotonic, align 8
-  store i64 %237, ptr addrspace(5) %__zb_old, align 8
-  %238 = load i64, ptr addrspace(5) %__zb_old, align 8
-  %239 = load i64, ptr addrspace(5) %__zb_c64, align 8
-  %240 = icmp eq i64 %239, 0
-  %241 = select i1 %240, i64 1, i64 %239
-  %242 = udiv i64 %238, %241
-  %243 = select i1 %240, i64 -1, i64 %242
-  store i64 %243, ptr addrspace(5) %__zb_g, align 8
-  %244 = load i64, ptr addrspace(5) %__zb_g, align 8
-  %245 = add i64 %244, 1
-  store i64 %245, ptr addrspace(5) %__zb_t3, align 8
-  %246 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %247 = load i64, ptr addrspace(5) %__zb_c64, align 8
-  %248 = mul i64 %246, %247
-  store i64 %248, ptr addrspace(5) %__zb_t3, align 8
-  %249 = load i64, ptr addrspace(5) %__zb_old, align 8
-  %250 = add i64 %249, 32
-  store i64 %250, ptr addrspace(5) %__zb_now, align 8
-  %251 = load i64, ptr addrspace(5) %__zb_now, align 8
-  %252 = load i64, ptr addrspace(5) %__zb_t3, align 8
-  %253 = icmp ult i64 %251, %252
-  %254 = xor i1 %253, true
-  store i1 %253, ptr addrspace(5) %__zb_q, align 1
-  %255 = load i1, ptr addrspace(5) %__zb_q, align 1
-  br i1 %255, label %"$zluda_bar_0_wait", label %256
+  %233 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %234 = inttoptr i64 %233 to ptr addrspace(3)
+  %235 = atomicrmw add ptr addrspace(3) %234, i64 32 monotonic, align 8
+  store i64 %235, ptr addrspace(5) %__zb_old, align 8
+  %236 = load i64, ptr addrspace(5) %__zb_old, align 8
+  %237 = load i64, ptr addrspace(5) %__zb_c64, align 8
+  %238 = icmp eq i64 %237, 0
+  %239 = select i1 %238, i64 1, i64 %237
+  %240 = udiv i64 %236, %239
+  %241 = select i1 %238, i64 -1, i64 %240
+  store i64 %241, ptr addrspace(5) %__zb_g, align 8
+  %242 = load i64, ptr addrspace(5) %__zb_g, align 8
+  %243 = add i64 %242, 1
+  store i64 %243, ptr addrspace(5) %__zb_t3, align 8
+  %244 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %245 = load i64, ptr addrspace(5) %__zb_c64, align 8
+  %246 = mul i64 %244, %245
+  store i64 %246, ptr addrspace(5) %__zb_t3, align 8
+  %247 = load i64, ptr addrspace(5) %__zb_old, align 8
+  %248 = add i64 %247, 32
+  store i64 %248, ptr addrspace(5) %__zb_now, align 8
+  %249 = load i64, ptr addrspace(5) %__zb_now, align 8
+  %250 = load i64, ptr addrspace(5) %__zb_t3, align 8
+  %251 = icmp ult i64 %249, %250
+  %252 = xor i1 %251, true
+  store i1 %251, ptr addrspace(5) %__zb_q, align 1
+  %253 = load i1, ptr addrspace(5) %__zb_q, align 1
+  br i1 %253, label %"$zluda_bar_0_wait", label %254
 
-256:                                              ; preds = %181
-  %257 = load i64, ptr addrspace(5) %__zb_g, align 8
-  %258 = add i64 %257, 2
-  store i64 %258, ptr addrspace(5) %__zb_w, align 8
-  %259 = load i64, ptr addrspace(5) %__zb_w, align 8
-  %260 = urem i64 %259, 3
-  %261 = select i1 false, i64 -1, i64 %260
-  store i64 %261, ptr addrspace(5) %__zb_w, align 8
-  %262 = load i64, ptr addrspace(5) %__zb_w, align 8
-  %263 = shl i64 %262, 2
-  %264 = select i1 false, i64 0, i64 %263
-  store i64 %264, ptr addrspace(5) %__zb_w, align 8
-  %265 = load i64, ptr addrspace(5) %__zb_w, align 8
-  %266 = load i64, ptr addrspace(5) %__zb_a2, align 8
-  %267 = add i64 %265, %266
-  store i64 %267, ptr addrspace(5) %__zb_w, align 8
-  %268 = load i64, ptr addrspace(5) %__zb_w, align 8
-  %269 = inttoptr i64 %268 to ptr addrspace(3)
-  %270 = getelementptr i8, ptr addrspace(3) %269, i64 8
-  store volatile i32 0, ptr addrspace(3) %270, align 4
+254:                                              ; preds = %179
+  %255 = load i64, ptr addrspace(5) %__zb_g, align 8
+  %256 = add i64 %255, 2
+  store i64 %256, ptr addrspace(5) %__zb_w, align 8
+  %257 = load i64, ptr addrspace(5) %__zb_w, align 8
+  %258 = urem i64 %257, 3
+  %259 = select i1 false, i64 -1, i64 %258
+  store i64 %259, ptr addrspace(5) %__zb_w, align 8
+  %260 = load i64, ptr addrspace(5) %__zb_w, align 8
+  %261 = shl i64 %260, 2
+  %262 = select i1 false, i64 0, i64 %261
+  store i64 %262, ptr addrspace(5) %__zb_w, align 8
+  %263 = load i64, ptr addrspace(5) %__zb_w, align 8
+  %264 = load i64, ptr addrspace(5) %__zb_a2, align 8
+  %265 = add i64 %263, %264
+  store i64 %265, ptr addrspace(5) %__zb_w, align 8
+  %266 = load i64, ptr addrspace(5) %__zb_w, align 8
+  %267 = inttoptr i64 %266 to ptr addrspace(3)
+  %268 = getelementptr i8, ptr addrspace(3) %267, i64 8
+  store volatile i32 0, ptr addrspace(3) %268, align 4
   br label %"$zluda_bar_0_wait"
 
-271:                                              ; preds = %"$zluda_bar_0_wait"
+269:                                              ; preds = %"$zluda_bar_0_wait"
   call void @llvm.amdgcn.s.sleep(i32 1)
   br label %"$zluda_bar_0_wait"
 }

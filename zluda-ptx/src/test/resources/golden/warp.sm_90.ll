@@ -109,48 +109,55 @@ start:                                            ; preds = %entry
   %31 = load i32, ptr %r1, align 4
   %32 = zext i32 %31 to i64
   %33 = trunc i64 %32 to i32
-  %34 = call { i32, i32 } asm sideeffect "{ .reg .pred %zp; shfl.sync.bfly.b32 $0|%zp, $2, $3, $4, $5; selp.u32 $1, 1, 0, %zp; } // 0", "=r,=r,r,r,r,r"(i32 %33, i32 1, i32 31, i32 -1) #0
-  %35 = extractvalue { i32, i32 } %34, 0
-  %36 = zext i32 %35 to i64
-  %37 = extractvalue { i32, i32 } %34, 1
-  %38 = zext i32 %37 to i64
-  %39 = shl i64 %38, 32
-  %40 = or i64 %36, %39
-  %41 = trunc i64 %40 to i32
-  %42 = lshr i64 %40, 32
-  %43 = trunc i64 %42 to i1
-  store i32 %41, ptr %r3, align 4
-  store i1 %43, ptr %p1, align 1
-  %44 = load i1, ptr %p1, align 1
-  %45 = zext i1 %44 to i64
-  %46 = trunc i64 %45 to i32
-  %47 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; } // 1", "=r,r,r"(i32 %46, i32 -1) #0
-  %48 = zext i32 %47 to i64
+  %34 = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+  %35 = and i32 %34, 0
+  %36 = or i32 %35, 31
+  %37 = xor i32 %34, 1
+  %38 = icmp sle i32 %37, %36
+  %39 = call i32 asm sideeffect "shfl.sync.bfly.b32 $0, $1, $2, $3, $4; // 0", "=r,r,r,r,r"(i32 %33, i32 1, i32 31, i32 -1) #1
+  %40 = zext i32 %39 to i64
+  %41 = zext i1 %38 to i64
+  %42 = shl i64 %41, 32
+  %43 = or i64 %40, %42
+  %44 = trunc i64 %43 to i32
+  %45 = lshr i64 %43, 32
+  %46 = trunc i64 %45 to i1
+  store i32 %44, ptr %r3, align 4
+  store i1 %46, ptr %p1, align 1
+  %47 = load i1, ptr %p1, align 1
+  %48 = zext i1 %47 to i64
   %49 = trunc i64 %48 to i32
-  %50 = lshr i64 %48, 32
-  %51 = trunc i64 %50 to i1
-  store i32 %49, ptr %r4, align 4
-  call void asm sideeffect "barrier.sync $0;", "r,~{memory}"(i32 0) #0
-  %52 = load i1, ptr %p1, align 1
-  %53 = zext i1 %52 to i32
-  %54 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %53) #0
-  store i32 %54, ptr %r5, align 4
-  %55 = load i32, ptr %r3, align 4
-  %56 = load i32, ptr %r4, align 4
-  %57 = add i32 %55, %56
-  store i32 %57, ptr %r6, align 4
-  %58 = load i32, ptr %r6, align 4
-  %59 = load i32, ptr %r5, align 4
+  %50 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; } // 1", "=r,r,r"(i32 %49, i32 -1) #1
+  %51 = zext i32 %50 to i64
+  %52 = trunc i64 %51 to i32
+  %53 = lshr i64 %51, 32
+  %54 = trunc i64 %53 to i1
+  store i32 %52, ptr %r4, align 4
+  call void asm sideeffect "barrier.sync $0;", "r,~{memory}"(i32 0) #1
+  %55 = load i1, ptr %p1, align 1
+  %56 = zext i1 %55 to i32
+  %57 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %56) #1
+  store i32 %57, ptr %r5, align 4
+  %58 = load i32, ptr %r3, align 4
+  %59 = load i32, ptr %r4, align 4
   %60 = add i32 %58, %59
   store i32 %60, ptr %r6, align 4
-  %61 = load i64, ptr %rd1, align 8
-  %62 = inttoptr i64 %61 to ptr addrspace(1)
-  %63 = load i32, ptr %r6, align 4
-  store i32 %63, ptr addrspace(1) %62, align 4
+  %61 = load i32, ptr %r6, align 4
+  %62 = load i32, ptr %r5, align 4
+  %63 = add i32 %61, %62
+  store i32 %63, ptr %r6, align 4
+  %64 = load i64, ptr %rd1, align 8
+  %65 = inttoptr i64 %64 to ptr addrspace(1)
+  %66 = load i32, ptr %r6, align 4
+  store i32 %66, ptr addrspace(1) %65, align 4
   ret void
 }
 
-attributes #0 = { convergent }
+; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
+declare noundef i32 @llvm.nvvm.read.ptx.sreg.laneid() #0
+
+attributes #0 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
+attributes #1 = { convergent }
 
 !zluda.warp.sites = !{!0, !0}
 
