@@ -19,6 +19,24 @@ import org.junit.jupiter.api.Test;
 class NvptxLoweringTest {
     static final String HEAD = ".version 7.8\n.target sm_80\n.address_size 64\n";
 
+    /** Our NVPTX for sm_90 of a kernel: %f0 and %f1 loaded from p[0] and p[1], BODY, %f3 stored to p[2]. */
+    static String nvptxOfTwoFloats(String name, String body) throws Exception {
+        String ptx = HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .f32 %f<4>;
+                	.reg .b64 %rd<2>;
+                	ld.param.u64 %rd0, [p];
+                	ld.global.f32 %f0, [%rd0];
+                	ld.global.f32 %f1, [%rd0+4];
+                """ + body + """
+                	st.global.f32 [%rd0+8], %f3;
+                	ret;
+                }
+                """;
+        return Compiler.nvptx(Ptx.parse(name, ptx), 90);
+    }
+
     static int count(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);
         int n = 0;
@@ -272,21 +290,10 @@ class NvptxLoweringTest {
      */
     @Test
     void negationsOfNaNSignsStaySignFlips() throws Exception {
-        String ptx = HEAD + """
-                .visible .entry k(.param .u64 p)
-                {
-                	.reg .f32 %f<4>;
-                	.reg .b64 %rd<2>;
-                	ld.param.u64 %rd0, [p];
-                	ld.global.f32 %f1, [%rd0];
-                	ld.global.f32 %f3, [%rd0+4];
-                	copysign.f32 %f0, %f1, %f3;
-                	neg.f32 %f2, %f0;
-                	st.global.f32 [%rd0+8], %f2;
-                	ret;
-                }
-                """;
-        String out = Compiler.nvptx(Ptx.parse("signs.ptx", ptx), 90);
+        String out = nvptxOfTwoFloats("signs.ptx", """
+                	copysign.f32 %f2, %f0, %f1;
+                	neg.f32 %f3, %f2;
+                """);
         // copysign: { ... mov.b32 %za, SIGN; mov.b32 %zb, MAGNITUDE; ... mov.b32 RESULT, %za; }
         Matcher cs = Pattern.compile("mov\\.b32 %za, (%f[0-9]+); mov\\.b32 %zb, (%f[0-9]+);[^}]*mov\\.b32 (%f[0-9]+), %za; }")
                 .matcher(out);
@@ -338,22 +345,11 @@ class NvptxLoweringTest {
      */
     @Test
     void minOfCopysignAndMinKeepsBoth() throws Exception {
-        String ptx = HEAD + """
-                .visible .entry k(.param .u64 p)
-                {
-                	.reg .f32 %f<4>;
-                	.reg .b64 %rd<2>;
-                	ld.param.u64 %rd0, [p];
-                	ld.global.f32 %f0, [%rd0];
-                	ld.global.f32 %f1, [%rd0+4];
+        String out = nvptxOfTwoFloats("copysign.ptx", """
                 	min.f32 %f2, %f0, %f1;
                 	copysign.f32 %f1, %f1, %f0;
                 	min.f32 %f3, %f1, %f2;
-                	st.global.f32 [%rd0+8], %f3;
-                	ret;
-                }
-                """;
-        String out = Compiler.nvptx(Ptx.parse("copysign.ptx", ptx), 90);
+                """);
         assertEquals(2, count(out, "\\bmin\\.f32 "), out);
         assertEquals(1, count(out, "and\\.b32 %za, %za, 0x80000000"), out);  // the copysign, bit by bit
         assertEquals(0, count(out, "\\bcopysign\\.f32 "), out);

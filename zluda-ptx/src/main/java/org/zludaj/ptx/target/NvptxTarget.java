@@ -134,10 +134,14 @@ public record NvptxTarget(int sm) implements Target {
 
     /** value | pred << 32 from an asm result {value, pred as 0/1} (or a single i32 value). */
     private static LLVMValueRef result(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef r, boolean twoOutputs) {
+        if (!twoOutputs) return LLVMBuildZExt(b, r, LLVMInt64TypeInContext(ctx), "");
+        return pack(ctx, b, LLVMBuildExtractValue(b, r, 0, ""), LLVMBuildExtractValue(b, r, 1, ""));
+    }
+
+    /** value | pred << 32 (pred an i32 0/1 or an i1). */
+    private static LLVMValueRef pack(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef value, LLVMValueRef pred) {
         LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
-        if (!twoOutputs) return LLVMBuildZExt(b, r, i64, "");
-        LLVMValueRef v = LLVMBuildZExt(b, LLVMBuildExtractValue(b, r, 0, ""), i64, "");
-        LLVMValueRef p = LLVMBuildZExt(b, LLVMBuildExtractValue(b, r, 1, ""), i64, "");
+        LLVMValueRef v = LLVMBuildZExt(b, value, i64, ""), p = LLVMBuildZExt(b, pred, i64, "");
         return LLVMBuildOr(b, v, LLVMBuildShl(b, p, LLVMConstInt(i64, 32, 0), ""), "");
     }
 
@@ -194,10 +198,7 @@ public record NvptxTarget(int sm) implements Target {
                 // where the lanes outside that branch never join it: the warp hangs (corpus kernel fuzz_1_09427)
                 LLVMValueRef lane = specialRegister(m, b, threadContext, "%laneid", -1);
                 LLVMValueRef valid = WaveCollectives.shuffleSource(b, kind, lane, bv, cv)[1];
-                LLVMValueRef d = site(m, b, i32, "shfl.sync." + mode + ".b32 $0, $1, $2, $3, $4;", "=r,r,r,r,r", v32, bv, cv, mask);
-                LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
-                yield LLVMBuildOr(b, LLVMBuildZExt(b, d, i64, ""),
-                        LLVMBuildShl(b, LLVMBuildZExt(b, valid, i64, ""), LLVMConstInt(i64, 32, 0), ""), "");
+                yield pack(ctx, b, site(m, b, i32, "shfl.sync." + mode + ".b32 $0, $1, $2, $3, $4;", "=r,r,r,r,r", v32, bv, cv, mask), valid);
             }
             case BALLOT -> result(ctx, b, site(m, b, i32, "{ .reg .pred %zp; setp.ne.u32 %zp, $1, 0; vote.sync.ballot.b32 $0, %zp, $2; }",
                     "=r,r,r", v32, mask), false);

@@ -147,24 +147,14 @@ public final class WaveCollectives {
         LLVMValueRef notSeg = LLVMBuildNot(b, seg, "");
         LLVMValueRef minLane = LLVMBuildAnd(b, lane, seg, "");
         LLVMValueRef maxLane = LLVMBuildOr(b, minLane, LLVMBuildAnd(b, cval, notSeg, ""), "");
-        return switch (kind) {
-            case Target.SHFL_UP -> {
-                LLVMValueRef j = LLVMBuildSub(b, lane, bval, "");
-                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSGE, j, maxLane, "")};
-            }
-            case Target.SHFL_DOWN -> {
-                LLVMValueRef j = LLVMBuildAdd(b, lane, bval, "");
-                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
-            }
-            case Target.SHFL_BFLY -> {
-                LLVMValueRef j = LLVMBuildXor(b, lane, bval, "");
-                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
-            }
-            default -> {
-                LLVMValueRef j = LLVMBuildOr(b, minLane, LLVMBuildAnd(b, bval, notSeg, ""), "");
-                yield new LLVMValueRef[] {j, LLVMBuildICmp(b, LLVMIntSLE, j, maxLane, "")};
-            }
+        LLVMValueRef j = switch (kind) {
+            case Target.SHFL_UP -> LLVMBuildSub(b, lane, bval, "");
+            case Target.SHFL_DOWN -> LLVMBuildAdd(b, lane, bval, "");
+            case Target.SHFL_BFLY -> LLVMBuildXor(b, lane, bval, "");
+            default -> LLVMBuildOr(b, minLane, LLVMBuildAnd(b, bval, notSeg, ""), "");
         };
+        // up: j >= maxLane (signed: lane - b may be negative); the others: j <= maxLane
+        return new LLVMValueRef[] {j, LLVMBuildICmp(b, kind == Target.SHFL_UP ? LLVMIntSGE : LLVMIntSLE, j, maxLane, "")};
     }
 
     /** redux.sync over the member lanes, in lane order. */
