@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Context switch (x86-64 System V): saves the callee-saved registers and the stack pointer of the current context
@@ -146,6 +147,24 @@ static char *fiber_stacks(uint32_t nthreads, size_t stack, size_t *stride) {
     return a;
 }
 
+/* Seconds a block may spend with every live thread polling memory before its launch fails (ZLUDA_KERNEL_TIMEOUT;
+ * 0: never). */
+static double kernel_timeout(void) {
+    static double timeout = -1;
+    if (timeout < 0) {
+        const char *e = getenv("ZLUDA_KERNEL_TIMEOUT");
+        timeout = e && *e ? strtod(e, NULL) : 30.0;
+        if (timeout < 0) timeout = 0;
+    }
+    return timeout;
+}
+
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
 int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx *proto, uint32_t nthreads, size_t stack) {
     block_t b;
     memset(&b, 0, sizeof b);
@@ -192,17 +211,29 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         goto end;
     }
     zluda_fault_escape = &escape;
-    /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock */
+    /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock, and rounds in
+     * which every fiber that ran only polled memory (spinning: nanosleep, a polling loop's yield, an mbarrier wait),
+     * for longer than the kernel timeout, a loop that cannot end */
+    double polling_since = 0, timeout = kernel_timeout();
     while (b.live > 0 && !b.deadlock && !b.aborted) {
-        int progressed = 0;
+        int progressed = 0, polled_only = 1;
         for (int t = 0; t < b.n && !b.deadlock && !b.aborted; t++) {
             fiber_t *f = &b.fibers[t];
             if (f->finished || f->waiting) continue;
             b.current = t;
             zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
+            if (!f->spinning) polled_only = 0;
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
+        if (!polled_only || !progressed || timeout <= 0) {
+            polling_since = 0;
+        } else if (polling_since == 0) {
+            polling_since = now_seconds();
+        } else if (now_seconds() - polling_since > timeout) {
+            b.aborted = 1;
+            zluda_block_failed = -7;  /* the driver: CUDA_ERROR_LAUNCH_TIMEOUT */
+        }
     }
 end:
     zluda_fault_escape = outer;

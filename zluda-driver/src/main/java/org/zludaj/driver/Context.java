@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** A CUDA context: a device plus per-context state (context-local storage of cudart, limits, flags). */
 public final class Context {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Context.class);
     final int device;
     final boolean primary;
     volatile int flags;
@@ -31,12 +32,17 @@ public final class Context {
      * of faults there, not at the launch) becomes the context's sticky error, as a fault found by a launch does.
      */
     CudaException faulted(CudaException e) {
-        if (LaunchApi.isKernelFault(e.result())) {
-            synchronized (this) {
-                if (sticky == null) sticky = e;
-            }
-        }
+        if (LaunchApi.isKernelFault(e.result())) stick(e);
         return e;
+    }
+
+    /** A kernel fault becomes the context's sticky error; the first one is logged (it names the kernel). */
+    void stick(CudaException e) {
+        synchronized (this) {
+            if (sticky != null) return;
+            sticky = e;
+        }
+        LOG.warn("{}: {}; the context is unusable from now on", org.zludaj.api.CuResult.name(e.result()), e.getMessage());
     }
 
     /** The backend's fence of {@code queue} ({@link org.zludaj.driver.backend.Backend#fence(long)}), its fault sticky. */

@@ -144,7 +144,7 @@ final class LaunchApi implements CuLaunchApi {
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it
-                c.sticky = e;
+                c.stick(e);
                 throw e;
             }
         };

@@ -111,7 +111,8 @@ public final class HostRuntime {
     /**
      * Runs a host-compiled kernel {@code void k(void **params, zluda_thread_ctx *ctx)} over the grid, to completion,
      * on the worker pool; with {@code fibers} every thread of a block is a fiber with a stack of {@code stack} bytes.
-     * Returns 0, -1 when memory for the threads is lacking, -2 when a block deadlocked.
+     * Returns 0, -1 when memory for the threads is lacking, -2 when a block deadlocked, -3 an assert, -4 a trap, -5 a
+     * memory fault, -6 an arithmetic fault, -7 when a block's threads only polled memory for the kernel timeout.
      */
     public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
                                     int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -69,6 +70,7 @@ public final class Lowering {
         if (target.wmmaLayout() != null) ptx = new org.zludaj.ptx.pass.PairMma().apply(ptx);  // 16x16 WMMA: pair m16n8 operations
         if (target.softwareNamedBarriers()) ptx = new org.zludaj.ptx.pass.NamedBarriers().apply(ptx);  // one hardware barrier per block
         if (target.lanesRunApart()) ptx = new org.zludaj.ptx.pass.WarpLockstep().apply(ptx);  // host fibers: warps meet
+        if (target.lanesRunApart()) ptx = new org.zludaj.ptx.pass.SpinLoops().apply(ptx);  // host fibers: pollers let others run
         return ptx;
     }
 
@@ -1281,7 +1283,8 @@ public final class Lowering {
             case "neg" -> t.isFloat() ? LLVMBuildFNeg(b, x, "") : LLVMBuildNeg(b, x, "");
             case "not" -> LLVMBuildNot(b, x, "");
             case "abs" -> t.isFloat() ? Ll.intrinsic(module, b, "llvm.fabs", new LLVMTypeRef[] {llvmType(t)}, x)
-                    : Ll.intrinsic(module, b, "llvm.abs", new LLVMTypeRef[] {llvmType(t)}, x, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
+                    : Optional.ofNullable(target.integerAbs(module, b, x)).orElseGet(() -> Ll.intrinsic(module, b, "llvm.abs",
+                            new LLVMTypeRef[] {llvmType(t)}, x, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0)));
             default -> throw unsupported(i);
         };
         write(i, i.operands().get(0), r, t);

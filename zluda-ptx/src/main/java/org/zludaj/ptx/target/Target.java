@@ -128,6 +128,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * {@code abs.s16/.s32/.s64} (the absolute value; the most negative value is its own) where the target needs
+     * another form than LLVM's {@code llvm.abs}, or null.
+     */
+    default LLVMValueRef integerAbs(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x) {
+        return null;
+    }
+
+    /**
      * PTX's min or max of two f32 (or f64) values as one instruction of the target with exactly PTX's semantics
      * (-0 below +0, a NaN input gives the other value; {@code nan}: the .NaN form), or null where the target has none
      * (then the generic lowering with compares applies).

@@ -300,6 +300,9 @@ public final class HostBackend implements Backend {
     private static void check(Program.Kernel kernel, int rc) throws CudaException {
         if (rc == -2) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_FAILED, "kernel " + kernel.name()
                 + " deadlocked: every thread of a block waits at a barrier or warp operation that others never reach");
+        if (rc == -7) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_TIMEOUT, "kernel " + kernel.name()
+                + " cannot end: the remaining threads of a block did nothing but wait in loops polling memory for "
+                + "ZLUDA_KERNEL_TIMEOUT seconds (default 30)");
         if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
         if (rc == -5) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, "kernel " + kernel.name()
                 + " accessed an address outside every allocation");
