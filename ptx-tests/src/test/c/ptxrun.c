@@ -12,6 +12,8 @@
  *                                       | half SEED LO HI | bhalf SEED LO HI  (f16 / bf16 of `float`'s values, RN)
  *   param buffer NAME | param TYPE VALUE    kernel parameters in order (TYPE u8..f64; VALUE decimal or 0x hex)
  *   output NAME [ulp N | abs E]       buffers printed after the launch (tolerance is read by the checker)
+ *   jit LEVEL                         NVIDIA's JIT optimization level (default 4): 0 for a test whose PTX NVIDIA's
+ *                                       optimizer departs from the ISA on, so that its run there gives the ISA's answer
  * Output: for each output buffer, a line "NAME TYPE COUNT" then one value per line as hex bits.
  * Inputs are generated here with a fixed generator (splitmix64), so every run sees the same data. */
 #define _GNU_SOURCE
@@ -170,6 +172,7 @@ static int run_test(const char *dir) {
     f = fopen(path, "r");
     if (!f) { perror(path); return 2; }
     char kernel[256] = "", line[1024];
+    int jit = -1;  /* test.txt "jit LEVEL", PTXRUN_JIT_O: NVIDIA's JIT optimization level (-1: its default) */
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, shared = 0;
     void *params[64];
     unsigned char scalars[64][8];
@@ -209,15 +212,17 @@ static int run_test(const char *dir) {
                 nparams++;
             }
         } else if (!strcmp(w[0], "output")) snprintf(outputs[nout++], 64, "%s", w[1]);
+        else if (!strcmp(w[0], "jit")) jit = atoi(w[1]);
     }
     fclose(f);
     char log[8192] = "";
     /* PTXRUN_JIT_O=0..4: the JIT's optimization level (CU_JIT_OPTIMIZATION_LEVEL), to tell a PTX defect from the
      * JIT's optimizer (docs/gpu-check.md) */
     int opts[] = {5, 6, 7};
-    void *vals[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)(getenv("PTXRUN_JIT_O") ? atoi(getenv("PTXRUN_JIT_O")) : 4)};
+    if (getenv("PTXRUN_JIT_O")) jit = atoi(getenv("PTXRUN_JIT_O"));
+    void *vals[] = {log, (void *)(size_t)sizeof log, (void *)(size_t)(jit >= 0 ? jit : 4)};
     CUmodule mod;
-    CUresult r = cuModuleLoadDataEx(&mod, ptx, getenv("PTXRUN_JIT_O") ? 3 : 2, opts, vals);
+    CUresult r = cuModuleLoadDataEx(&mod, ptx, jit >= 0 ? 3 : 2, opts, vals);
     free(ptx);
     if (r) { const char *nm = "?"; cuGetErrorName(r, &nm); printf("ERROR load %d %s\n%s\n", r, nm, log); return 3; }
     CUfunction fn;

@@ -354,4 +354,58 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "and\\.b32 %za, %za, 0x80000000"), out);  // the copysign, bit by bit
         assertEquals(0, count(out, "\\bcopysign\\.f32 "), out);
     }
+
+    /**
+     * abs.s32/.s64/.s16 are the ISA's arithmetic, not NVIDIA's abs, whose sign NVIDIA's optimizer takes for positive:
+     * a saturating addition of abs(INT_MIN) tests that sign (corpus kernel fuzz_1_02412).
+     */
+    @Test
+    void integerAbsoluteValuesKeepTheirSign() throws Exception {
+        String out = Compiler.nvptx(Ptx.parse("abs.ptx", HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .b32 %r<4>;
+                	.reg .b64 %rd<4>;
+                	.reg .b16 %h<2>;
+                	ld.param.u64 %rd0, [p];
+                	ld.global.u32 %r0, [%rd0];
+                	ld.global.u32 %r1, [%rd0+4];
+                	ld.global.u64 %rd1, [%rd0+8];
+                	ld.global.u16 %h0, [%rd0+16];
+                	abs.s32 %r2, %r0;
+                	add.sat.s32 %r3, %r1, %r2;
+                	abs.s64 %rd2, %rd1;
+                	abs.s16 %h1, %h0;
+                	st.global.u32 [%rd0], %r3;
+                	st.global.u64 [%rd0+8], %rd2;
+                	st.global.u16 [%rd0+16], %h1;
+                	ret;
+                }
+                """), 90);
+        assertEquals(0, count(out, "\\babs\\.s(16|32|64)\\b"), out);
+        for (String w : new String[] {"16", "32", "64"})
+            assertEquals(1, count(out, "shr\\.s" + w + " %zs, %\\w+, " + (Integer.parseInt(w) - 1) + "; xor\\.b" + w), out);
+    }
+
+    /**
+     * f16 bits chosen by a predicate and converted are the converted constants chosen by it: NVIDIA's optimizer gave
+     * 1.0 for {@code cvt.f32.f16} of {@code selp.u16 1, 0} where the bits 0x0001 are 2^-24 (four corpus kernels).
+     */
+    @Test
+    void halfBitsChosenByAPredicateConvertAsConstants() throws Exception {
+        String out = nvptxOfTwoFloats("half.ptx", """
+                	.reg .pred %p<2>;
+                	.reg .b16 %h<2>;
+                	.reg .b32 %r<2>;
+                	setp.lt.f32 %p1, %f0, %f1;
+                	selp.b16 %h0, 1, 0, %p1;
+                	cvt.f32.f16 %f2, %h0;
+                	selp.u32 %r1, 1, 0, %p1;
+                	cvt.rn.f32.u32 %f3, %r1;
+                	add.rn.f32 %f3, %f3, %f2;
+                """);
+        assertEquals(0, count(out, "cvt\\.f32\\.f16"), out);
+        assertEquals(1, count(out, "0f33800000"), out);  // 2^-24, the value of the bits 0x0001
+        assertEquals(0, count(out, "selp\\.u16"), out);
+    }
 }

@@ -172,6 +172,10 @@ final class FloatOps {
         // abs and neg give the canonical NaN too (NVIDIA's sm_90, forms_ptx.py), except in f64: the NaN quieted
         boolean absNeg = op.equals("abs") || op.equals("neg");
         if (absNeg && t == Type.F64) r = quietNaN(in[0], r);
+        // f64 NaNs propagate (quieted); of two NaN operands NVIDIA's sub gives the second's (x86: the first; ptx-test
+        // sub_nan_operands, H100)
+        if (t == Type.F64 && op.equals("sub") && in.length == 2)
+            r = quietWhere(LLVMBuildAnd(b(), fcmp(LLVMRealUNO, in[0], in[0]), fcmp(LLVMRealUNO, in[1], in[1]), ""), in[1], r);
         boolean keepsNaN = t == Type.F64 || op.equals("copysign")
                 || (op.equals("min") || op.equals("max")) && !i.has(".NaN");
         // NVPTX: NVIDIA's arithmetic gives the canonical NaN itself, LLVM's fabs/fneg/min/max lowerings do not

@@ -97,8 +97,15 @@ public record NvptxTarget(int sm) implements Target {
                     + "; and." + w + " %zb, %zb, " + magnitude + "; or." + w + " %za, %za, %zb; mov." + w + " $0, %za; }";
             return Ll.pureAsm(b, LLVMTypeOf(in[0]), text, "=" + k + "," + k + "," + k, in);
         }
+        // sub as NVIDIA's own sub, not add of a negation: NVIDIA's sub with a NaN subtrahend gives that NaN with its
+        // own sign, our sign flip before an add gave the opposite sign (corpus kernel fuzz_1_06405: sub.rz.f64, its
+        // NaN's sign then carried into 64-bit integer arithmetic)
+        if (op.equals("sub") && !approx && in.length == 2) {
+            String k = f64 ? "d" : "f";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), "sub" + r + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
+        }
         String name = switch (op) {
-            case "add", "sub" -> approx ? null : "llvm.nvvm.add" + r + f + t;
+            case "add" -> approx ? null : "llvm.nvvm.add" + r + f + t;
             case "mul" -> approx ? null : "llvm.nvvm.mul" + r + f + t;
             case "fma", "mad" -> in.length == 3 ? "llvm.nvvm.fma" + r + f + t : null;
             case "div" -> approx ? (f64 ? null : "llvm.nvvm.div.approx" + f + t) : "llvm.nvvm.div" + r + f + t;
@@ -110,9 +117,23 @@ public record NvptxTarget(int sm) implements Target {
             default -> null;
         };
         if (name == null) return null;
-        LLVMValueRef[] args = in.clone();
-        if (op.equals("sub")) args[1] = LLVMBuildFNeg(b, args[1], "");
-        return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], args);
+        return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], in.clone());
+    }
+
+    /**
+     * The ISA's arithmetic, {@code (x ^ s) - s} with {@code s = x >> (w - 1)}, in inline PTX, not NVIDIA's {@code abs}:
+     * its optimizer takes {@code abs.s32} for never negative and folds a sign test of it to false, wrong for the
+     * most negative value, whose absolute value is itself (corpus kernels such as fuzz_1_02412: LLVM's saturating
+     * addition of an {@code abs} tests the operand's sign; right at NVIDIA's JIT -O0, wrong from -O1 on).
+     */
+    @Override
+    public LLVMValueRef integerAbs(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef x) {
+        int w = LLVMGetIntTypeWidth(LLVMTypeOf(x));
+        String k = w == 64 ? "l" : w == 32 ? "r" : w == 16 ? "h" : null;
+        if (k == null) return null;
+        String text = "{ .reg .b" + w + " %zs; shr.s" + w + " %zs, $1, " + (w - 1) + "; xor.b" + w + " $0, $1, %zs; sub.s" + w
+                + " $0, $0, %zs; }";
+        return Ll.pureAsm(b, LLVMTypeOf(x), text, "=" + k + "," + k, new LLVMValueRef[] {x});
     }
 
     /** min.f32/max.f32 (.NaN: sm_80 and later), min.f64/max.f64: NVIDIA's own instructions. */
@@ -288,6 +309,7 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);
+        selectedHalfConstants(m);
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef voidFn = LLVMFunctionType(LLVMVoidTypeInContext(ctx), (org.bytedeco.javacpp.PointerPointer<?>) null, 0, 0);
         String text = ".pragma \"nounroll\";";
@@ -367,6 +389,69 @@ public record NvptxTarget(int sm) implements Target {
         } finally {
             LLVMDisposeBuilder(b);
         }
+    }
+
+    /**
+     * A conversion from f16 of one of two constants chosen by a predicate ({@code fpext} of the bits {@code zext i1},
+     * {@code sext i1} or a select of two constants) becomes the select of the two converted constants. NVIDIA's
+     * optimizer converted such a value wrong: with {@code selp.u16 %rs, 1, 0, %p} (the f16 bits 0x0001, 2^-24) and
+     * {@code selp.u32 %r, 1, 0, %p} of the same predicate in one kernel, {@code cvt.f32.f16} of {@code %rs} gave 1.0
+     * (corpus kernels fuzz_1_06043, 06812, 09239, 14236: the f16 1.0 where 2^-24 was right, at NVIDIA's JIT -O1 to
+     * -O4 and not at -O0; the select of f32 constants gives NVIDIA's own result at every level).
+     */
+    static void selectedHalfConstants(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        try {
+            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+                    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+                    while (i != null && !i.isNull()) {
+                        LLVMValueRef next = LLVMGetNextInstruction(i);
+                        if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
+                            LLVMValueRef v = LLVMGetOperand(i, 0);
+                            if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
+                            LLVMValueRef cond = null;
+                            long[] bits = null;
+                            int op = opcodeOf(v);
+                            if ((op == LLVMZExt || op == LLVMSExt) && LLVMTypeOf(LLVMGetOperand(v, 0)).equals(LLVMInt1TypeInContext(ctx))) {
+                                cond = LLVMGetOperand(v, 0);
+                                bits = new long[] {op == LLVMZExt ? 1 : 0xffff, 0};
+                            } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 1)).isNull()
+                                    && LLVMIsAConstantInt(LLVMGetOperand(v, 2)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 2)).isNull()) {
+                                cond = LLVMGetOperand(v, 0);
+                                bits = new long[] {LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) & 0xffff, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) & 0xffff};
+                            }
+                            if (cond != null && LLVMTypeOf(cond).equals(LLVMInt1TypeInContext(ctx))
+                                    && !Double.isNaN(halfValue((int) bits[0])) && !Double.isNaN(halfValue((int) bits[1]))) {
+                                LLVMTypeRef t = LLVMTypeOf(i);
+                                LLVMPositionBuilderBefore(b, i);
+                                LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
+                                LLVMReplaceAllUsesWith(i, r);
+                                LLVMInstructionEraseFromParent(i);
+                            }
+                        }
+                        i = next;
+                    }
+                }
+            }
+        } finally {
+            LLVMDisposeBuilder(b);
+        }
+    }
+
+    /** The opcode of an instruction, 0 for any other value. */
+    private static int opcodeOf(LLVMValueRef v) {
+        LLVMValueRef i = LLVMIsAInstruction(v);
+        return i == null || i.isNull() ? 0 : LLVMGetInstructionOpcode(v);
+    }
+
+    /** The value of IEEE binary16 bits (subnormals, infinities; NaN for a NaN). */
+    static double halfValue(int h) {
+        int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+        double sign = (h & 0x8000) != 0 ? -1 : 1;
+        if (e == 0x1f) return f == 0 ? sign * Double.POSITIVE_INFINITY : Double.NaN;
+        return sign * (e == 0 ? f * 0x1p-24 : (1024 + f) * Math.scalb(1.0, e - 25));
     }
 
     /** NVIDIA's device runtime: vprintf(fmt, args) -> int and __assertfail(message, file, line, function, charSize). */
