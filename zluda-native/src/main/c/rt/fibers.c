@@ -56,6 +56,8 @@ typedef struct fiber {
     int finished, waiting;
     int converging;  /* arrived at a complete warp collective, letting the warp's other lanes reach theirs first */
     int spinning;    /* polling memory for another thread (nanosleep, mbarrier waits): blocked, though runnable */
+    void *poll_site; /* where it last polled (the kernel's call), and whether that differed from the poll before */
+    int moved;
 } fiber_t;
 
 typedef struct {
@@ -212,8 +214,8 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     }
     zluda_fault_escape = &escape;
     /* round-robin until every fiber finished; a full round in which no fiber could run is a deadlock, and rounds in
-     * which every fiber that ran only polled memory (spinning: nanosleep, a polling loop's yield, an mbarrier wait),
-     * for longer than the kernel timeout, a loop that cannot end */
+     * which every fiber that ran only polled memory again where it polled before (spinning: nanosleep, a polling
+     * loop's yield, an mbarrier wait), for longer than the kernel timeout, loops that cannot end */
     double polling_since = 0, timeout = kernel_timeout();
     while (b.live > 0 && !b.deadlock && !b.aborted) {
         int progressed = 0, polled_only = 1;
@@ -223,7 +225,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
             b.current = t;
             zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
-            if (!f->spinning) polled_only = 0;
+            if (!f->spinning || f->moved) polled_only = 0;
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
         if (!polled_only || !progressed || timeout <= 0) {
@@ -554,15 +556,23 @@ void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_
 
 /* A thread that waits for something other threads of its block will do (an mbarrier phase) lets them run. */
 /* nanosleep: a thread that sleeps lets the block's other threads run (outside fibers it returns at once). */
-void zluda_nanosleep(zluda_thread_ctx *ctx) {
-    if (ctx->block) zluda_fiber_yield(ctx);
-}
-
-void zluda_fiber_yield(zluda_thread_ctx *ctx) {
+/* A poll at `site`: the fiber lets the others run. Polling at another site than the last time is progress (it left
+ * the loop it polled in); polling at the same one is not. */
+static void poll_yield(zluda_thread_ctx *ctx, void *site) {
     block_t *b;
     fiber_t *me = self_of(ctx, &b);
+    me->moved = site != me->poll_site;
+    me->poll_site = site;
     me->spinning = 1;
     wake_meeting(b, (int)(ctx->linear >> 5));
     yield(b, me);
     me->spinning = 0;
+}
+
+__attribute__((noinline)) void zluda_nanosleep(zluda_thread_ctx *ctx) {
+    if (ctx->block) poll_yield(ctx, __builtin_return_address(0));
+}
+
+__attribute__((noinline)) void zluda_fiber_yield(zluda_thread_ctx *ctx) {
+    poll_yield(ctx, __builtin_return_address(0));
 }

@@ -18,7 +18,8 @@ import org.zludaj.ptx.model.Statement.Instruction;
  * (a flag read with {@code ld.volatile}, an ordered {@code ld.relaxed/.acquire}, {@code ld.cv}) or takes a lock
  * ({@code atom.cas}, {@code atom.exch}) would otherwise spin on the one running thread forever, where NVIDIA's GPUs
  * (independent thread scheduling, sm_70 on) let the writer run. Before every backward branch whose loop (the
- * statements from its label to the branch) holds such an access, this pass puts {@code nanosleep.u32 0}, where the
+ * statements from its label to the branch) holds such an access that one of its branches depends on, and no
+ * {@code nanosleep} of its own, this pass puts {@code nanosleep.u32 0}, where the
  * host lets the block's other threads run; its runtime also ends a block whose every live thread has done nothing but
  * poll for ZLUDA_KERNEL_TIMEOUT seconds (a loop that cannot end), with an error naming the kernel.
  */
@@ -52,10 +53,51 @@ public final class SpinLoops implements ModulePass {
                 if (!(flat.get(k) instanceof Instruction i) || !i.opcode().equals("bra") || i.operands().isEmpty()) continue;
                 if (!(i.operands().get(0) instanceof Operand.Name target)) continue;
                 Integer at = labels.get(target.name());
-                if (at != null && at <= k && pollsBefore[k] > pollsBefore[at]) yieldBefore.add(i);
+                if (at != null && at <= k && pollsBefore[k] > pollsBefore[at] && exitsOnPolledValue(flat.subList(at, k + 1))) yieldBefore.add(i);
             }
             return yieldBefore.isEmpty() ? body : rewrite(body, yieldBefore);
         });
+    }
+
+    /** Instructions whose first operand is no destination. */
+    private static final Set<String> NO_DESTINATION = Set.of("st", "red", "bra", "brx", "bar", "barrier", "membar", "fence",
+            "nanosleep", "ret", "exit", "trap", "prefetch", "prefetchu", "call", "cp", "mbarrier", "pmevent", "discard", "applypriority");
+
+    /**
+     * Whether a loop waits for what it polls: some conditional branch in it depends (through the loop's instructions)
+     * on a value a polling access loaded. A counted loop that exchanges data through volatile shared memory (warp-
+     * synchronous code, whose lanes must not be let apart) is no such loop.
+     */
+    static boolean exitsOnPolledValue(List<Statement> loop) {
+        // a loop that sleeps already lets the others run (pass.NamedBarriers' polls, a program's own backoff)
+        for (Statement s : loop) if (s instanceof Instruction i && i.opcode().equals("nanosleep")) return false;
+        Set<String> tainted = new java.util.HashSet<>();
+        for (boolean changed = true; changed; ) {
+            changed = false;
+            for (Statement s : loop) {
+                if (!(s instanceof Instruction i) || NO_DESTINATION.contains(i.opcode()) || i.operands().isEmpty()) continue;
+                boolean from = polls(i);
+                for (int k = 1; k < i.operands().size() && !from; k++) from = names(i.operands().get(k)).stream().anyMatch(tainted::contains);
+                if (from) for (String d : names(i.operands().get(0))) changed |= tainted.add(d);
+            }
+        }
+        for (Statement s : loop)
+            if (s instanceof Instruction i && i.opcode().equals("bra") && i.guard() != null && tainted.contains(i.guard().predicate())) return true;
+        return false;
+    }
+
+    /** The register names an operand reads or writes. */
+    private static List<String> names(Operand o) {
+        List<String> out = new ArrayList<>();
+        if (o instanceof Operand.Name n) out.add(n.name());
+        else if (o instanceof Operand.Vector v) v.elements().forEach(e -> out.addAll(names(e)));
+        else if (o instanceof Operand.Pair p) {
+            out.addAll(names(p.first()));
+            out.addAll(names(p.second()));
+        } else if (o instanceof Operand.Not n) out.addAll(names(n.operand()));
+        else if (o instanceof Operand.Neg n) out.addAll(names(n.operand()));
+        else if (o instanceof Operand.Address a && a.base() != null) out.add(a.base().name());
+        return out;
     }
 
     private static void flatten(List<Statement> body, List<Statement> out) {

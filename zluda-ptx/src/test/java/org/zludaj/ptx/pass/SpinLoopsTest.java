@@ -95,4 +95,30 @@ class SpinLoopsTest {
         assertEquals(1, l.stream().filter(s -> s.startsWith("nanosleep")).count(), String.join("\n", l));
         assertEquals(indexOf(l, "@%p1 bra.uni OUTER;") - 1, indexOf(l, "nanosleep"));
     }
+
+    /** A counted loop exchanging data through volatile shared memory (warp-synchronous code) does not wait: no yield. */
+    @Test
+    void aCountedLoopOfVolatileAccessesIsNoSpin() throws Exception {
+        List<String> l = run("""
+                \tmov.u32 %r2, 0;
+                LOOP:
+                \tst.volatile.shared.u32 [%rd1], %r3;
+                \tld.volatile.shared.u32 %r1, [%rd1+4];
+                \tmad.lo.u32 %r3, %r3, 3, %r1;
+                \tadd.u32 %r2, %r2, 1;
+                \tsetp.lt.u32 %p1, %r2, 8;
+                \t@%p1 bra LOOP;
+                """);
+        assertEquals(-1, indexOf(l, "nanosleep"), String.join("\n", l));
+        // the exit through a forward branch on the polled value counts (the back edge itself unconditional)
+        List<String> m = run("""
+                SPIN:
+                \tld.volatile.global.u32 %r1, [%rd1];
+                \tsetp.ne.u32 %p1, %r1, 0;
+                \t@%p1 bra DONE;
+                \tbra.uni SPIN;
+                DONE:
+                """);
+        assertEquals(indexOf(m, "bra.uni SPIN;") - 1, indexOf(m, "nanosleep"), String.join("\n", m));
+    }
 }
