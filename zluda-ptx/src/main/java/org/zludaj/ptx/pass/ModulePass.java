@@ -58,6 +58,11 @@ public interface ModulePass {
         });
     }
 
+    /** One body rewritten instruction by instruction, nested blocks included. */
+    static List<Statement> rewriteBody(List<Statement> in, InstructionRewrite rewrite) {
+        return walk(in, rewrite, new int[] {0}, new boolean[] {false});
+    }
+
     private static List<Statement> walk(List<Statement> in, InstructionRewrite rewrite, int[] counter, boolean[] changed) {
         List<Statement> out = new ArrayList<>(in.size());
         for (Statement s : in) {

@@ -55,7 +55,8 @@ public final class SpinLoops implements ModulePass {
                 Integer at = labels.get(target.name());
                 if (at != null && at <= k && pollsBefore[k] > pollsBefore[at] && exitsOnPolledValue(flat.subList(at, k + 1))) yieldBefore.add(i);
             }
-            return yieldBefore.isEmpty() ? body : rewrite(body, yieldBefore);
+            return yieldBefore.isEmpty() ? body : ModulePass.rewriteBody(body, (i, counter) -> !yieldBefore.contains(i) ? null
+                    : List.of(new Instruction(null, "nanosleep", List.of(".u32"), List.of(new Operand.IntImm(0)), i.line(), i.column()), i));
         });
     }
 
@@ -107,19 +108,4 @@ public final class SpinLoops implements ModulePass {
         }
     }
 
-    private static List<Statement> rewrite(List<Statement> body, Set<Statement> yieldBefore) {
-        List<Statement> out = new ArrayList<>(body.size() + 1);
-        for (Statement s : body) {
-            if (s instanceof Statement.Block b) {
-                out.add(new Statement.Block(rewrite(b.statements(), yieldBefore), b.line()));
-                continue;
-            }
-            if (yieldBefore.contains(s)) {
-                Instruction i = (Instruction) s;
-                out.add(new Instruction(null, "nanosleep", List.of(".u32"), List.of(new Operand.IntImm(0)), i.line(), i.column()));
-            }
-            out.add(s);
-        }
-        return out;
-    }
 }

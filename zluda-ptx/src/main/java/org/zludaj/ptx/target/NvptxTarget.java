@@ -356,36 +356,29 @@ public record NvptxTarget(int sm) implements Target {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
         try {
-            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-                    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-                    while (i != null && !i.isNull()) {
-                        LLVMValueRef next = LLVMGetNextInstruction(i);
-                        if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
-                            LLVMTypeRef t = LLVMTypeOf(i);
-                            boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-                            LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
-                            int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
-                            LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
-                            LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
-                            LLVMTypeRef intType = it;
-                            if (vector) {
-                                int n = LLVMGetVectorSize(t);
-                                LLVMValueRef[] lanes = new LLVMValueRef[n];
-                                java.util.Arrays.fill(lanes, sign);
-                                sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
-                                intType = LLVMVectorType(it, n);
-                            }
-                            LLVMPositionBuilderBefore(b, i);
-                            LLVMValueRef flipped = LLVMBuildBitCast(b,
-                                    LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
-                            LLVMReplaceAllUsesWith(i, flipped);
-                            LLVMInstructionEraseFromParent(i);
-                        }
-                        i = next;
+            forEachInstruction(m, i -> {
+                if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
+                    LLVMTypeRef t = LLVMTypeOf(i);
+                    boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+                    LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
+                    int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
+                    LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
+                    LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
+                    LLVMTypeRef intType = it;
+                    if (vector) {
+                        int n = LLVMGetVectorSize(t);
+                        LLVMValueRef[] lanes = new LLVMValueRef[n];
+                        java.util.Arrays.fill(lanes, sign);
+                        sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
+                        intType = LLVMVectorType(it, n);
                     }
+                    LLVMPositionBuilderBefore(b, i);
+                    LLVMValueRef flipped = LLVMBuildBitCast(b,
+                            LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
+                    LLVMReplaceAllUsesWith(i, flipped);
+                    LLVMInstructionEraseFromParent(i);
                 }
-            }
+            });
         } finally {
             LLVMDisposeBuilder(b);
         }
@@ -403,40 +396,47 @@ public record NvptxTarget(int sm) implements Target {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
         try {
-            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-                    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-                    while (i != null && !i.isNull()) {
-                        LLVMValueRef next = LLVMGetNextInstruction(i);
-                        if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
-                            LLVMValueRef v = LLVMGetOperand(i, 0);
-                            if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
-                            LLVMValueRef cond = null;
-                            long[] bits = null;
-                            int op = opcodeOf(v);
-                            if ((op == LLVMZExt || op == LLVMSExt) && LLVMTypeOf(LLVMGetOperand(v, 0)).equals(LLVMInt1TypeInContext(ctx))) {
-                                cond = LLVMGetOperand(v, 0);
-                                bits = new long[] {op == LLVMZExt ? 1 : 0xffff, 0};
-                            } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 1)).isNull()
-                                    && LLVMIsAConstantInt(LLVMGetOperand(v, 2)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 2)).isNull()) {
-                                cond = LLVMGetOperand(v, 0);
-                                bits = new long[] {LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) & 0xffff, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) & 0xffff};
-                            }
-                            if (cond != null && LLVMTypeOf(cond).equals(LLVMInt1TypeInContext(ctx))
-                                    && !Double.isNaN(halfValue((int) bits[0])) && !Double.isNaN(halfValue((int) bits[1]))) {
-                                LLVMTypeRef t = LLVMTypeOf(i);
-                                LLVMPositionBuilderBefore(b, i);
-                                LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
-                                LLVMReplaceAllUsesWith(i, r);
-                                LLVMInstructionEraseFromParent(i);
-                            }
-                        }
-                        i = next;
+            forEachInstruction(m, i -> {
+                if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
+                    LLVMValueRef v = LLVMGetOperand(i, 0);
+                    if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
+                    LLVMValueRef cond = null;
+                    long[] bits = null;
+                    int op = opcodeOf(v);
+                    if ((op == LLVMZExt || op == LLVMSExt) && LLVMTypeOf(LLVMGetOperand(v, 0)).equals(LLVMInt1TypeInContext(ctx))) {
+                        cond = LLVMGetOperand(v, 0);
+                        bits = new long[] {op == LLVMZExt ? 1 : 0xffff, 0};
+                    } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 1)).isNull()
+                            && LLVMIsAConstantInt(LLVMGetOperand(v, 2)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 2)).isNull()) {
+                        cond = LLVMGetOperand(v, 0);
+                        bits = new long[] {LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) & 0xffff, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) & 0xffff};
+                    }
+                    if (cond != null && LLVMTypeOf(cond).equals(LLVMInt1TypeInContext(ctx))
+                            && !Double.isNaN(halfValue((int) bits[0])) && !Double.isNaN(halfValue((int) bits[1]))) {
+                        LLVMTypeRef t = LLVMTypeOf(i);
+                        LLVMPositionBuilderBefore(b, i);
+                        LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
+                        LLVMReplaceAllUsesWith(i, r);
+                        LLVMInstructionEraseFromParent(i);
                     }
                 }
-            }
+            });
         } finally {
             LLVMDisposeBuilder(b);
+        }
+    }
+
+    /** Calls {@code action} on every instruction of the module; it may replace or erase the one it is given. */
+    private static void forEachInstruction(LLVMModuleRef m, java.util.function.Consumer<LLVMValueRef> action) {
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+            for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+                LLVMValueRef i = LLVMGetFirstInstruction(bb);
+                while (i != null && !i.isNull()) {
+                    LLVMValueRef next = LLVMGetNextInstruction(i);
+                    action.accept(i);
+                    i = next;
+                }
+            }
         }
     }
 
