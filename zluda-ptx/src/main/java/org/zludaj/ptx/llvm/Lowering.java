@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -1283,11 +1282,17 @@ public final class Lowering {
             case "neg" -> t.isFloat() ? LLVMBuildFNeg(b, x, "") : LLVMBuildNeg(b, x, "");
             case "not" -> LLVMBuildNot(b, x, "");
             case "abs" -> t.isFloat() ? Ll.intrinsic(module, b, "llvm.fabs", new LLVMTypeRef[] {llvmType(t)}, x)
-                    : Optional.ofNullable(target.integerAbs(module, b, x)).orElseGet(() -> Ll.intrinsic(module, b, "llvm.abs",
-                            new LLVMTypeRef[] {llvmType(t)}, x, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0)));
+                    : integerAbs(t, x);
             default -> throw unsupported(i);
         };
         write(i, i.operands().get(0), r, t);
+    }
+
+    /** abs.sNN: the target's own form, else LLVM's (the most negative value is its own absolute value). */
+    private LLVMValueRef integerAbs(Type t, LLVMValueRef x) {
+        LLVMValueRef own = target.integerAbs(module, b, x);
+        return own != null ? own
+                : Ll.intrinsic(module, b, "llvm.abs", new LLVMTypeRef[] {llvmType(t)}, x, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
     }
 
     private void setp(Instruction i) {

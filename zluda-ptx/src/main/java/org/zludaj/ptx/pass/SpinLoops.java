@@ -19,9 +19,9 @@ import org.zludaj.ptx.model.Statement.Instruction;
  * ({@code atom.cas}, {@code atom.exch}) would otherwise spin on the one running thread forever, where NVIDIA's GPUs
  * (independent thread scheduling, sm_70 on) let the writer run. Before every backward branch whose loop (the
  * statements from its label to the branch) holds such an access that one of its branches depends on, and no
- * {@code nanosleep} of its own, this pass puts {@code nanosleep.u32 0}, where the
- * host lets the block's other threads run; its runtime also ends a block whose every live thread has done nothing but
- * poll for ZLUDA_KERNEL_TIMEOUT seconds (a loop that cannot end), with an error naming the kernel.
+ * {@code nanosleep} of its own, this pass puts {@code nanosleep.u32 0}, where the host lets the block's other threads
+ * run; its runtime ends a block whose every remaining thread only polled again where it polled before for
+ * ZLUDA_KERNEL_TIMEOUT seconds (loops that cannot end), with an error naming the kernel.
  */
 public final class SpinLoops implements ModulePass {
     @Override
