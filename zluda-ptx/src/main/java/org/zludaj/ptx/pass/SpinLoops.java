@@ -20,7 +20,8 @@ import org.zludaj.ptx.model.Statement.Instruction;
  * (independent thread scheduling, sm_70 on) let the writer run. Before every backward branch whose loop (the
  * statements from its label to the branch) holds such an access that one of its branches depends on, and no
  * {@code nanosleep} of its own, this pass puts {@code nanosleep.u32 0}, where the host lets the block's other threads
- * run; its runtime ends a block whose every remaining thread only polled again where it polled before for
+ * run; it does so too before the backward branch of a loop that can never end once that branch is taken
+ * ({@link #neverEnds}); its runtime ends a block whose every remaining thread only polled again where it polled before for
  * ZLUDA_KERNEL_TIMEOUT seconds (loops that cannot end), with an error naming the kernel.
  */
 public final class SpinLoops implements ModulePass {
@@ -53,7 +54,9 @@ public final class SpinLoops implements ModulePass {
                 if (!(flat.get(k) instanceof Instruction i) || !i.opcode().equals("bra") || i.operands().isEmpty()) continue;
                 if (!(i.operands().get(0) instanceof Operand.Name target)) continue;
                 Integer at = labels.get(target.name());
-                if (at != null && at <= k && pollsBefore[k] > pollsBefore[at] && exitsOnPolledValue(flat.subList(at, k + 1))) yieldBefore.add(i);
+                if (at == null || at > k) continue;
+                List<Statement> loop = flat.subList(at, k + 1);
+                if (pollsBefore[k] > pollsBefore[at] && exitsOnPolledValue(loop) || neverEnds(loop, labels, at, k)) yieldBefore.add(i);
             }
             return yieldBefore.isEmpty() ? body : ModulePass.rewriteBody(body, (i, counter) -> !yieldBefore.contains(i) ? null
                     : List.of(new Instruction(null, "nanosleep", List.of(".u32"), List.of(new Operand.IntImm(0)), i.line(), i.column()), i));
@@ -85,6 +88,39 @@ public final class SpinLoops implements ModulePass {
         for (Statement s : loop)
             if (s instanceof Instruction i && i.opcode().equals("bra") && i.guard() != null && tainted.contains(i.guard().predicate())) return true;
         return false;
+    }
+
+    /**
+     * Whether a loop, once its backward branch is taken, runs forever: no instruction in it can leave the thread or
+     * the loop except branches, every branch in it (its backward branch too) is decided by predicates the loop does
+     * not write, and no branch leaves it unconditionally. Every iteration then takes the same path, and the path that
+     * took the backward branch once takes it again ({@code while (1);}, a flag hoisted out of its loop). Such a loop
+     * yields as a poll does, so the runtime ends it after the kernel timeout. A loop that already sleeps is the
+     * runtime's to bound as it is.
+     */
+    static boolean neverEnds(List<Statement> loop, Map<String, Integer> labels, int from, int to) {
+        Set<String> written = new java.util.HashSet<>();
+        for (Statement s : loop) {
+            if (!(s instanceof Instruction i)) continue;
+            switch (i.opcode()) {
+                case "ret", "exit", "trap", "call", "brx", "nanosleep" -> {
+                    return false;
+                }
+                case "bra" -> {
+                }
+                default -> {
+                    if (!i.operands().isEmpty()) written.addAll(names(i.operands().get(0)));
+                }
+            }
+        }
+        for (Statement s : loop) {
+            if (!(s instanceof Instruction i) || !i.opcode().equals("bra")) continue;
+            if (i.guard() != null && written.contains(i.guard().predicate())) return false;
+            Integer target = i.operands().isEmpty() || !(i.operands().get(0) instanceof Operand.Name n) ? null : labels.get(n.name());
+            boolean leaves = target == null || target < from || target > to;
+            if (leaves && i.guard() == null) return false;
+        }
+        return true;
     }
 
     /** The register names an operand reads or writes. */

@@ -121,4 +121,53 @@ class SpinLoopsTest {
                 """);
         assertEquals(indexOf(m, "bra.uni SPIN;") - 1, indexOf(m, "nanosleep"), String.join("\n", m));
     }
+
+    private static long sleeps(List<String> l) {
+        return l.stream().filter(s -> s.startsWith("nanosleep")).count();
+    }
+
+    /** Loops that never end once their backward branch is taken yield before it, so the runtime can bound them. */
+    @Test
+    void loopsThatCannotEndYieldBeforeTheirBackwardBranch() throws Exception {
+        List<String> self = run("L:\n\tbra.uni L;\n");
+        assertEquals(indexOf(self, "bra.uni L;") - 1, indexOf(self, "nanosleep.u32 0;"), String.join("\n", self));
+        // a flag loaded before the loop that tests it (a hoisted plain load): the predicate does not change in it
+        List<String> hoisted = run("""
+                \tld.global.u32 %r1, [%rd1];
+                \tsetp.eq.u32 %p1, %r1, 0;
+                L:
+                \tadd.u32 %r2, %r2, 1;
+                \t@%p1 bra L;
+                """);
+        assertEquals(indexOf(hoisted, "@%p1 bra L;") - 1, indexOf(hoisted, "nanosleep.u32 0;"), String.join("\n", hoisted));
+        // an exit decided by a predicate the loop does not write: not taken the first time, never taken
+        List<String> exit = run("""
+                \tsetp.eq.u32 %p1, %r1, 0;
+                L:
+                \t@%p1 bra OUT;
+                \tst.global.u32 [%rd1], %r2;
+                \tbra.uni L;
+                OUT:
+                """);
+        assertEquals(1, sleeps(exit), String.join("\n", exit));
+    }
+
+    /** Loops that can end, or leave the thread, are left alone: no yield, no change. */
+    @Test
+    void loopsThatCanEndAreLeftAlone() throws Exception {
+        for (String body : List.of(
+                // counted: the branch depends on a register the loop writes
+                "\tmov.u32 %r2, 0;\nL:\n\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p1, %r2, 8;\n\t@%p1 bra L;\n",
+                // the path to an invariant exit depends on the loop's own count
+                "\tsetp.eq.u32 %p1, %r1, 0;\nL:\n\tadd.u32 %r2, %r2, 1;\n\tsetp.lt.u32 %p2, %r2, 8;\n\t@%p2 bra SKIP;\n"
+                        + "\t@%p1 bra OUT;\nSKIP:\n\tbra.uni L;\nOUT:\n",
+                // a way out of the thread, a call (which may end it), an unconditional way out
+                "L:\n\t@%p1 exit;\n\tbra.uni L;\n", "L:\n\t@%p1 ret;\n\tbra.uni L;\n",
+                "L:\n\tbra.uni OUT;\n\tbra.uni L;\nOUT:\n",
+                // a loop that sleeps already: the runtime bounds it as it is
+                "L:\n\tnanosleep.u32 100;\n\tbra.uni L;\n",
+                // a branch over a part of the loop decided by a load in it
+                "L:\n\tld.global.u32 %r1, [%rd1];\n\tsetp.eq.u32 %p2, %r1, 0;\n\t@%p2 bra L;\n"))
+            assertEquals(body.contains("nanosleep") ? 1 : 0, sleeps(run(body)), body);
+    }
 }
