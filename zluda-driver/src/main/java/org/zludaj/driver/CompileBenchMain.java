@@ -70,7 +70,7 @@ public final class CompileBenchMain {
                 case "--top" -> top = Integer.parseInt(args[++i]);
                 case "--ptxas" -> ptxas = args[++i];
                 case "--time-passes" -> timePasses = Integer.parseInt(args[++i]);
-                case "--llvm" -> llvmOptions(args[++i]);
+                case "--llvm" -> org.zludaj.ptx.Compiler.llvmOptions(args[++i]);
                 default -> inputs.add(Path.of(args[i]));
             }
         }
@@ -174,18 +174,6 @@ public final class CompileBenchMain {
         }
         if (timePasses > 0) for (String t : targets) timePasses(all, t, timePasses);
         System.exit(totals.values().stream().anyMatch(t -> t[3] > 0) ? 1 : 0);
-    }
-
-    /**
-     * LLVM's own command-line options for this process (e.g. "-time-passes": the middle end's and code generation's
-     * per-pass times on stderr, summed over every compilation, at exit).
-     */
-    static void llvmOptions(String options) {
-        org.zludaj.ptx.llvm.Ll.initialize();
-        List<String> argv = new ArrayList<>(List.of("zluda-bench"));
-        argv.addAll(List.of(options.trim().split("\\s+")));
-        org.bytedeco.javacpp.PointerPointer<org.bytedeco.javacpp.BytePointer> p = new org.bytedeco.javacpp.PointerPointer<>(argv.toArray(new String[0]));
-        org.bytedeco.llvm.global.LLVM.LLVMParseCommandLineOptions(argv.size(), p, new org.bytedeco.javacpp.BytePointer(""));
     }
 
     /** Drops the models of all units but the {@code n} slowest per target (those --time-passes compiles again). */

@@ -34,11 +34,12 @@ public final class CompileMain {
                 case "--emit-llvm" -> llvm = true;
                 case "--emit-asm" -> asm = true;
                 case "--passes" -> System.setProperty("zluda.llvm.passes", args[++i]);
+                case "--llvm" -> Compiler.llvmOptions(args[++i]);
                 default -> inputs.add(Path.of(args[i]));
             }
         }
         if (targetName == null || inputs.isEmpty() || inputs.size() > 1 && suffix == null) {
-            System.err.println("usage: zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT | --suffix S] [--emit-llvm|--emit-asm] [--passes LLVM-PIPELINE]");
+            System.err.println("usage: zluda compile IN.ptx... --target gfx1100|sm_90|host [-o OUT | --suffix S] [--emit-llvm|--emit-asm] [--passes LLVM-PIPELINE] [--llvm \"LLVM OPTIONS\"]");
             System.exit(2);
         }
         Target target = targetName.startsWith("gfx") ? new AmdgpuTarget(targetName)

@@ -34,6 +34,18 @@ public final class Compiler {
     public static final String BUILD_ID = Build.ID;
 
     /** A target machine for {@code t}; dispose with LLVMDisposeTargetMachine. */
+    /**
+     * LLVM's own command-line options for this process, once (e.g. "-time-passes": per-pass times on stderr at exit;
+     * "-debug-counter=instcombine-visit=0-N": only the first rewrites of a pass, to bisect a wrong result).
+     */
+    public static void llvmOptions(String options) {
+        Ll.initialize();
+        List<String> argv = new java.util.ArrayList<>(List.of("zluda"));
+        argv.addAll(List.of(options.trim().split("\\s+")));
+        org.bytedeco.javacpp.PointerPointer<BytePointer> p = new org.bytedeco.javacpp.PointerPointer<>(argv.toArray(new String[0]));
+        LLVMParseCommandLineOptions(argv.size(), p, new BytePointer(""));
+    }
+
     public static LLVMTargetMachineRef targetMachine(Target t) throws PtxException {
         Ll.initialize();
         LLVMTargetRef target = new LLVMTargetRef();

@@ -408,4 +408,33 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "0f33800000"), out);  // 2^-24, the value of the bits 0x0001
         assertEquals(0, count(out, "selp\\.u16"), out);
     }
+
+    /**
+     * No predicate register is written in two places: a predicate that two paths set (an LLVM phi) goes through an
+     * integer register. NVIDIA's optimizer read such a predicate's later value into a {@code selp} taken before the
+     * second write (corpus kernel fuzz_1_11444, ptx-test ballot_not_after_predicate_phi).
+     */
+    @Test
+    void noPredicateRegisterIsWrittenTwice() throws Exception {
+        String out = nvptxOfTwoFloats("phi.ptx", """
+                	.reg .pred %p<4>;
+                	.reg .b32 %r<4>;
+                	mov.u32 %r0, %tid.x;
+                	and.b32 %r0, %r0, 1;
+                	setp.lt.f32 %p1, %f0, %f1;
+                	setp.eq.u32 %p2, %r0, 0;
+                	setp.gt.f32 %p3, %f1, 0f00000000;
+                	selp.u32 %r1, 1, 0, %p1;
+                	@%p2 bra SKIP;
+                	vote.sync.any.pred %p1, %p3, 1431655765;
+                SKIP:
+                	@!%p1 not.b32 %r1, %r1;
+                	cvt.rn.f32.u32 %f3, %r1;
+                """);
+        java.util.Map<String, Integer> writes = new java.util.HashMap<>();
+        Matcher m = Pattern.compile("(?m)^\\s*(?:@!?%\\w+\\s+)?[a-z][\\w.]*\\s+(%p\\d+)[,;]").matcher(out);
+        while (m.find()) writes.merge(m.group(1), 1, Integer::sum);
+        assertFalse(writes.isEmpty(), out);
+        writes.forEach((p, n) -> assertEquals(1, n, p + " written " + n + " times:\n" + out));
+    }
 }

@@ -310,6 +310,7 @@ public record NvptxTarget(int sm) implements Target {
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);
         selectedHalfConstants(m);
+        predicatePhis(m);
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef voidFn = LLVMFunctionType(LLVMVoidTypeInContext(ctx), (org.bytedeco.javacpp.PointerPointer<?>) null, 0, 0);
         String text = ".pragma \"nounroll\";";
@@ -421,6 +422,53 @@ public record NvptxTarget(int sm) implements Target {
                     }
                 }
             });
+        } finally {
+            LLVMDisposeBuilder(b);
+        }
+    }
+
+    /**
+     * Every i1 phi becomes an i32 phi of the zero-extended incoming values and a compare with 0 after it, so that no
+     * PTX predicate register is written in more than one place (LLVM writes a phi's register in each predecessor).
+     * With {@code selp.u32 %r79, 1, 0, %p78} read after a block that wrote {@code %p78} again, NVIDIA's optimizer
+     * used the new value: {@code @!%p1 not.b32} of corpus kernel fuzz_1_11444 came out applied to the wrong lanes at
+     * JIT -O1 to -O4 (right at -O0, on the host, and without predicate phis).
+     */
+    static void predicatePhis(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i1 = LLVMInt1TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+        java.util.List<LLVMValueRef> phis = new java.util.ArrayList<>();
+        forEachInstruction(m, i -> {
+            if (LLVMGetInstructionOpcode(i) == LLVMPHI && LLVMTypeOf(i).equals(i1)) phis.add(i);
+        });
+        if (phis.isEmpty()) return;
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+        try {
+            for (LLVMValueRef phi : phis) {
+                LLVMBasicBlockRef home = LLVMGetInstructionParent(phi);
+                LLVMPositionBuilderBefore(b, phi);
+                LLVMValueRef wide = LLVMBuildPhi(b, i32, "");
+                java.util.Map<LLVMBasicBlockRef, LLVMValueRef> extended = new java.util.HashMap<>();
+                int n = LLVMCountIncoming(phi);
+                for (int k = 0; k < n; k++) {
+                    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+                    LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+                    LLVMValueRef w;
+                    if (LLVMIsAConstantInt(v) != null && !LLVMIsAConstantInt(v).isNull()) w = LLVMConstInt(i32, LLVMConstIntGetZExtValue(v), 0);
+                    else if (LLVMIsUndef(v) != 0) w = LLVMGetUndef(i32);
+                    else w = extended.computeIfAbsent(from, bb -> {
+                        LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(bb));
+                        return LLVMBuildZExt(b, v, i32, "");
+                    });
+                    LLVMAddIncoming(wide, Ll.array(w), Ll.array(from), 1);
+                }
+                LLVMValueRef first = LLVMGetFirstInstruction(home);
+                while (LLVMGetInstructionOpcode(first) == LLVMPHI) first = LLVMGetNextInstruction(first);
+                LLVMPositionBuilderBefore(b, first);
+                LLVMValueRef test = LLVMBuildICmp(b, LLVMIntNE, wide, LLVMConstInt(i32, 0, 0), "");
+                LLVMReplaceAllUsesWith(phi, test);
+                LLVMInstructionEraseFromParent(phi);
+            }
         } finally {
             LLVMDisposeBuilder(b);
         }
