@@ -117,11 +117,11 @@ start:                                            ; preds = %entry
   store float %37, ptr %f3, align 4
   %38 = load float, ptr %f1, align 4
   %39 = load float, ptr %f2, align 4
-  %40 = call float @llvm.nvvm.fmax.ftz.f(float %38, float %39)
+  %40 = call float asm "max.ftz.f32 $0, $1, $2;", "=f,f,f"(float %38, float %39)
   store float %40, ptr %f4, align 4
   %41 = load float, ptr %f3, align 4
   %42 = load float, ptr %f4, align 4
-  %43 = call float @llvm.nvvm.fmin.nan.f(float %41, float %42)
+  %43 = call float asm "min.NaN.f32 $0, $1, $2;", "=f,f,f"(float %41, float %42)
   %44 = fcmp uno float %43, %43
   %45 = bitcast float %43 to i32
   %46 = select i1 %44, i32 2147483647, i32 %45
@@ -162,12 +162,6 @@ declare double @llvm.nvvm.fma.rm.d(double, double, double) #0
 
 ; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
 declare float @llvm.nvvm.add.rz.ftz.f(float, float) #0
-
-; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare float @llvm.nvvm.fmax.ftz.f(float, float) #0
-
-; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare float @llvm.nvvm.fmin.nan.f(float, float) #0
 
 ; Function Attrs: nocallback nofree nosync nounwind willreturn memory(none)
 declare float @llvm.nvvm.ex2.approx.ftz.f(float) #1

@@ -437,4 +437,24 @@ class NvptxLoweringTest {
         assertFalse(writes.isEmpty(), out);
         writes.forEach((p, n) -> assertEquals(1, n, p + " written " + n + " times:\n" + out));
     }
+
+    /**
+     * min/max reach NVIDIA as its own instructions, out of LLVM's reach: through the NVVM intrinsics LLVM took them for
+     * minnum/maxnum and rewrote max(x, max.NaN(y, x)) as a select of x where the inner result is NaN, x's own NaN
+     * where NVIDIA's max of two NaNs gives the canonical one (seed 2's kernel fuzz_2_00805, ptx-test
+     * max_two_nans_copysign).
+     */
+    @Test
+    void minAndMaxStayNvidiasInstructions() throws Exception {
+        String out = nvptxOfTwoFloats("max.ptx", """
+                	.reg .f32 %g<2>;
+                	max.NaN.f32 %g0, %f1, %f0;
+                	max.f32 %g1, %f0, %g0;
+                	min.ftz.f32 %f3, %g1, %f1;
+                """);
+        assertEquals(1, count(out, "max\\.NaN\\.f32 %"), out);
+        assertEquals(1, count(out, "max\\.f32 %"), out);
+        assertEquals(1, count(out, "min\\.ftz\\.f32 %"), out);
+        assertEquals(0, count(out, "selp\\.f32 %f\\d+, %f\\d+, %f\\d+"), out);  // no "x where the other is NaN"
+    }
 }

@@ -419,7 +419,7 @@ public final class Lowering {
         }
     }
 
-    private LLVMValueRef sharedBase;
+    LLVMValueRef sharedBase;
 
     private boolean hasSynchronizingFunction() {
         for (Function g : ptx.functions()) {
@@ -609,8 +609,9 @@ public final class Lowering {
     private final DevicePrintf printf = new DevicePrintf(this);
     private final TextureOps textures = new TextureOps(this);
     private final VideoOps video = new VideoOps(this);
+    private final MemoryOps memory = new MemoryOps(this);
+    private final WarpOps warps = new WarpOps(this);
     /** activemask instructions lowered so far in the module: each one's identity. */
-    private int activemaskSites;
 
     String symbolPrefix() {
         return symbolPrefix;
@@ -623,6 +624,8 @@ public final class Lowering {
         if (barriers.lower(i)) return;
         if (textures.lower(i)) return;
         if (video.lower(i)) return;
+        if (memory.lower(i)) return;
+        if (warps.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> buildReturn();
@@ -633,11 +636,8 @@ public final class Lowering {
                 else if (o.get(0) instanceof Operand.Vector v) unpack(i, v, read(i, o.get(1), t), t);
                 else write(i, o.get(0), read(i, o.get(1), t), t);
             }
-            case "cvta" -> cvta(i);
-            case "isspacep" -> isspacep(i);
             case "call" -> call(i);
             case "brx" -> brx(i);
-            case "atom", "red" -> atomic(i);
             case "membar", "fence" -> LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
             case "prefetch", "prefetchu", "applypriority", "discard", "pmevent" -> { }  // hints without effect on results
             // a cache eviction policy for the .L2::cache_hint operands of loads, stores and copies, which hint only: the
@@ -651,8 +651,6 @@ public final class Lowering {
                 if (target.hostSharedMemory()) usesBlockOperations = true;  // the host yields to the block's other fibers
                 target.nanosleep(module, b, threadContext, read(i, o.get(0), Type.U32));
             }
-            case "ld", "ldu" -> load(i);
-            case "st" -> store(i);
             case "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max" -> binary(i);
             case "mad", "fma" -> mad(i);
             case "neg", "not", "abs" -> unary(i);
@@ -663,8 +661,6 @@ public final class Lowering {
                 write(i, o.get(0), LLVMBuildSelect(b, c, read(i, o.get(1), t), read(i, o.get(2), t), ""), t);
             }
             case "cvt" -> floats.conversions.cvt(i);
-            case "bar", "barrier" -> barrier(i);
-            case "shfl", "vote", "match", "redux", "activemask", "elect" -> warp(i);
             case "bar_unsupported" ->
                     throw new Unsupported(i.line(), "instruction " + i.text()
                             + " (block, warp or atomic operation) is not supported yet on " + target.name());
@@ -672,78 +668,7 @@ public final class Lowering {
         }
     }
 
-    private int vectorWidth(Instruction i) {
-        return i.has(".v2") ? 2 : i.has(".v4") ? 4 : i.has(".v8") ? 8 : 1;
-    }
-
-    private void load(Instruction i) {
-        Type t = type(i);
-        LLVMValueRef p = address(i, (Operand.Address) o(i, 1, Operand.Address.class), space(i));
-        int n = vectorWidth(i);
-        List<Operand> dst = n == 1 ? List.of(i.operands().get(0)) : ((Operand.Vector) o(i, 0, Operand.Vector.class)).elements();
-        if (wholeVector(i, n, t)) {  // one access of the vector's size (PTX requires it aligned to that size)
-            LLVMValueRef v = LLVMBuildLoad2(b, LLVMVectorType(llvmType(t), n), p, "");
-            LLVMSetAlignment(v, n * t.bytes());
-            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(v, 1);
-            if (i.has(".acquire")) LLVMBuildFence(b, LLVMAtomicOrderingAcquire, 0, "");
-            for (int k = 0; k < n; k++) write(i, dst.get(k), LLVMBuildExtractElement(b, v, i32(k), ""), t);
-            return;
-        }
-        for (int k = 0; k < n; k++) {
-            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
-            LLVMValueRef v = LLVMBuildLoad2(b, llvmType(t), at, "");
-            order(i, v, t);
-            write(i, dst.get(k), v, t);
-        }
-    }
-
-    private void store(Instruction i) {
-        Type t = type(i);
-        LLVMValueRef p = address(i, (Operand.Address) o(i, 0, Operand.Address.class), space(i));
-        int n = vectorWidth(i);
-        List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) o(i, 1, Operand.Vector.class)).elements();
-        if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
-            LLVMValueRef v = LLVMGetUndef(LLVMVectorType(llvmType(t), n));
-            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(b, v, read(i, src.get(k), t), i32(k), "");
-            if (i.has(".release")) LLVMBuildFence(b, LLVMAtomicOrderingRelease, 0, "");
-            LLVMValueRef st = LLVMBuildStore(b, v, p);
-            LLVMSetAlignment(st, n * t.bytes());
-            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(st, 1);
-            return;
-        }
-        for (int k = 0; k < n; k++) {
-            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(ctx), (long) k * t.bytes(), 0)), 1, "");
-            LLVMValueRef st = LLVMBuildStore(b, read(i, src.get(k), t), at);
-            order(i, st, t);
-        }
-    }
-
-    /**
-     * Whether a .vN access moves as one LLVM vector: weak or volatile accesses of up to 32 bytes, and ordered ones
-     * (.relaxed/.acquire/.release) of up to 16 bytes. LLVM has no atomic vector accesses, so an ordered vector becomes
-     * one volatile access of its whole size (fenced for .acquire/.release): code such as CUB's decoupled look-back
-     * stores a status and a value with one st.relaxed.v2.u64 and relies on reading both with one ld.relaxed.v2.u64,
-     * which NVIDIA's GPUs, AMD's and x86-64 all do as one 16-byte access. Element by element, a reader could see the
-     * new status with the old value.
-     */
-    private static boolean wholeVector(Instruction i, int n, Type t) {
-        return n > 1 && n * t.bytes() <= (ordered(i) ? 16 : 32) && t != Type.PRED && t.bytes() <= 8;
-    }
-
-    private static boolean ordered(Instruction i) {
-        return i.has(".relaxed") || i.has(".acquire") || i.has(".release");
-    }
-
-    /** .volatile, .relaxed, .acquire, .release: volatile or atomic accesses with that ordering. */
-    private void order(Instruction i, LLVMValueRef access, Type t) {
-        LLVMSetAlignment(access, Math.max(1, t.bytes()));
-        if (i.has(".volatile")) LLVMSetVolatile(access, 1);
-        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
-                : i.has(".relaxed") ? LLVMAtomicOrderingMonotonic : -1;
-        if (ordering >= 0 && t.bytes() <= 8) LLVMSetOrdering(access, ordering);
-    }
-
-    private Operand o(Instruction i, int index, Class<? extends Operand> kind) {
+    Operand o(Instruction i, int index, Class<? extends Operand> kind) {
         if (index >= i.operands().size() || !kind.isInstance(i.operands().get(index)))
             throw new Unsupported(i.line(), i.text() + ": operand " + (index + 1) + " must be " + kind.getSimpleName());
         return i.operands().get(index);
@@ -784,120 +709,15 @@ public final class Lowering {
         return LLVMBuildGEP2(b, i8, base, Ll.array(LLVMConstInt(i64, a.offset(), 1)), 1, "");
     }
 
+    Unsupported blockUnsupported(Instruction i) {
+        return new Unsupported(i.line(), "instruction " + i.text() + " (block, warp or atomic operation) is not supported yet on " + target.name());
+    }
+
     /** True once the function uses a block or warp operation (the host then runs its threads as fibers). */
     boolean usesBlockOperations;
 
     private LLVMValueRef i32(long v) {
         return LLVMConstInt(LLVMInt32TypeInContext(ctx), v, 0);
-    }
-
-    private void barrier(Instruction i) {
-        usesBlockOperations = true;
-        List<Operand> o = i.operands();
-        if (i.has(".warp")) {  // bar.warp.sync mask
-            LLVMValueRef r = target.warpCollective(module, b, threadContext, Target.WARP_SYNC, read(i, o.get(0), Type.B32),
-                    LLVMConstInt(LLVMInt64TypeInContext(ctx), 0, 0), i32(0), i32(0));
-            if (r == null) throw blockUnsupported(i);
-            return;
-        }
-        if (i.has(".arrive")) {  // bar.arrive a, b
-            if (target.blockBarrier(module, b, threadContext, read(i, o.get(0), Type.U32), read(i, o.get(1), Type.U32), -2, null) == null)
-                throw blockUnsupported(i);
-            return;
-        }
-        if (i.has(".red")) {
-            int op = i.has(".popc") ? 0 : i.has(".and") ? 1 : 2;
-            boolean popc = op == 0;
-            LLVMValueRef id = read(i, o.get(1), Type.U32);
-            LLVMValueRef count = o.size() == 4 ? read(i, o.get(2), Type.U32) : i32(0);
-            LLVMValueRef pred = LLVMBuildZExt(b, read(i, o.get(o.size() - 1), Type.PRED), LLVMInt32TypeInContext(ctx), "");
-            LLVMValueRef r = target.blockBarrier(module, b, threadContext, id, count, op, pred);
-            if (r == null) throw blockUnsupported(i);
-            if (popc) write(i, o.get(0), r, Type.U32);
-            else write(i, o.get(0), LLVMBuildICmp(b, LLVMIntNE, r, i32(0), ""), Type.PRED);
-            return;
-        }
-        LLVMValueRef id = read(i, o.get(0), Type.U32);
-        LLVMValueRef count = o.size() > 1 ? read(i, o.get(1), Type.U32) : i32(0);
-        if (target.blockBarrier(module, b, threadContext, id, count, -1, null) == null) throw blockUnsupported(i);
-    }
-
-    private Unsupported blockUnsupported(Instruction i) {
-        return new Unsupported(i.line(), "instruction " + i.text() + " (block, warp or atomic operation) is not supported yet on " + target.name());
-    }
-
-    private void warp(Instruction i) {
-        usesBlockOperations = true;
-        List<Operand> o = i.operands();
-        LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32t = LLVMInt32TypeInContext(ctx);
-        LLVMValueRef full = LLVMConstInt(i32t, 0xffffffffL, 0);
-        String op = i.opcode();
-        int kind;
-        LLVMValueRef value, bv = i32(0), cv = i32(0), mask;
-        Operand dst = o.get(0);
-        switch (op) {
-            case "shfl" -> {
-                kind = i.has(".up") ? Target.SHFL_UP : i.has(".down") ? Target.SHFL_DOWN : i.has(".bfly") ? Target.SHFL_BFLY : Target.SHFL_IDX;
-                value = LLVMBuildZExt(b, read(i, o.get(1), Type.B32), i64, "");
-                bv = read(i, o.get(2), Type.U32);
-                cv = read(i, o.get(3), Type.U32);
-                mask = o.size() > 4 ? read(i, o.get(4), Type.B32) : full;
-            }
-            case "vote" -> {
-                kind = i.has(".ballot") ? Target.BALLOT : i.has(".all") ? Target.VOTE_ALL : i.has(".any") ? Target.VOTE_ANY : Target.VOTE_UNI;
-                value = LLVMBuildZExt(b, read(i, o.get(1), Type.PRED), i64, "");
-                mask = o.size() > 2 ? read(i, o.get(2), Type.B32) : full;
-            }
-            case "match" -> {
-                Type t = type(i);
-                kind = i.has(".all") ? Target.MATCH_ALL : Target.MATCH_ANY;
-                LLVMValueRef v = read(i, o.get(1), t);
-                value = t.bits() == 64 ? v : LLVMBuildZExt(b, v, i64, "");
-                mask = read(i, o.get(2), Type.B32);
-            }
-            case "redux" -> {
-                Type t = type(i);
-                kind = i.has(".add") ? Target.REDUX_ADD : i.has(".and") ? Target.REDUX_AND : i.has(".or") ? Target.REDUX_OR
-                        : i.has(".xor") ? Target.REDUX_XOR : i.has(".min") ? (t.isSigned() ? Target.REDUX_MIN : Target.REDUX_UMIN)
-                        : t.isSigned() ? Target.REDUX_MAX : Target.REDUX_UMAX;
-                if (t.isFloat()) throw unsupported(i);
-                value = LLVMBuildZExt(b, read(i, o.get(1), Type.B32), i64, "");
-                mask = read(i, o.get(2), Type.B32);
-            }
-            case "elect" -> {
-                kind = Target.ELECT;
-                value = LLVMConstInt(i64, 0, 0);
-                mask = read(i, o.get(1), Type.B32);
-            }
-            default -> {  // activemask
-                kind = Target.ACTIVEMASK;
-                // which activemask this is: the host's lanes meet only with the lanes at the same instruction (in
-                // divergent code each branch's lanes execute theirs apart, as on NVIDIA's GPUs)
-                value = LLVMConstInt(i64, ++activemaskSites, 0);
-                mask = full;
-            }
-        }
-        LLVMValueRef r = target.warpCollective(module, b, threadContext, kind, mask, value, bv, cv);
-        if (r == null) throw blockUnsupported(i);
-        LLVMValueRef low = LLVMBuildTrunc(b, r, i32t, "");
-        LLVMValueRef pred = LLVMBuildTrunc(b, LLVMBuildLShr(b, r, LLVMConstInt(i64, 32, 0), ""), LLVMInt1TypeInContext(ctx), "");
-        if (op.equals("vote") && kind != Target.BALLOT) {
-            write(i, dst, LLVMBuildICmp(b, LLVMIntNE, low, i32(0), ""), Type.PRED);
-        } else if (op.equals("match") && type(i).bits() == 64 && kind == Target.MATCH_ANY) {
-            writePair(i, dst, low, pred, Type.B32);
-        } else {
-            writePair(i, dst, low, pred, Type.B32);
-        }
-    }
-
-    /** Writes d or d|p (the predicate half of shfl, match.all, elect). */
-    private void writePair(Instruction i, Operand dst, LLVMValueRef value, LLVMValueRef pred, Type t) {
-        if (dst instanceof Operand.Pair p) {
-            write(i, p.first(), value, t);
-            if (!(p.second() instanceof Operand.Sink)) write(i, p.second(), pred, Type.PRED);
-        } else {
-            write(i, dst, value, t);
-        }
     }
 
     /** mov.bN d, {a, b, ...}: the elements side by side, the first in the low bits. */
@@ -926,33 +746,6 @@ public final class Lowering {
                     LLVMIntTypeInContext(ctx, w), "");
             write(i, v.elements().get(k), e, part);
         }
-    }
-
-    /** cvta.space (space to generic) and cvta.to.space (generic to space): address-space casts of the address value. */
-    private void cvta(Instruction i) {
-        Type t = type(i);
-        StateSpace space = space(i);
-        LLVMValueRef a = read(i, i.operands().get(1), t);
-        boolean toSpace = i.has(".to");
-        int from = toSpace ? 0 : spaceOf(space), to = toSpace ? spaceOf(space) : 0;
-        LLVMValueRef r = a;
-        if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // window offset <-> host address
-            LLVMValueRef base = LLVMBuildPtrToInt(b, sharedBase, llvmType(t), "");
-            r = toSpace ? LLVMBuildSub(b, a, base, "") : LLVMBuildAdd(b, a, base, "");
-        } else if (from != to) {
-            LLVMValueRef p = LLVMBuildIntToPtr(b, a, LLVMPointerTypeInContext(ctx, from), "");
-            r = LLVMBuildPtrToInt(b, LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, to), ""), llvmType(t), "");
-        }
-        write(i, i.operands().get(0), r, t);
-    }
-
-    private void isspacep(Instruction i) {
-        StateSpace space = space(i);
-        LLVMValueRef a = read(i, i.operands().get(1), Type.U64);
-        LLVMValueRef generic = LLVMBuildIntToPtr(b, a, LLVMPointerTypeInContext(ctx, 0), "");
-        LLVMValueRef r = target.isSpace(module, b, threadContext, generic, space);
-        if (r == null) throw unsupported(i);
-        write(i, i.operands().get(0), r, Type.PRED);
     }
 
     /** call (rets), f, (args)[, proto]: every return value and argument is passed as a pointer to its .param storage. */
@@ -1063,81 +856,6 @@ public final class Lowering {
         }
         LLVMPositionBuilderAtEnd(b, dflt);
         LLVMBuildUnreachable(b);
-    }
-
-    /** atom and red: LLVM atomicrmw / cmpxchg on the addressed memory, relaxed unless an ordering is given. */
-    private void atomic(Instruction i) {
-        boolean red = i.opcode().equals("red");
-        Type t = type(i);
-        if (vectorWidth(i) > 1 || t == Type.B128) throw unsupported(i);
-        int a = red ? 0 : 1;
-        LLVMValueRef p = address(i, (Operand.Address) o(i, a, Operand.Address.class), space(i));
-        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
-                : i.has(".acq_rel") ? LLVMAtomicOrderingAcquireRelease : LLVMAtomicOrderingMonotonic;
-        if (t == Type.F16 || t == Type.BF16 || t == Type.F16X2 || t == Type.BF16X2) {
-            if (!i.has(".add")) throw unsupported(i);
-            LLVMValueRef old = halfAtomicAdd(p, read(i, i.operands().get(a + 1), t.bits() == 32 ? Type.B32 : Type.B16), t, ordering);
-            if (!red) write(i, i.operands().get(0), old, t.bits() == 32 ? Type.B32 : Type.B16);
-            return;
-        }
-        LLVMValueRef v = read(i, i.operands().get(a + 1), t);
-        LLVMValueRef result;
-        if (i.has(".cas")) {
-            LLVMValueRef nv = read(i, i.operands().get(a + 2), t);
-            LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, p, v, nv, ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering,
-                    LLVMAtomicOrderingMonotonic, 0);
-            result = LLVMBuildExtractValue(b, pair, 0, "");
-        } else {
-            int op;
-            if (i.has(".add")) op = t.isFloat() ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
-            else if (i.has(".exch")) op = LLVMAtomicRMWBinOpXchg;
-            else if (i.has(".and")) op = LLVMAtomicRMWBinOpAnd;
-            else if (i.has(".or")) op = LLVMAtomicRMWBinOpOr;
-            else if (i.has(".xor")) op = LLVMAtomicRMWBinOpXor;
-            else if (i.has(".inc")) op = LLVMAtomicRMWBinOpUIncWrap;
-            else if (i.has(".dec")) op = LLVMAtomicRMWBinOpUDecWrap;
-            else if (i.has(".min")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMin : t.isSigned() ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
-            else if (i.has(".max")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMax : t.isSigned() ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
-            else throw unsupported(i);
-            result = LLVMBuildAtomicRMW(b, op, p, v, ordering, 0);
-        }
-        if (!red) write(i, i.operands().get(0), result, t);
-    }
-
-    /**
-     * atom/red.add of f16, bf16 and their x2 forms: a compare-and-swap loop on the 16- or 32-bit word whose new value
-     * is computed by the shared float code (round to nearest, no flush: .noftz), so no target needs half-precision
-     * atomics or conversion library calls. Returns the old bits.
-     */
-    private LLVMValueRef halfAtomicAdd(LLVMValueRef p, LLVMValueRef v, Type t, int ordering) {
-        boolean pair = t.bits() == 32;
-        Type lane = t == Type.F16 || t == Type.F16X2 ? Type.F16 : Type.BF16;
-        LLVMTypeRef it = LLVMIntTypeInContext(ctx, pair ? 32 : 16), i16 = LLVMInt16TypeInContext(ctx);
-        LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(ctx, kernel, "atom.half"), done = LLVMAppendBasicBlockInContext(ctx, kernel, "atom.half.done");
-        LLVMValueRef init = LLVMBuildLoad2(b, it, p, "");
-        LLVMSetOrdering(init, LLVMAtomicOrderingMonotonic);
-        LLVMSetAlignment(init, pair ? 4 : 2);
-        LLVMBuildBr(b, loop);
-        LLVMPositionBuilderAtEnd(b, loop);
-        LLVMValueRef old = LLVMBuildPhi(b, it, "");
-        LLVMValueRef sum = LLVMConstInt(it, 0, 0);
-        for (int k = 0; k < (pair ? 2 : 1); k++) {
-            LLVMValueRef shift = LLVMConstInt(it, 16L * k, 0);
-            LLVMValueRef x = LLVMBuildBitCast(b, LLVMBuildTrunc(b, LLVMBuildLShr(b, old, shift, ""), i16, ""), llvmType(lane), "");
-            LLVMValueRef y = LLVMBuildBitCast(b, LLVMBuildTrunc(b, LLVMBuildLShr(b, v, shift, ""), i16, ""), llvmType(lane), "");
-            LLVMValueRef r = floats.compute(new Instruction(null, "add", List.of(".rn", lane == Type.F16 ? ".f16" : ".bf16"), List.of(), 0, 0),
-                    lane, new LLVMValueRef[] {x, y});
-            LLVMValueRef bits = LLVMBuildZExt(b, LLVMBuildBitCast(b, r, i16, ""), it, "");
-            sum = LLVMBuildOr(b, sum, LLVMBuildShl(b, bits, shift, ""), "");
-        }
-        LLVMValueRef cas = LLVMBuildAtomicCmpXchg(b, p, old, sum, ordering == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingAcquireRelease
-                : ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering, LLVMAtomicOrderingMonotonic, 0);
-        LLVMValueRef seen = LLVMBuildExtractValue(b, cas, 0, ""), ok = LLVMBuildExtractValue(b, cas, 1, "");
-        LLVMAddIncoming(old, Ll.array(init, seen), Ll.array(entry, LLVMGetInsertBlock(b)), 2);
-        LLVMBuildCondBr(b, ok, done, loop);
-        LLVMPositionBuilderAtEnd(b, done);
-        return seen;
     }
 
     /**

@@ -104,6 +104,11 @@ public record NvptxTarget(int sm) implements Target {
             String k = f64 ? "d" : "f";
             return Ll.pureAsm(b, LLVMTypeOf(in[0]), "sub" + r + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
         }
+        // min/max as NVIDIA's own instructions in inline PTX (see minMax below)
+        if ((op.equals("min") || op.equals("max")) && in.length == 2) {
+            String k = f64 ? "d" : "f";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), op + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
+        }
         String name = switch (op) {
             case "add" -> approx ? null : "llvm.nvvm.add" + r + f + t;
             case "mul" -> approx ? null : "llvm.nvvm.mul" + r + f + t;
@@ -112,7 +117,6 @@ public record NvptxTarget(int sm) implements Target {
             case "rcp" -> approx ? (ftz && !f64 ? "llvm.nvvm.rcp.approx.ftz.f" : null) : "llvm.nvvm.rcp" + r + f + t;
             case "sqrt" -> approx ? (f64 ? null : "llvm.nvvm.sqrt.approx" + f + t) : "llvm.nvvm.sqrt" + r + f + t;
             case "rsqrt" -> approx ? "llvm.nvvm.rsqrt.approx" + f + t : null;
-            case "min", "max" -> in.length == 2 ? "llvm.nvvm.f" + op + f + t : null;
             case "ex2", "lg2", "sin", "cos" -> approx && !f64 ? "llvm.nvvm." + op + ".approx" + f + t : null;
             default -> null;
         };
@@ -136,12 +140,19 @@ public record NvptxTarget(int sm) implements Target {
         return Ll.pureAsm(b, LLVMTypeOf(x), text, "=" + k + "," + k, new LLVMValueRef[] {x});
     }
 
-    /** min.f32/max.f32 (.NaN: sm_80 and later), min.f64/max.f64: NVIDIA's own instructions. */
+    /**
+     * min.f32/max.f32 (.NaN: sm_80 and later), min.f64/max.f64: NVIDIA's own instructions, in inline PTX. Through
+     * LLVM's NVVM intrinsics LLVM took them for maxnum/minnum, whose NaN results it does not define, and rewrote
+     * them: max(x, max.NaN(y, x)) became "x where the inner result is NaN", x's own NaN where NVIDIA's max of two NaNs
+     * gives the canonical one, whose sign a later copysign then carried (fuzz_2_00805 of seed 2; fuzz_2_01161: min(x,
+     * -x) of a NaN came out 0x7fc00000, NVIDIA's 0x7fffffff, and indexed a shuffle as an integer).
+     */
     @Override
     public LLVMValueRef minMax(LLVMModuleRef m, LLVMBuilderRef b, boolean min, boolean nan, boolean f64, LLVMValueRef x, LLVMValueRef y) {
         if (nan && (f64 || sm < 80)) return null;
-        String name = "llvm.nvvm.f" + (min ? "min" : "max") + (nan ? ".nan" : "") + (f64 ? ".d" : ".f");
-        return Ll.intrinsic(m, b, name, new LLVMTypeRef[0], x, y);
+        String k = f64 ? "d" : "f";
+        String text = (min ? "min" : "max") + (nan ? ".NaN" : "") + (f64 ? ".f64" : ".f32") + " $0, $1, $2;";
+        return Ll.pureAsm(b, LLVMTypeOf(x), text, "=" + k + "," + k + "," + k, new LLVMValueRef[] {x, y});
     }
 
 

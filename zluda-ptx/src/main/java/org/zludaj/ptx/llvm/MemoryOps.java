@@ -1,0 +1,218 @@
+package org.zludaj.ptx.llvm;
+
+import static org.bytedeco.llvm.global.LLVM.*;
+
+import java.util.List;
+import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
+import org.bytedeco.llvm.LLVM.LLVMTypeRef;
+import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.model.Operand;
+import org.zludaj.ptx.model.StateSpace;
+import org.zludaj.ptx.model.Statement.Instruction;
+import org.zludaj.ptx.model.Type;
+import org.zludaj.ptx.target.Target;
+
+/**
+ * Memory instructions: {@code ld/ldu/st} in every state space and vector width (with {@code .volatile} and the
+ * ordered {@code .relaxed/.acquire/.release} forms), {@code atom/red} as LLVM atomics (f16/bf16 additions as
+ * compare-and-swap loops), {@code cvta} and {@code isspacep}. Addresses come from {@link Lowering#address}.
+ */
+final class MemoryOps {
+    private final Lowering l;
+
+    MemoryOps(Lowering l) {
+        this.l = l;
+    }
+
+    private LLVMValueRef i32(long v) {
+        return LLVMConstInt(LLVMInt32TypeInContext(l.ctx), v, 0);
+    }
+
+    /** Handles the instruction if it is a memory instruction; returns false otherwise. */
+    boolean lower(Instruction i) {
+        switch (i.opcode()) {
+            case "ld", "ldu" -> load(i);
+            case "st" -> store(i);
+            case "atom", "red" -> atomic(i);
+            case "cvta" -> cvta(i);
+            case "isspacep" -> isspacep(i);
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int vectorWidth(Instruction i) {
+        return i.has(".v2") ? 2 : i.has(".v4") ? 4 : i.has(".v8") ? 8 : 1;
+    }
+
+    private void load(Instruction i) {
+        Type t = l.type(i);
+        LLVMValueRef p = l.address(i, (Operand.Address) l.o(i, 1, Operand.Address.class), l.space(i));
+        int n = vectorWidth(i);
+        List<Operand> dst = n == 1 ? List.of(i.operands().get(0)) : ((Operand.Vector) l.o(i, 0, Operand.Vector.class)).elements();
+        if (wholeVector(i, n, t)) {  // one access of the vector's size (PTX requires it aligned to that size)
+            LLVMValueRef v = LLVMBuildLoad2(l.b, LLVMVectorType(l.llvmType(t), n), p, "");
+            LLVMSetAlignment(v, n * t.bytes());
+            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(v, 1);
+            if (i.has(".acquire")) LLVMBuildFence(l.b, LLVMAtomicOrderingAcquire, 0, "");
+            for (int k = 0; k < n; k++) l.write(i, dst.get(k), LLVMBuildExtractElement(l.b, v, i32(k), ""), t);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(l.ctx), (long) k * t.bytes(), 0)), 1, "");
+            LLVMValueRef v = LLVMBuildLoad2(l.b, l.llvmType(t), at, "");
+            order(i, v, t);
+            l.write(i, dst.get(k), v, t);
+        }
+    }
+
+    private void store(Instruction i) {
+        Type t = l.type(i);
+        LLVMValueRef p = l.address(i, (Operand.Address) l.o(i, 0, Operand.Address.class), l.space(i));
+        int n = vectorWidth(i);
+        List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) l.o(i, 1, Operand.Vector.class)).elements();
+        if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
+            LLVMValueRef v = LLVMGetUndef(LLVMVectorType(l.llvmType(t), n));
+            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(l.b, v, l.read(i, src.get(k), t), i32(k), "");
+            if (i.has(".release")) LLVMBuildFence(l.b, LLVMAtomicOrderingRelease, 0, "");
+            LLVMValueRef st = LLVMBuildStore(l.b, v, p);
+            LLVMSetAlignment(st, n * t.bytes());
+            if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(st, 1);
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(l.ctx), (long) k * t.bytes(), 0)), 1, "");
+            LLVMValueRef st = LLVMBuildStore(l.b, l.read(i, src.get(k), t), at);
+            order(i, st, t);
+        }
+    }
+
+    /**
+     * Whether a .vN access moves as one LLVM vector: weak or volatile accesses of up to 32 bytes, and ordered ones
+     * (.relaxed/.acquire/.release) of up to 16 bytes. LLVM has no atomic vector accesses, so an ordered vector becomes
+     * one volatile access of its whole size (fenced for .acquire/.release): code such as CUB's decoupled look-back
+     * stores a status and a value with one st.relaxed.v2.u64 and relies on reading both with one ld.relaxed.v2.u64,
+     * which NVIDIA's GPUs, AMD's and x86-64 all do as one 16-byte access. Element by element, a reader could see the
+     * new status with the old value.
+     */
+    private static boolean wholeVector(Instruction i, int n, Type t) {
+        return n > 1 && n * t.bytes() <= (ordered(i) ? 16 : 32) && t != Type.PRED && t.bytes() <= 8;
+    }
+
+    private static boolean ordered(Instruction i) {
+        return i.has(".relaxed") || i.has(".acquire") || i.has(".release");
+    }
+
+    /** .volatile, .relaxed, .acquire, .release: volatile or atomic accesses with that ordering. */
+    private void order(Instruction i, LLVMValueRef access, Type t) {
+        LLVMSetAlignment(access, Math.max(1, t.bytes()));
+        if (i.has(".volatile")) LLVMSetVolatile(access, 1);
+        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
+                : i.has(".relaxed") ? LLVMAtomicOrderingMonotonic : -1;
+        if (ordering >= 0 && t.bytes() <= 8) LLVMSetOrdering(access, ordering);
+    }
+
+    /** cvta.space (space to generic) and cvta.to.space (generic to space): address-space casts of the address value. */
+    private void cvta(Instruction i) {
+        Type t = l.type(i);
+        StateSpace space = l.space(i);
+        LLVMValueRef a = l.read(i, i.operands().get(1), t);
+        boolean toSpace = i.has(".to");
+        int from = toSpace ? 0 : l.spaceOf(space), to = toSpace ? l.spaceOf(space) : 0;
+        LLVMValueRef r = a;
+        if (space == StateSpace.SHARED && l.target.hostSharedMemory()) {  // window offset <-> host address
+            LLVMValueRef base = LLVMBuildPtrToInt(l.b, l.sharedBase, l.llvmType(t), "");
+            r = toSpace ? LLVMBuildSub(l.b, a, base, "") : LLVMBuildAdd(l.b, a, base, "");
+        } else if (from != to) {
+            LLVMValueRef p = LLVMBuildIntToPtr(l.b, a, LLVMPointerTypeInContext(l.ctx, from), "");
+            r = LLVMBuildPtrToInt(l.b, LLVMBuildAddrSpaceCast(l.b, p, LLVMPointerTypeInContext(l.ctx, to), ""), l.llvmType(t), "");
+        }
+        l.write(i, i.operands().get(0), r, t);
+    }
+
+    private void isspacep(Instruction i) {
+        StateSpace space = l.space(i);
+        LLVMValueRef a = l.read(i, i.operands().get(1), Type.U64);
+        LLVMValueRef generic = LLVMBuildIntToPtr(l.b, a, LLVMPointerTypeInContext(l.ctx, 0), "");
+        LLVMValueRef r = l.target.isSpace(l.module, l.b, l.threadContext(), generic, space);
+        if (r == null) throw l.unsupported(i);
+        l.write(i, i.operands().get(0), r, Type.PRED);
+    }
+
+    /** atom and red: LLVM atomicrmw / cmpxchg on the addressed memory, relaxed unless an ordering is given. */
+    private void atomic(Instruction i) {
+        boolean red = i.opcode().equals("red");
+        Type t = l.type(i);
+        if (vectorWidth(i) > 1 || t == Type.B128) throw l.unsupported(i);
+        int a = red ? 0 : 1;
+        LLVMValueRef p = l.address(i, (Operand.Address) l.o(i, a, Operand.Address.class), l.space(i));
+        int ordering = i.has(".acquire") ? LLVMAtomicOrderingAcquire : i.has(".release") ? LLVMAtomicOrderingRelease
+                : i.has(".acq_rel") ? LLVMAtomicOrderingAcquireRelease : LLVMAtomicOrderingMonotonic;
+        if (t == Type.F16 || t == Type.BF16 || t == Type.F16X2 || t == Type.BF16X2) {
+            if (!i.has(".add")) throw l.unsupported(i);
+            LLVMValueRef old = halfAtomicAdd(p, l.read(i, i.operands().get(a + 1), t.bits() == 32 ? Type.B32 : Type.B16), t, ordering);
+            if (!red) l.write(i, i.operands().get(0), old, t.bits() == 32 ? Type.B32 : Type.B16);
+            return;
+        }
+        LLVMValueRef v = l.read(i, i.operands().get(a + 1), t);
+        LLVMValueRef result;
+        if (i.has(".cas")) {
+            LLVMValueRef nv = l.read(i, i.operands().get(a + 2), t);
+            LLVMValueRef pair = LLVMBuildAtomicCmpXchg(l.b, p, v, nv, ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering,
+                    LLVMAtomicOrderingMonotonic, 0);
+            result = LLVMBuildExtractValue(l.b, pair, 0, "");
+        } else {
+            int op;
+            if (i.has(".add")) op = t.isFloat() ? LLVMAtomicRMWBinOpFAdd : LLVMAtomicRMWBinOpAdd;
+            else if (i.has(".exch")) op = LLVMAtomicRMWBinOpXchg;
+            else if (i.has(".and")) op = LLVMAtomicRMWBinOpAnd;
+            else if (i.has(".or")) op = LLVMAtomicRMWBinOpOr;
+            else if (i.has(".xor")) op = LLVMAtomicRMWBinOpXor;
+            else if (i.has(".inc")) op = LLVMAtomicRMWBinOpUIncWrap;
+            else if (i.has(".dec")) op = LLVMAtomicRMWBinOpUDecWrap;
+            else if (i.has(".min")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMin : t.isSigned() ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin;
+            else if (i.has(".max")) op = t.isFloat() ? LLVMAtomicRMWBinOpFMax : t.isSigned() ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax;
+            else throw l.unsupported(i);
+            result = LLVMBuildAtomicRMW(l.b, op, p, v, ordering, 0);
+        }
+        if (!red) l.write(i, i.operands().get(0), result, t);
+    }
+
+    /**
+     * atom/red.add of f16, bf16 and their x2 forms: a compare-and-swap loop on the 16- or 32-bit word whose new value
+     * is computed by the shared float code (round to nearest, no flush: .noftz), so no l.target needs half-precision
+     * atomics or conversion library calls. Returns the old bits.
+     */
+    private LLVMValueRef halfAtomicAdd(LLVMValueRef p, LLVMValueRef v, Type t, int ordering) {
+        boolean pair = t.bits() == 32;
+        Type lane = t == Type.F16 || t == Type.F16X2 ? Type.F16 : Type.BF16;
+        LLVMTypeRef it = LLVMIntTypeInContext(l.ctx, pair ? 32 : 16), i16 = LLVMInt16TypeInContext(l.ctx);
+        LLVMBasicBlockRef entry = LLVMGetInsertBlock(l.b);
+        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(l.ctx, l.kernel, "atom.half"), done = LLVMAppendBasicBlockInContext(l.ctx, l.kernel, "atom.half.done");
+        LLVMValueRef init = LLVMBuildLoad2(l.b, it, p, "");
+        LLVMSetOrdering(init, LLVMAtomicOrderingMonotonic);
+        LLVMSetAlignment(init, pair ? 4 : 2);
+        LLVMBuildBr(l.b, loop);
+        LLVMPositionBuilderAtEnd(l.b, loop);
+        LLVMValueRef old = LLVMBuildPhi(l.b, it, "");
+        LLVMValueRef sum = LLVMConstInt(it, 0, 0);
+        for (int k = 0; k < (pair ? 2 : 1); k++) {
+            LLVMValueRef shift = LLVMConstInt(it, 16L * k, 0);
+            LLVMValueRef x = LLVMBuildBitCast(l.b, LLVMBuildTrunc(l.b, LLVMBuildLShr(l.b, old, shift, ""), i16, ""), l.llvmType(lane), "");
+            LLVMValueRef y = LLVMBuildBitCast(l.b, LLVMBuildTrunc(l.b, LLVMBuildLShr(l.b, v, shift, ""), i16, ""), l.llvmType(lane), "");
+            LLVMValueRef r = l.floats.compute(new Instruction(null, "add", List.of(".rn", lane == Type.F16 ? ".f16" : ".bf16"), List.of(), 0, 0),
+                    lane, new LLVMValueRef[] {x, y});
+            LLVMValueRef bits = LLVMBuildZExt(l.b, LLVMBuildBitCast(l.b, r, i16, ""), it, "");
+            sum = LLVMBuildOr(l.b, sum, LLVMBuildShl(l.b, bits, shift, ""), "");
+        }
+        LLVMValueRef cas = LLVMBuildAtomicCmpXchg(l.b, p, old, sum, ordering == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingAcquireRelease
+                : ordering == LLVMAtomicOrderingMonotonic ? LLVMAtomicOrderingMonotonic : ordering, LLVMAtomicOrderingMonotonic, 0);
+        LLVMValueRef seen = LLVMBuildExtractValue(l.b, cas, 0, ""), ok = LLVMBuildExtractValue(l.b, cas, 1, "");
+        LLVMAddIncoming(old, Ll.array(init, seen), Ll.array(entry, LLVMGetInsertBlock(l.b)), 2);
+        LLVMBuildCondBr(l.b, ok, done, loop);
+        LLVMPositionBuilderAtEnd(l.b, done);
+        return seen;
+    }
+}
