@@ -602,7 +602,7 @@ public final class Lowering {
         return new Unsupported(i.line(), "instruction " + i.text() + " is not supported yet");
     }
 
-    private final IntegerOps integers = new IntegerOps(this);
+    final IntegerOps integers = new IntegerOps(this);
     final FloatOps floats = new FloatOps(this);
     private final MatrixOps matrices = new MatrixOps(this);
     final AsyncBarriers barriers = new AsyncBarriers(this);
@@ -611,6 +611,7 @@ public final class Lowering {
     private final VideoOps video = new VideoOps(this);
     private final MemoryOps memory = new MemoryOps(this);
     private final WarpOps warps = new WarpOps(this);
+    private final ScalarOps scalars = new ScalarOps(this);
     /** activemask instructions lowered so far in the module: each one's identity. */
 
     String symbolPrefix() {
@@ -626,6 +627,7 @@ public final class Lowering {
         if (video.lower(i)) return;
         if (memory.lower(i)) return;
         if (warps.lower(i)) return;
+        if (scalars.lower(i)) return;
         List<Operand> o = i.operands();
         switch (i.opcode()) {
             case "ret", "exit" -> buildReturn();
@@ -651,10 +653,6 @@ public final class Lowering {
                 if (target.hostSharedMemory()) usesBlockOperations = true;  // the host yields to the block's other fibers
                 target.nanosleep(module, b, threadContext, read(i, o.get(0), Type.U32));
             }
-            case "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max" -> binary(i);
-            case "mad", "fma" -> mad(i);
-            case "neg", "not", "abs" -> unary(i);
-            case "setp" -> setp(i);
             case "selp" -> {
                 Type t = type(i);
                 LLVMValueRef c = read(i, o.get(3), Type.PRED);
@@ -858,79 +856,6 @@ public final class Lowering {
         LLVMBuildUnreachable(b);
     }
 
-    /**
-     * Integer div/rem with NVIDIA's results where LLVM's are undefined (recorded on an H200): a zero divisor gives
-     * all ones for both, and MIN / -1 gives MIN (remainder 0), which dividing by 1 instead produces. No target traps.
-     */
-    private LLVMValueRef divide(String op, boolean signed, LLVMValueRef x, LLVMValueRef y) {
-        LLVMTypeRef t = LLVMTypeOf(y);
-        LLVMValueRef zero = LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstInt(t, 0, 0), ""), one = LLVMConstInt(t, 1, 0);
-        LLVMValueRef unsafe = zero;
-        if (signed) {
-            int w = LLVMGetIntTypeWidth(t);
-            LLVMValueRef min = LLVMBuildICmp(b, LLVMIntEQ, x, LLVMConstInt(t, 1L << (w - 1), 0), "");
-            unsafe = LLVMBuildOr(b, zero, LLVMBuildAnd(b, min, LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstAllOnes(t), ""), ""), "");
-        }
-        LLVMValueRef d = LLVMBuildSelect(b, unsafe, one, y, "");
-        LLVMValueRef r = op.equals("div") ? (signed ? LLVMBuildSDiv(b, x, d, "") : LLVMBuildUDiv(b, x, d, ""))
-                : (signed ? LLVMBuildSRem(b, x, d, "") : LLVMBuildURem(b, x, d, ""));
-        return LLVMBuildSelect(b, zero, LLVMConstAllOnes(t), r, "");
-    }
-
-    private void binary(Instruction i) {
-        Type t = type(i);
-        List<Operand> o = i.operands();
-        String op = i.opcode();
-        boolean wide = i.has(".wide"), hi = i.has(".hi");
-        if ((op.equals("mul")) && (wide || hi)) {
-            Type wt = widened(i, t);
-            LLVMValueRef x = extend(read(i, o.get(1), t), t, wt), y = extend(read(i, o.get(2), t), t, wt);
-            LLVMValueRef r = LLVMBuildMul(b, x, y, "");
-            if (hi) {
-                r = LLVMBuildLShr(b, r, LLVMConstInt(llvmType(wt), t.bits(), 0), "");
-                r = LLVMBuildTrunc(b, r, llvmType(t), "");
-                write(i, o.get(0), r, t);
-            } else {
-                write(i, o.get(0), r, wt);
-            }
-            return;
-        }
-        LLVMValueRef x = read(i, o.get(1), t);
-        Type yt = op.equals("shl") || op.equals("shr") ? Type.U32 : t;
-        LLVMValueRef y = read(i, o.get(2), yt);
-        LLVMValueRef r;
-        if (t.isFloat()) {
-            r = switch (op) {
-                case "add" -> LLVMBuildFAdd(b, x, y, "");
-                case "sub" -> LLVMBuildFSub(b, x, y, "");
-                case "mul" -> LLVMBuildFMul(b, x, y, "");
-                case "div" -> LLVMBuildFDiv(b, x, y, "");
-                case "min" -> Ll.intrinsic(module, b, "llvm.minnum", new LLVMTypeRef[] {llvmType(t)}, x, y);
-                case "max" -> Ll.intrinsic(module, b, "llvm.maxnum", new LLVMTypeRef[] {llvmType(t)}, x, y);
-                default -> throw unsupported(i);
-            };
-            if (i.has(".sat")) throw unsupported(i);
-        } else {
-            boolean signed = t.isSigned();
-            boolean sat = i.has(".sat");  // add.sat.s32/sub.sat.s32: clamped to [INT_MIN, INT_MAX]
-            if (sat && !(t == Type.S32 && (op.equals("add") || op.equals("sub")))) throw unsupported(i);
-            r = switch (op) {
-                case "add" -> sat ? Ll.intrinsic(module, b, "llvm.sadd.sat", new LLVMTypeRef[] {llvmType(t)}, x, y) : LLVMBuildAdd(b, x, y, "");
-                case "sub" -> sat ? Ll.intrinsic(module, b, "llvm.ssub.sat", new LLVMTypeRef[] {llvmType(t)}, x, y) : LLVMBuildSub(b, x, y, "");
-                case "mul" -> LLVMBuildMul(b, x, y, "");
-                case "div", "rem" -> divide(op, signed, x, y);
-                case "and" -> LLVMBuildAnd(b, x, y, "");
-                case "or" -> LLVMBuildOr(b, x, y, "");
-                case "xor" -> LLVMBuildXor(b, x, y, "");
-                case "min" -> LLVMBuildSelect(b, LLVMBuildICmp(b, signed ? LLVMIntSLT : LLVMIntULT, x, y, ""), x, y, "");
-                case "max" -> LLVMBuildSelect(b, LLVMBuildICmp(b, signed ? LLVMIntSGT : LLVMIntUGT, x, y, ""), x, y, "");
-                case "shl", "shr" -> shift(t, x, y, op.equals("shl"), signed);
-                default -> throw unsupported(i);
-            };
-        }
-        write(i, o.get(0), r, t);
-    }
-
     /** PTX shifts clamp: amounts >= width give 0 (or the sign for arithmetic right shifts). */
     LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
         LLVMTypeRef lt = llvmType(t);
@@ -960,159 +885,6 @@ public final class Lowering {
 
     LLVMValueRef extend(LLVMValueRef v, Type from, Type to) {
         return from.isSigned() ? LLVMBuildSExt(b, v, llvmType(to), "") : LLVMBuildZExt(b, v, llvmType(to), "");
-    }
-
-    private void mad(Instruction i) {
-        Type t = type(i);
-        List<Operand> o = i.operands();
-        if (t.isFloat()) {
-            if (i.has(".sat") || i.has(".ftz") && t == Type.F32 && false) throw unsupported(i);
-            LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t), z = read(i, o.get(3), t);
-            write(i, o.get(0), Ll.intrinsic(module, b, "llvm.fma", new LLVMTypeRef[] {llvmType(t)}, x, y, z), t);
-            return;
-        }
-        if (i.has(".wide") || i.has(".hi")) {
-            Type wt = widened(i, t);
-            LLVMValueRef x = extend(read(i, o.get(1), t), t, wt), y = extend(read(i, o.get(2), t), t, wt);
-            LLVMValueRef p = LLVMBuildMul(b, x, y, "");
-            if (i.has(".wide")) {
-                if (i.has(".sat")) throw unsupported(i);
-                write(i, o.get(0), LLVMBuildAdd(b, p, read(i, o.get(3), wt), ""), wt);
-            } else {
-                LLVMValueRef h = LLVMBuildTrunc(b, LLVMBuildLShr(b, p, LLVMConstInt(llvmType(wt), t.bits(), 0), ""), llvmType(t), "");
-                LLVMValueRef c = read(i, o.get(3), t);
-                if (i.has(".sat") && t != Type.S32) throw unsupported(i);
-                // mad.hi.sat.s32: the final addition saturates to [INT_MIN, INT_MAX]
-                write(i, o.get(0), i.has(".sat") ? Ll.intrinsic(module, b, "llvm.sadd.sat", new LLVMTypeRef[] {llvmType(t)}, h, c)
-                        : LLVMBuildAdd(b, h, c, ""), t);
-            }
-            return;
-        }
-        if (i.has(".sat")) throw unsupported(i);  // only mad.hi.sat.s32 saturates
-        LLVMValueRef r = LLVMBuildAdd(b, LLVMBuildMul(b, read(i, o.get(1), t), read(i, o.get(2), t), ""), read(i, o.get(3), t), "");
-        write(i, o.get(0), r, t);
-    }
-
-    private void unary(Instruction i) {
-        Type t = type(i);
-        LLVMValueRef x = read(i, i.operands().get(1), t);
-        LLVMValueRef r = switch (i.opcode()) {
-            case "neg" -> t.isFloat() ? LLVMBuildFNeg(b, x, "") : LLVMBuildNeg(b, x, "");
-            case "not" -> LLVMBuildNot(b, x, "");
-            case "abs" -> t.isFloat() ? Ll.intrinsic(module, b, "llvm.fabs", new LLVMTypeRef[] {llvmType(t)}, x)
-                    : integerAbs(t, x);
-            default -> throw unsupported(i);
-        };
-        write(i, i.operands().get(0), r, t);
-    }
-
-    /** abs.sNN: the target's own form, else LLVM's (the most negative value is its own absolute value). */
-    private LLVMValueRef integerAbs(Type t, LLVMValueRef x) {
-        LLVMValueRef own = target.integerAbs(module, b, x);
-        return own != null ? own
-                : Ll.intrinsic(module, b, "llvm.abs", new LLVMTypeRef[] {llvmType(t)}, x, LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0));
-    }
-
-    private void setp(Instruction i) {
-        Type t = type(i);
-        List<Operand> o = i.operands();
-        String cmp = i.modifiers().get(0);
-        if (t == Type.F16X2 || t == Type.BF16X2) {
-            setpPair(i, cmp, t == Type.F16X2 ? Type.F16 : Type.BF16);
-            return;
-        }
-        LLVMValueRef x = read(i, o.get(1), t), y = read(i, o.get(2), t);
-        if ((t == Type.F16 || t == Type.F32) && i.has(".ftz")) {  // subnormals compare as zeros
-            x = floats.flush(x, t);
-            y = floats.flush(y, t);
-        }
-        LLVMValueRef r = integers.compare(i, cmp, t, x, y);
-        // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
-        LLVMValueRef notR = LLVMBuildNot(b, r, "");
-        String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
-        if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
-            LLVMValueRef c = read(i, o.get(3), Type.PRED);
-            r = combine(combine, r, c);
-            notR = combine(combine, notR, c);
-        }
-        if (o.get(0) instanceof Operand.Pair pair) {
-            write(i, pair.first(), r, Type.PRED);
-            if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), notR, Type.PRED);
-        } else {
-            write(i, o.get(0), r, Type.PRED);
-        }
-    }
-
-    /** setp.f16x2/bf16x2 p|q: p takes the comparison of the lower halves, q that of the upper halves. */
-    private void setpPair(Instruction i, String cmp, Type lane) {
-        List<Operand> o = i.operands();
-        LLVMValueRef[] lo = new LLVMValueRef[2], hi = new LLVMValueRef[2];
-        LLVMTypeRef i16 = LLVMInt16TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx);
-        for (int k = 0; k < 2; k++) {
-            LLVMValueRef v = read(i, o.get(k + 1), Type.B32);
-            LLVMValueRef l16 = LLVMBuildTrunc(b, v, i16, ""), h16 = LLVMBuildTrunc(b, LLVMBuildLShr(b, v, LLVMConstInt(LLVMTypeOf(v), 16, 0), ""), i16, "");
-            lo[k] = LLVMBuildFPExt(b, LLVMBuildBitCast(b, l16, llvmType(lane), ""), f32, "");  // exact
-            hi[k] = LLVMBuildFPExt(b, LLVMBuildBitCast(b, h16, llvmType(lane), ""), f32, "");
-            if (i.has(".ftz")) {
-                lo[k] = floats.flushHalf(lo[k], lane);
-                hi[k] = floats.flushHalf(hi[k], lane);
-            }
-        }
-        LLVMValueRef p = integers.compare(i, cmp, Type.F32, lo[0], lo[1]), q = integers.compare(i, cmp, Type.F32, hi[0], hi[1]);
-        String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
-        if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
-            LLVMValueRef c = read(i, o.get(3), Type.PRED);
-            p = combine(combine, p, c);
-            q = combine(combine, q, c);
-        }
-        if (o.get(0) instanceof Operand.Pair pair) {
-            if (!(pair.first() instanceof Operand.Sink)) write(i, pair.first(), p, Type.PRED);
-            if (!(pair.second() instanceof Operand.Sink)) write(i, pair.second(), q, Type.PRED);
-        } else {
-            write(i, o.get(0), p, Type.PRED);
-        }
-    }
-
-    private LLVMValueRef combine(String op, LLVMValueRef x, LLVMValueRef c) {
-        return switch (op) {
-            case ".and" -> LLVMBuildAnd(b, x, c, "");
-            case ".or" -> LLVMBuildOr(b, x, c, "");
-            default -> LLVMBuildXor(b, x, c, "");
-        };
-    }
-
-    private void cvt(Instruction i) {
-        List<Type> types = new ArrayList<>();
-        for (String m : i.modifiers()) {
-            Type t = Type.of(m);
-            if (t != null) types.add(t);
-        }
-        if (types.size() != 2 || i.has(".sat") || i.has(".ftz")) throw unsupported(i);
-        Type to = types.get(0), from = types.get(1);
-        LLVMValueRef x = read(i, i.operands().get(1), from);
-        LLVMTypeRef lt = llvmType(to);
-        LLVMValueRef r;
-        if (!from.isFloat() && !to.isFloat()) {
-            if (to.bits() == from.bits()) r = x;
-            else if (to.bits() < from.bits()) r = LLVMBuildTrunc(b, x, lt, "");
-            else r = from.isSigned() ? LLVMBuildSExt(b, x, lt, "") : LLVMBuildZExt(b, x, lt, "");
-        } else if (from.isFloat() && to.isFloat()) {
-            if (to.bits() == from.bits()) r = x;
-            else if (to.bits() > from.bits()) r = LLVMBuildFPExt(b, x, lt, "");
-            else if (i.has(".rn") || !i.modifiers().stream().anyMatch(m -> m.matches("\\.r[zmp]"))) r = LLVMBuildFPTrunc(b, x, lt, "");
-            else throw unsupported(i);
-        } else if (from.isFloat()) {  // float -> int: .rzi truncates; PTX saturates out-of-range values
-            LLVMValueRef rounded = x;
-            if (i.has(".rni")) rounded = Ll.intrinsic(module, b, "llvm.roundeven", new LLVMTypeRef[] {llvmType(from)}, x);
-            else if (i.has(".rmi")) rounded = Ll.intrinsic(module, b, "llvm.floor", new LLVMTypeRef[] {llvmType(from)}, x);
-            else if (i.has(".rpi")) rounded = Ll.intrinsic(module, b, "llvm.ceil", new LLVMTypeRef[] {llvmType(from)}, x);
-            r = Ll.intrinsic(module, b, to.isSigned() ? "llvm.fptosi.sat" : "llvm.fptoui.sat",
-                    new LLVMTypeRef[] {lt, llvmType(from)}, rounded);
-        } else {
-            if (!(i.has(".rn") || i.modifiers().stream().noneMatch(m -> m.matches("\\.r[zmp]")))) throw unsupported(i);
-            r = from.isSigned() ? LLVMBuildSIToFP(b, x, lt, "") : LLVMBuildUIToFP(b, x, lt, "");
-        }
-        write(i, i.operands().get(0), r, to);
     }
 
     // ------------------------------------------------------------------------------------ helpers for MatrixOps
