@@ -19,10 +19,12 @@ final class GraphApi implements CuGraphApi {
 
     private final Driver d;
     private final StreamApi streams;
+    private final GraphWork works;
 
     GraphApi(Driver d) {
         this.d = d;
         this.streams = new StreamApi(d);
+        this.works = new GraphWork(d);
     }
 
     @Override
@@ -87,54 +89,21 @@ final class GraphApi implements CuGraphApi {
         HostRuntime.putLong(phGraphNode, handleOf(n));
     }
 
-    /** A kernel node's work from CUDA_KERNEL_NODE_PARAMS (v2 has the CUkernel and context after the v1 fields). */
-    private Graph.Work kernelWork(long p, boolean v2) throws CudaException {
-        Mem.nonNull(p, "nodeParams");
-        long func = HostRuntime.getLong(p);
-        if (func == 0 && v2) func = HostRuntime.getLong(p + 56);  // kern
-        Kernel k = d.handles.get(func, Kernel.class);
-        Context c = v2 && HostRuntime.getLong(p + 64) != 0 ? d.context(HostRuntime.getLong(p + 64)) : d.requireCurrent();
-        int[] grid = {HostRuntime.getInt(p + 8), HostRuntime.getInt(p + 12), HostRuntime.getInt(p + 16)};
-        int[] block = {HostRuntime.getInt(p + 20), HostRuntime.getInt(p + 24), HostRuntime.getInt(p + 28)};
-        int shared = HostRuntime.getInt(p + 32);
-        LaunchApi.Prepared prep = new LaunchApi(d).prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                HostRuntime.getLong(p + 40), HostRuntime.getLong(p + 48));
-        long args = prep.snapshot();
-        return new Graph.Work("kernel " + k.code.name(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
-                new Graph.KernelParams(func, grid, block, shared, args));
-    }
-
     @Override
     public int cuGraphAddKernelNode_v2(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
-        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(nodeParams, true)));
+        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, works.kernel(nodeParams, true)));
     }
 
     @Override
     public int cuGraphAddKernelNode(long phGraphNode, long hGraph, long deps, long numDeps, long nodeParams) {
-        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(nodeParams, false)));
-    }
-
-    static final int MEMCPY3D_BYTES = 200, MEMSET_PARAMS_BYTES = 40, HOST_PARAMS_BYTES = 16;
-
-    private static byte[] bytes(long p, int n) {
-        byte[] b = new byte[n];
-        HostRuntime.read(p, b, 0, n);
-        return b;
-    }
-
-    /** A memcpy node's work from CUDA_MEMCPY3D (kept for cuGraphMemcpyNodeGetParams). */
-    private Graph.Work memcpyWork(long copyParams) throws CudaException {
-        MemoryApi.Copy3D copy = new MemoryApi(d).read3D(copyParams);
-        Graph.Work w = new Graph.Work("cuMemcpy3D", Graph.MEMCPY, copy.op(), null, null);
-        w.params = bytes(copyParams, MEMCPY3D_BYTES);
-        return w;
+        return Api.call("cuGraphAddKernelNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, works.kernel(nodeParams, false)));
     }
 
     @Override
     public int cuGraphAddMemcpyNode(long phGraphNode, long hGraph, long deps, long numDeps, long copyParams, long ctx) {
         return Api.call("cuGraphAddMemcpyNode", () -> {
             d.context(ctx);
-            addNode(phGraphNode, hGraph, deps, numDeps, memcpyWork(copyParams));
+            addNode(phGraphNode, hGraph, deps, numDeps, works.memcpy(copyParams));
         });
     }
 
@@ -143,44 +112,14 @@ final class GraphApi implements CuGraphApi {
     public int cuGraphAddMemsetNode(long phGraphNode, long hGraph, long deps, long numDeps, long p, long ctx) {
         return Api.call("cuGraphAddMemsetNode", () -> {
             d.context(ctx);
-            addNode(phGraphNode, hGraph, deps, numDeps, memsetWork(p));
+            addNode(phGraphNode, hGraph, deps, numDeps, works.memset(p));
         });
-    }
-
-    private Graph.Work memsetWork(long p) throws CudaException {
-        {
-            Mem.nonNull(p, "memsetParams");
-            long dst = HostRuntime.getLong(p), pitch = HostRuntime.getLong(p + 8);
-            int value = HostRuntime.getInt(p + 16), size = HostRuntime.getInt(p + 20);
-            long width = HostRuntime.getLong(p + 24), height = HostRuntime.getLong(p + 32);
-            if (size != 1 && size != 2 && size != 4) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "elementSize " + size);
-            if (dst == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "dst is NULL");
-            if (height > 1 && width * size > pitch) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "width exceeds the pitch");
-            Stream.Op op = () -> {
-                for (long y = 0; y < height; y++) d.backend.fill(dst + y * pitch, size, value, width);
-            };
-            Graph.Work w = new Graph.Work("cuMemset", Graph.MEMSET, op, null, null);
-            w.params = bytes(p, MEMSET_PARAMS_BYTES);
-            return w;
-        }
     }
 
     /** CUDA_HOST_NODE_PARAMS {fn, userData}: the function runs on a stream thread in the node's turn. */
     @Override
     public int cuGraphAddHostNode(long phGraphNode, long hGraph, long deps, long numDeps, long p) {
-        return Api.call("cuGraphAddHostNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, hostWork(p)));
-    }
-
-    private Graph.Work hostWork(long p) throws CudaException {
-        Mem.nonNull(p, "nodeParams");
-        long fn = HostRuntime.getLong(p), userData = HostRuntime.getLong(p + 8);
-        Mem.nonNull(fn, "fn");
-        Graph.Work w = new Graph.Work("host function", Graph.HOST, () -> {
-            d.backend.fence(Stream.runningQueueIfAny());
-            HostRuntime.callHostFunction(fn, userData);
-        }, null, null);
-        w.params = bytes(p, HOST_PARAMS_BYTES);
-        return w;
+        return Api.call("cuGraphAddHostNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, works.host(p)));
     }
 
     @Override
@@ -240,27 +179,14 @@ final class GraphApi implements CuGraphApi {
         return w;
     }
 
-    private Graph.Work eventWork(long hEvent, boolean record) throws CudaException {
-        Event e = d.handles.get(hEvent, Event.class);
-        Graph.Work w = record
-                ? new Graph.Work("event record", Graph.EVENT_RECORD, () -> {
-                    d.backend.fence(Stream.runningQueueIfAny());
-                    e.recordedNanos = System.nanoTime();
-                }, null, null)
-                : new Graph.Work("event wait", Graph.EVENT_WAIT, () -> {}, null, null);
-        w.event = e;
-        w.address = hEvent;  // the handle, for cuGraphEvent*NodeGetEvent
-        return w;
-    }
-
     @Override
     public int cuGraphAddEventRecordNode(long phGraphNode, long hGraph, long deps, long numDeps, long event) {
-        return Api.call("cuGraphAddEventRecordNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, eventWork(event, true)));
+        return Api.call("cuGraphAddEventRecordNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, works.event(event, true)));
     }
 
     @Override
     public int cuGraphAddEventWaitNode(long phGraphNode, long hGraph, long deps, long numDeps, long event) {
-        return Api.call("cuGraphAddEventWaitNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, eventWork(event, false)));
+        return Api.call("cuGraphAddEventWaitNode", () -> addNode(phGraphNode, hGraph, deps, numDeps, works.event(event, false)));
     }
 
     private int eventOf(String name, long hNode, long eventOut, int type) {
@@ -417,7 +343,7 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeSetParams", () -> {
             Graph.Node node = d.handles.get(hNode, Graph.Node.class);
             if (node.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
-            Graph.Work w = kernelWork(p, v2);
+            Graph.Work w = works.kernel(p, v2);
             synchronized (node.graph) {
                 node.replace(w);
             }
@@ -583,27 +509,27 @@ final class GraphApi implements CuGraphApi {
 
     @Override
     public int cuGraphMemcpyNodeSetParams(long hNode, long p) {
-        return Api.call("cuGraphMemcpyNodeSetParams", () -> setWork(hNode, Graph.MEMCPY, "a memcpy node", memcpyWork(p)));
+        return Api.call("cuGraphMemcpyNodeSetParams", () -> setWork(hNode, Graph.MEMCPY, "a memcpy node", works.memcpy(p)));
     }
 
     @Override
     public int cuGraphMemsetNodeSetParams(long hNode, long p) {
-        return Api.call("cuGraphMemsetNodeSetParams", () -> setWork(hNode, Graph.MEMSET, "a memset node", memsetWork(p)));
+        return Api.call("cuGraphMemsetNodeSetParams", () -> setWork(hNode, Graph.MEMSET, "a memset node", works.memset(p)));
     }
 
     @Override
     public int cuGraphHostNodeSetParams(long hNode, long p) {
-        return Api.call("cuGraphHostNodeSetParams", () -> setWork(hNode, Graph.HOST, "a host node", hostWork(p)));
+        return Api.call("cuGraphHostNodeSetParams", () -> setWork(hNode, Graph.HOST, "a host node", works.host(p)));
     }
 
     @Override
     public int cuGraphEventRecordNodeSetEvent(long hNode, long event) {
-        return Api.call("cuGraphEventRecordNodeSetEvent", () -> setWork(hNode, Graph.EVENT_RECORD, "an event record node", eventWork(event, true)));
+        return Api.call("cuGraphEventRecordNodeSetEvent", () -> setWork(hNode, Graph.EVENT_RECORD, "an event record node", works.event(event, true)));
     }
 
     @Override
     public int cuGraphEventWaitNodeSetEvent(long hNode, long event) {
-        return Api.call("cuGraphEventWaitNodeSetEvent", () -> setWork(hNode, Graph.EVENT_WAIT, "an event wait node", eventWork(event, false)));
+        return Api.call("cuGraphEventWaitNodeSetEvent", () -> setWork(hNode, Graph.EVENT_WAIT, "an event wait node", works.event(event, false)));
     }
 
     /** The executable's copy of the node takes new work; the graph's node is unchanged. */
@@ -622,19 +548,19 @@ final class GraphApi implements CuGraphApi {
 
     @Override
     public int cuGraphExecKernelNodeSetParams_v2(long hExec, long hNode, long p) {
-        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, kernelWork(p, true)));
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, true)));
     }
 
     @Override
     public int cuGraphExecKernelNodeSetParams(long hExec, long hNode, long p) {
-        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, kernelWork(p, false)));
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, false)));
     }
 
     @Override
     public int cuGraphExecMemcpyNodeSetParams(long hExec, long hNode, long p, long ctx) {
         return Api.call("cuGraphExecMemcpyNodeSetParams", () -> {
             d.context(ctx);
-            execSet(hExec, hNode, memcpyWork(p));
+            execSet(hExec, hNode, works.memcpy(p));
         });
     }
 
@@ -642,23 +568,23 @@ final class GraphApi implements CuGraphApi {
     public int cuGraphExecMemsetNodeSetParams(long hExec, long hNode, long p, long ctx) {
         return Api.call("cuGraphExecMemsetNodeSetParams", () -> {
             d.context(ctx);
-            execSet(hExec, hNode, memsetWork(p));
+            execSet(hExec, hNode, works.memset(p));
         });
     }
 
     @Override
     public int cuGraphExecHostNodeSetParams(long hExec, long hNode, long p) {
-        return Api.call("cuGraphExecHostNodeSetParams", () -> execSet(hExec, hNode, hostWork(p)));
+        return Api.call("cuGraphExecHostNodeSetParams", () -> execSet(hExec, hNode, works.host(p)));
     }
 
     @Override
     public int cuGraphExecEventRecordNodeSetEvent(long hExec, long hNode, long event) {
-        return Api.call("cuGraphExecEventRecordNodeSetEvent", () -> execSet(hExec, hNode, eventWork(event, true)));
+        return Api.call("cuGraphExecEventRecordNodeSetEvent", () -> execSet(hExec, hNode, works.event(event, true)));
     }
 
     @Override
     public int cuGraphExecEventWaitNodeSetEvent(long hExec, long hNode, long event) {
-        return Api.call("cuGraphExecEventWaitNodeSetEvent", () -> execSet(hExec, hNode, eventWork(event, false)));
+        return Api.call("cuGraphExecEventWaitNodeSetEvent", () -> execSet(hExec, hNode, works.event(event, false)));
     }
 
     /** Kernel, memset and memcpy nodes only (NVIDIA answers CUDA_ERROR_INVALID_VALUE for the others: recorded on an H200). */
@@ -887,16 +813,16 @@ final class GraphApi implements CuGraphApi {
         int type = HostRuntime.getInt(p);
         long u = p + 16;
         switch (type) {
-            case Graph.KERNEL -> addNode(phGraphNode, hGraph, deps, numDeps, kernelWork(u, true));
+            case Graph.KERNEL -> addNode(phGraphNode, hGraph, deps, numDeps, works.kernel(u, true));
             case Graph.MEMCPY -> {
                 d.context(HostRuntime.getLong(u + 8));
-                addNode(phGraphNode, hGraph, deps, numDeps, memcpyWork(u + 16));
+                addNode(phGraphNode, hGraph, deps, numDeps, works.memcpy(u + 16));
             }
             case Graph.MEMSET -> {
                 d.context(HostRuntime.getLong(u + 40));
-                addNode(phGraphNode, hGraph, deps, numDeps, memsetWork(u));
+                addNode(phGraphNode, hGraph, deps, numDeps, works.memset(u));
             }
-            case Graph.HOST -> addNode(phGraphNode, hGraph, deps, numDeps, hostWork(u));
+            case Graph.HOST -> addNode(phGraphNode, hGraph, deps, numDeps, works.host(u));
             case Graph.CHILD -> ok(cuGraphAddChildGraphNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "child graph node");
             case Graph.EMPTY -> ok(cuGraphAddEmptyNode(phGraphNode, hGraph, deps, numDeps), "empty node");
             case Graph.EVENT_WAIT -> ok(cuGraphAddEventWaitNode(phGraphNode, hGraph, deps, numDeps, HostRuntime.getLong(u)), "event wait node");
@@ -922,33 +848,17 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphAddNode", () -> addGeneric(phGraphNode, hGraph, deps, numDeps, nodeParams));
     }
 
-    /** The work a CUgraphNodeParams describes, for the node types whose parameters can change. */
-    private Graph.Work genericWork(long p) throws CudaException {
-        Mem.nonNull(p, "nodeParams");
-        int type = HostRuntime.getInt(p);
-        long u = p + 16;
-        return switch (type) {
-            case Graph.KERNEL -> kernelWork(u, true);
-            case Graph.MEMCPY -> memcpyWork(u + 16);
-            case Graph.MEMSET -> memsetWork(u);
-            case Graph.HOST -> hostWork(u);
-            case Graph.EVENT_WAIT -> eventWork(HostRuntime.getLong(u), false);
-            case Graph.EVENT_RECORD -> eventWork(HostRuntime.getLong(u), true);
-            default -> throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "changing the parameters of a node of type " + type);
-        };
-    }
-
     @Override
     public int cuGraphNodeSetParams(long hNode, long nodeParams) {
         return Api.call("cuGraphNodeSetParams", () -> {
-            Graph.Work w = genericWork(nodeParams);
+            Graph.Work w = works.generic(nodeParams);
             setWork(hNode, w.type, "a node of type " + w.type, w);
         });
     }
 
     @Override
     public int cuGraphExecNodeSetParams(long hExec, long hNode, long nodeParams) {
-        return Api.call("cuGraphExecNodeSetParams", () -> execSet(hExec, hNode, genericWork(nodeParams)));
+        return Api.call("cuGraphExecNodeSetParams", () -> execSet(hExec, hNode, works.generic(nodeParams)));
     }
 
     // ---- user objects
