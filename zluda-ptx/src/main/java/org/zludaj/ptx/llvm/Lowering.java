@@ -714,7 +714,8 @@ public final class Lowering {
     /** True once the function uses a block or warp operation (the host then runs its threads as fibers). */
     boolean usesBlockOperations;
 
-    private LLVMValueRef i32(long v) {
+    /** An i32 constant. */
+    LLVMValueRef i32(long v) {
         return LLVMConstInt(LLVMInt32TypeInContext(ctx), v, 0);
     }
 

@@ -24,10 +24,6 @@ final class MemoryOps {
         this.l = l;
     }
 
-    private LLVMValueRef i32(long v) {
-        return LLVMConstInt(LLVMInt32TypeInContext(l.ctx), v, 0);
-    }
-
     /** Handles the instruction if it is a memory instruction; returns false otherwise. */
     boolean lower(Instruction i) {
         switch (i.opcode()) {
@@ -57,7 +53,7 @@ final class MemoryOps {
             LLVMSetAlignment(v, n * t.bytes());
             if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(v, 1);
             if (i.has(".acquire")) LLVMBuildFence(l.b, LLVMAtomicOrderingAcquire, 0, "");
-            for (int k = 0; k < n; k++) l.write(i, dst.get(k), LLVMBuildExtractElement(l.b, v, i32(k), ""), t);
+            for (int k = 0; k < n; k++) l.write(i, dst.get(k), LLVMBuildExtractElement(l.b, v, l.i32(k), ""), t);
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -75,7 +71,7 @@ final class MemoryOps {
         List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) l.o(i, 1, Operand.Vector.class)).elements();
         if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
             LLVMValueRef v = LLVMGetUndef(LLVMVectorType(l.llvmType(t), n));
-            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(l.b, v, l.read(i, src.get(k), t), i32(k), "");
+            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(l.b, v, l.read(i, src.get(k), t), l.i32(k), "");
             if (i.has(".release")) LLVMBuildFence(l.b, LLVMAtomicOrderingRelease, 0, "");
             LLVMValueRef st = LLVMBuildStore(l.b, v, p);
             LLVMSetAlignment(st, n * t.bytes());

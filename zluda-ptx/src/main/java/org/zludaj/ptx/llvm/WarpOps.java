@@ -26,10 +26,6 @@ final class WarpOps {
         this.l = l;
     }
 
-    private LLVMValueRef i32(long v) {
-        return LLVMConstInt(LLVMInt32TypeInContext(l.ctx), v, 0);
-    }
-
     /** Handles the instruction if it is a block or warp operation; returns false otherwise. */
     boolean lower(Instruction i) {
         switch (i.opcode()) {
@@ -47,7 +43,7 @@ final class WarpOps {
         List<Operand> o = i.operands();
         if (i.has(".warp")) {  // bar.warp.sync mask
             LLVMValueRef r = l.target.warpCollective(l.module, l.b, l.threadContext(), Target.WARP_SYNC, l.read(i, o.get(0), Type.B32),
-                    LLVMConstInt(LLVMInt64TypeInContext(l.ctx), 0, 0), i32(0), i32(0));
+                    LLVMConstInt(LLVMInt64TypeInContext(l.ctx), 0, 0), l.i32(0), l.i32(0));
             if (r == null) throw l.blockUnsupported(i);
             return;
         }
@@ -60,16 +56,16 @@ final class WarpOps {
             int op = i.has(".popc") ? 0 : i.has(".and") ? 1 : 2;
             boolean popc = op == 0;
             LLVMValueRef id = l.read(i, o.get(1), Type.U32);
-            LLVMValueRef count = o.size() == 4 ? l.read(i, o.get(2), Type.U32) : i32(0);
+            LLVMValueRef count = o.size() == 4 ? l.read(i, o.get(2), Type.U32) : l.i32(0);
             LLVMValueRef pred = LLVMBuildZExt(l.b, l.read(i, o.get(o.size() - 1), Type.PRED), LLVMInt32TypeInContext(l.ctx), "");
             LLVMValueRef r = l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, op, pred);
             if (r == null) throw l.blockUnsupported(i);
             if (popc) l.write(i, o.get(0), r, Type.U32);
-            else l.write(i, o.get(0), LLVMBuildICmp(l.b, LLVMIntNE, r, i32(0), ""), Type.PRED);
+            else l.write(i, o.get(0), LLVMBuildICmp(l.b, LLVMIntNE, r, l.i32(0), ""), Type.PRED);
             return;
         }
         LLVMValueRef id = l.read(i, o.get(0), Type.U32);
-        LLVMValueRef count = o.size() > 1 ? l.read(i, o.get(1), Type.U32) : i32(0);
+        LLVMValueRef count = o.size() > 1 ? l.read(i, o.get(1), Type.U32) : l.i32(0);
         if (l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, -1, null) == null) throw l.blockUnsupported(i);
     }
 
@@ -80,7 +76,7 @@ final class WarpOps {
         LLVMValueRef full = LLVMConstInt(i32t, 0xffffffffL, 0);
         String op = i.opcode();
         int kind;
-        LLVMValueRef value, bv = i32(0), cv = i32(0), mask;
+        LLVMValueRef value, bv = l.i32(0), cv = l.i32(0), mask;
         Operand dst = o.get(0);
         switch (op) {
             case "shfl" -> {
@@ -129,7 +125,7 @@ final class WarpOps {
         LLVMValueRef low = LLVMBuildTrunc(l.b, r, i32t, "");
         LLVMValueRef pred = LLVMBuildTrunc(l.b, LLVMBuildLShr(l.b, r, LLVMConstInt(i64, 32, 0), ""), LLVMInt1TypeInContext(l.ctx), "");
         if (op.equals("vote") && kind != Target.BALLOT) {
-            l.write(i, dst, LLVMBuildICmp(l.b, LLVMIntNE, low, i32(0), ""), Type.PRED);
+            l.write(i, dst, LLVMBuildICmp(l.b, LLVMIntNE, low, l.i32(0), ""), Type.PRED);
         } else if (op.equals("match") && l.type(i).bits() == 64 && kind == Target.MATCH_ANY) {
             writePair(i, dst, low, pred, Type.B32);
         } else {

@@ -366,34 +366,28 @@ public record NvptxTarget(int sm) implements Target {
      */
     static void signFlips(LLVMModuleRef m) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-        try {
-            forEachInstruction(m, i -> {
-                if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
-                    LLVMTypeRef t = LLVMTypeOf(i);
-                    boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-                    LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
-                    int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
-                    LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
-                    LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
-                    LLVMTypeRef intType = it;
-                    if (vector) {
-                        int n = LLVMGetVectorSize(t);
-                        LLVMValueRef[] lanes = new LLVMValueRef[n];
-                        java.util.Arrays.fill(lanes, sign);
-                        sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
-                        intType = LLVMVectorType(it, n);
-                    }
-                    LLVMPositionBuilderBefore(b, i);
-                    LLVMValueRef flipped = LLVMBuildBitCast(b,
-                            LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
-                    LLVMReplaceAllUsesWith(i, flipped);
-                    LLVMInstructionEraseFromParent(i);
+        withBuilder(m, b -> forEachInstruction(m, i -> {
+            if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
+                LLVMTypeRef t = LLVMTypeOf(i);
+                boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+                LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
+                int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
+                LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
+                LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
+                LLVMTypeRef intType = it;
+                if (vector) {
+                    int n = LLVMGetVectorSize(t);
+                    LLVMValueRef[] lanes = new LLVMValueRef[n];
+                    java.util.Arrays.fill(lanes, sign);
+                    sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
+                    intType = LLVMVectorType(it, n);
                 }
-            });
-        } finally {
-            LLVMDisposeBuilder(b);
-        }
+                LLVMPositionBuilderBefore(b, i);
+                LLVMValueRef flipped = LLVMBuildBitCast(b,
+                        LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
+                replace(i, flipped);
+            }
+        }));
     }
 
     /**
@@ -406,36 +400,30 @@ public record NvptxTarget(int sm) implements Target {
      */
     static void selectedHalfConstants(LLVMModuleRef m) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-        try {
-            forEachInstruction(m, i -> {
-                if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
-                    LLVMValueRef v = LLVMGetOperand(i, 0);
-                    if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
-                    LLVMValueRef cond = null;
-                    long[] bits = null;
-                    int op = opcodeOf(v);
-                    if ((op == LLVMZExt || op == LLVMSExt) && LLVMTypeOf(LLVMGetOperand(v, 0)).equals(LLVMInt1TypeInContext(ctx))) {
-                        cond = LLVMGetOperand(v, 0);
-                        bits = new long[] {op == LLVMZExt ? 1 : 0xffff, 0};
-                    } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 1)).isNull()
-                            && LLVMIsAConstantInt(LLVMGetOperand(v, 2)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 2)).isNull()) {
-                        cond = LLVMGetOperand(v, 0);
-                        bits = new long[] {LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) & 0xffff, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) & 0xffff};
-                    }
-                    if (cond != null && LLVMTypeOf(cond).equals(LLVMInt1TypeInContext(ctx))
-                            && !Double.isNaN(halfValue((int) bits[0])) && !Double.isNaN(halfValue((int) bits[1]))) {
-                        LLVMTypeRef t = LLVMTypeOf(i);
-                        LLVMPositionBuilderBefore(b, i);
-                        LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
-                        LLVMReplaceAllUsesWith(i, r);
-                        LLVMInstructionEraseFromParent(i);
-                    }
+        withBuilder(m, b -> forEachInstruction(m, i -> {
+            if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
+                LLVMValueRef v = LLVMGetOperand(i, 0);
+                if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
+                LLVMValueRef cond = null;
+                long[] bits = null;
+                int op = opcodeOf(v);
+                if ((op == LLVMZExt || op == LLVMSExt) && LLVMTypeOf(LLVMGetOperand(v, 0)).equals(LLVMInt1TypeInContext(ctx))) {
+                    cond = LLVMGetOperand(v, 0);
+                    bits = new long[] {op == LLVMZExt ? 1 : 0xffff, 0};
+                } else if (op == LLVMSelect && LLVMIsAConstantInt(LLVMGetOperand(v, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 1)).isNull()
+                        && LLVMIsAConstantInt(LLVMGetOperand(v, 2)) != null && !LLVMIsAConstantInt(LLVMGetOperand(v, 2)).isNull()) {
+                    cond = LLVMGetOperand(v, 0);
+                    bits = new long[] {LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) & 0xffff, LLVMConstIntGetZExtValue(LLVMGetOperand(v, 2)) & 0xffff};
                 }
-            });
-        } finally {
-            LLVMDisposeBuilder(b);
-        }
+                if (cond != null && LLVMTypeOf(cond).equals(LLVMInt1TypeInContext(ctx))
+                        && !Double.isNaN(halfValue((int) bits[0])) && !Double.isNaN(halfValue((int) bits[1]))) {
+                    LLVMTypeRef t = LLVMTypeOf(i);
+                    LLVMPositionBuilderBefore(b, i);
+                    LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
+                    replace(i, r);
+                }
+            }
+        }));
     }
 
     /**
@@ -453,8 +441,7 @@ public record NvptxTarget(int sm) implements Target {
             if (LLVMGetInstructionOpcode(i) == LLVMPHI && LLVMTypeOf(i).equals(i1)) phis.add(i);
         });
         if (phis.isEmpty()) return;
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-        try {
+        withBuilder(m, b -> {
             for (LLVMValueRef phi : phis) {
                 LLVMBasicBlockRef home = LLVMGetInstructionParent(phi);
                 LLVMPositionBuilderBefore(b, phi);
@@ -477,12 +464,25 @@ public record NvptxTarget(int sm) implements Target {
                 while (LLVMGetInstructionOpcode(first) == LLVMPHI) first = LLVMGetNextInstruction(first);
                 LLVMPositionBuilderBefore(b, first);
                 LLVMValueRef test = LLVMBuildICmp(b, LLVMIntNE, wide, LLVMConstInt(i32, 0, 0), "");
-                LLVMReplaceAllUsesWith(phi, test);
-                LLVMInstructionEraseFromParent(phi);
+                replace(phi, test);
             }
+        });
+    }
+
+    /** Runs {@code body} with a builder of the module's context, disposed after. */
+    private static void withBuilder(LLVMModuleRef m, java.util.function.Consumer<LLVMBuilderRef> body) {
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+        try {
+            body.accept(b);
         } finally {
             LLVMDisposeBuilder(b);
         }
+    }
+
+    /** Replaces every use of instruction {@code old} by {@code v} and erases it. */
+    private static void replace(LLVMValueRef old, LLVMValueRef v) {
+        LLVMReplaceAllUsesWith(old, v);
+        LLVMInstructionEraseFromParent(old);
     }
 
     /** Calls {@code action} on every instruction of the module; it may replace or erase the one it is given. */
