@@ -174,19 +174,7 @@ final class ScalarOps {
         }
         LLVMValueRef r = l.integers.compare(i, cmp, t, x, y);
         // p = cmp BOOL c; q = !cmp BOOL c (PTX: the second destination combines the complement of the comparison)
-        LLVMValueRef notR = LLVMBuildNot(l.b, r, "");
-        String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
-        if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
-            LLVMValueRef c = l.read(i, o.get(3), Type.PRED);
-            r = combine(combine, r, c);
-            notR = combine(combine, notR, c);
-        }
-        if (o.get(0) instanceof Operand.Pair pair) {
-            l.write(i, pair.first(), r, Type.PRED);
-            if (!(pair.second() instanceof Operand.Sink)) l.write(i, pair.second(), notR, Type.PRED);
-        } else {
-            l.write(i, o.get(0), r, Type.PRED);
-        }
+        combineAndWrite(i, r, LLVMBuildNot(l.b, r, ""));
     }
 
     /** setp.f16x2/bf16x2 p|q: p takes the comparison of the lower halves, q that of the upper halves. */
@@ -205,11 +193,17 @@ final class ScalarOps {
             }
         }
         LLVMValueRef p = l.integers.compare(i, cmp, Type.F32, lo[0], lo[1]), q = l.integers.compare(i, cmp, Type.F32, hi[0], hi[1]);
-        String combine = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
-        if (combine != null && (combine.equals(".and") || combine.equals(".or") || combine.equals(".xor"))) {
+        combineAndWrite(i, p, q);
+    }
+
+    /** setp's destinations: p, and q into the second of p|q, each combined with c by .and/.or/.xor when given. */
+    private void combineAndWrite(Instruction i, LLVMValueRef p, LLVMValueRef q) {
+        List<Operand> o = i.operands();
+        String op = i.modifiers().size() > 2 ? i.modifiers().get(1) : null;
+        if (op != null && (op.equals(".and") || op.equals(".or") || op.equals(".xor"))) {
             LLVMValueRef c = l.read(i, o.get(3), Type.PRED);
-            p = combine(combine, p, c);
-            q = combine(combine, q, c);
+            p = combine(op, p, c);
+            q = combine(op, q, c);
         }
         if (o.get(0) instanceof Operand.Pair pair) {
             if (!(pair.first() instanceof Operand.Sink)) l.write(i, pair.first(), p, Type.PRED);
