@@ -13,6 +13,11 @@
   fuzz_corpus.py classify NVIDIA_OUTPUT OURS_OUTPUT [KEEP]   (KEEP: both outputs of each non-NaN difference)
       two runs of the same kernels: equal bit for bit, different only where both words are NaNs (payload, sign), or
       different otherwise (each listed)
+  fuzz_corpus.py sweep OUT TAG SUFFIX PTXRUN_OUTPUT...
+      for a sweep with another seed (fuzz_ptx.py DIR COUNT SEED), run natively where the outputs are too large to
+      bring back: appends "name TAG digest" per block to OUT, and writes to OUT.TAG.xz the blocks of every kernel K
+      whose K+SUFFIX (e.g. _ours: our NVPTX of K run natively in the same run) differs from K, with K and K+SUFFIX;
+      the digests then compare a host run with NVIDIA's (docs/gpu-check.md)
 """
 import gzip
 import hashlib
@@ -178,11 +183,29 @@ def classify(first, second, keep=None):
     return 0
 
 
+def sweep(out, tag, suffix, outputs):
+    import lzma
+    found = blocks(outputs)
+    with open(out, "a") as f:
+        for n in sorted(found):
+            f.write("%s %s %s\n" % (n, tag, digest("\n".join(found[n]))))
+    with lzma.open("%s.%s.xz" % (out, tag), "wt") as g:
+        for n in sorted(found):
+            if n.endswith(suffix) or found.get(n + suffix, found[n]) == found[n]:
+                continue
+            for k in (n, n + suffix):
+                g.write("== %s\n" % k)
+                g.write("".join(line + "\n" for line in found[k]))
+    return 0
+
+
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "diff":
         return diff(sys.argv[2], sys.argv[3], sys.argv[4])
     if len(sys.argv) in (4, 5) and sys.argv[1] == "classify":
         return classify(*sys.argv[2:])
+    if len(sys.argv) > 5 and sys.argv[1] == "sweep":
+        return sweep(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])
     if len(sys.argv) > 5 and sys.argv[1] == "record":
         return record(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6:])
     if len(sys.argv) > 5 and sys.argv[1] == "check":
