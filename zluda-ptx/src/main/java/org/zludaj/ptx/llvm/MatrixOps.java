@@ -26,10 +26,12 @@ import org.zludaj.ptx.target.Target;
 final class MatrixOps {
     private final Lowering l;
     private final NativeMatrixOps natives;
+    private final MatrixMoves moves;
 
     MatrixOps(Lowering l) {
         this.l = l;
         this.natives = new NativeMatrixOps(l);
+        this.moves = new MatrixMoves(l, this);
     }
 
     /** Lowers {@code i} when it belongs to the matrix family; false otherwise. */
@@ -53,10 +55,10 @@ final class MatrixOps {
         switch (i.opcode()) {
             case "mma" -> mma(i);
             case "wmma" -> wmma(i);
-            case "ldmatrix" -> ldmatrix(i);
-            case "stmatrix" -> stmatrix(i);
-            case "movmatrix" -> movmatrix(i);
-            default -> cpAsync(i);
+            case "ldmatrix" -> moves.ldmatrix(i);
+            case "stmatrix" -> moves.stmatrix(i);
+            case "movmatrix" -> moves.movmatrix(i);
+            default -> moves.cpAsync(i);
         }
         return true;
     }
@@ -65,19 +67,19 @@ final class MatrixOps {
         return l.b;
     }
 
-    private LLVMTypeRef i32t() {
+    LLVMTypeRef i32t() {
         return LLVMInt32TypeInContext(l.ctx);
     }
 
-    private LLVMTypeRef i64t() {
+    LLVMTypeRef i64t() {
         return LLVMInt64TypeInContext(l.ctx);
     }
 
-    private LLVMValueRef c32(long v) {
+    LLVMValueRef c32(long v) {
         return LLVMConstInt(i32t(), v, 0);
     }
 
-    private Lowering.Unsupported unsupported(Instruction i, String why) {
+    Lowering.Unsupported unsupported(Instruction i, String why) {
         return new Lowering.Unsupported(i.line(), "instruction " + i.text() + " " + why + " (target " + l.target.name() + ")");
     }
 
@@ -243,7 +245,7 @@ final class MatrixOps {
         return o instanceof Operand.Vector v ? v.elements() : List.of(o);
     }
 
-    private List<LLVMValueRef> readWords(Instruction i, Operand o) {
+    List<LLVMValueRef> readWords(Instruction i, Operand o) {
         List<LLVMValueRef> out = new ArrayList<>();
         for (Operand e : elements(o)) out.add(l.read(i, e, Type.B32));
         return out;
@@ -343,7 +345,7 @@ final class MatrixOps {
         return fn;
     }
 
-    private LLVMValueRef load32At(LLVMValueRef base, LLVMValueRef index) {
+    LLVMValueRef load32At(LLVMValueRef base, LLVMValueRef index) {
         LLVMValueRef p = LLVMBuildGEP2(b(), i32t(), base, Ll.array(index), 1, "");
         return LLVMBuildLoad2(b(), i32t(), p, "");
     }
@@ -514,7 +516,7 @@ final class MatrixOps {
 
     // ------------------------------------------------------------------------------------------- mma.sync on WMMA
 
-    private LLVMValueRef permute(LLVMValueRef v, LLVMValueRef src) {
+    LLVMValueRef permute(LLVMValueRef v, LLVMValueRef src) {
         return l.target.lanePermute(l.module, b(), l.threadContext(), v, src);
     }
 
@@ -1146,173 +1148,5 @@ final class MatrixOps {
         for (int k = 0; k < own.size(); k++) full.add(select(hi, theirs.get(k), own.get(k)));   // k 0-7: lanes 0-15 hold them
         for (int k = 0; k < own.size(); k++) full.add(select(hi, own.get(k), theirs.get(k)));   // k 8-15
         return full;
-    }
-
-    // ------------------------------------------------------------------------------------------- ldmatrix, stmatrix, movmatrix
-
-    private int count(Instruction i) {
-        return i.has(".x4") ? 4 : i.has(".x2") ? 2 : 1;
-    }
-
-    private void checkM8n8(Instruction i) {
-        if (!i.has(".m8n8") || !i.has(".b16")) throw unsupported(i, "(only .m8n8 .b16) is not supported yet");
-    }
-
-    /** ldmatrix: lanes 8j..8j+7 give the rows of matrix j; lane L receives row L/4, columns 2(L%4).. of each. */
-    private void ldmatrix(Instruction i) {
-        checkM8n8(i);
-        int n = count(i);
-        List<Operand> o = i.operands();
-        LLVMValueRef p = l.address(i, (Operand.Address) o.get(1), l.space(i));
-        LLVMTypeRef pt = LLVMTypeOf(p);
-        LLVMValueRef addr = LLVMBuildPtrToInt(b(), p, i64t(), "");
-        List<LLVMValueRef> mine = List.of(LLVMBuildTrunc(b(), addr, i32t(), ""),
-                LLVMBuildTrunc(b(), LLVMBuildLShr(b(), addr, LLVMConstInt(i64t(), 32, 0), ""), i32t(), ""));
-        boolean narrow = LLVMGetPointerAddressSpace(pt) != 0 && l.target.addressSpace(StateSpace.SHARED) == LLVMGetPointerAddressSpace(pt)
-                && !l.target.hasWarpGather();  // 32-bit LDS addresses on GPUs: one word to move
-        LLVMValueRef all = l.target.hasWarpGather() ? l.gather(i, mine) : null;
-        java.util.function.Function<LLVMValueRef, LLVMValueRef> rowOf = source -> {
-            if (all != null) return rowAddress(all, source, pt);
-            LLVMValueRef lo = LLVMBuildZExt(b(), permute(mine.get(0), source), i64t(), "");
-            LLVMValueRef a = narrow ? lo : LLVMBuildOr(b(), lo, LLVMBuildShl(b(), LLVMBuildZExt(b(), permute(mine.get(1), source), i64t(), ""),
-                    LLVMConstInt(i64t(), 32, 0), ""), "");
-            return LLVMBuildIntToPtr(b(), a, pt, "");
-        };
-        l.usesBlockOperations = true;
-        LLVMValueRef lane = l.laneId(i);
-        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = LLVMBuildAnd(b(), lane, c32(3), "");
-        List<Operand> d = elements(o.get(0));
-        for (int j = 0; j < n; j++) {
-            LLVMValueRef v;
-            if (!i.has(".trans")) {
-                LLVMValueRef row = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j), g, ""));
-                v = LLVMBuildLoad2(b(), i32t(), gep(row, LLVMBuildMul(b(), t, c32(4), "")), "");
-            } else {  // element (r, c) of the result = element (c, r) of the matrix in memory
-                LLVMValueRef r0 = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j), LLVMBuildMul(b(), t, c32(2), ""), ""));
-                LLVMValueRef r1 = rowOf.apply(LLVMBuildAdd(b(), c32(8L * j + 1), LLVMBuildMul(b(), t, c32(2), ""), ""));
-                LLVMValueRef col = LLVMBuildMul(b(), g, c32(2), "");
-                LLVMTypeRef i16 = LLVMInt16TypeInContext(l.ctx);
-                LLVMValueRef lo = LLVMBuildZExt(b(), LLVMBuildLoad2(b(), i16, gep(r0, col), ""), i32t(), "");
-                LLVMValueRef hi = LLVMBuildZExt(b(), LLVMBuildLoad2(b(), i16, gep(r1, col), ""), i32t(), "");
-                v = LLVMBuildOr(b(), lo, LLVMBuildShl(b(), hi, c32(16), ""), "");
-            }
-            l.write(i, d.get(j), v, Type.B32);
-        }
-        l.warpMemoryDone(i);
-    }
-
-    private LLVMValueRef gep(LLVMValueRef p, LLVMValueRef byteOffset) {
-        return LLVMBuildGEP2(b(), LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMBuildZExt(b(), byteOffset, i64t(), "")), 1, "");
-    }
-
-    /** The address lane {@code source} gave (two gathered words), as a pointer of type {@code pt}. */
-    private LLVMValueRef rowAddress(LLVMValueRef all, LLVMValueRef source, LLVMTypeRef pt) {
-        LLVMValueRef at = LLVMBuildAdd(b(), c32(2), LLVMBuildMul(b(), source, c32(2), ""), "");
-        LLVMValueRef lo = LLVMBuildZExt(b(), load32At(all, at), i64t(), "");
-        LLVMValueRef hi = LLVMBuildZExt(b(), load32At(all, LLVMBuildAdd(b(), at, c32(1), "")), i64t(), "");
-        LLVMValueRef a = LLVMBuildOr(b(), lo, LLVMBuildShl(b(), hi, LLVMConstInt(i64t(), 32, 0), ""), "");
-        return LLVMBuildIntToPtr(b(), a, pt, "");
-    }
-
-    /** stmatrix: the inverse of ldmatrix; lane L stores row L%8 of matrix L/8 at its own address. */
-    private void stmatrix(Instruction i) {
-        checkM8n8(i);
-        int n = count(i);
-        List<Operand> o = i.operands();
-        LLVMValueRef p = l.address(i, (Operand.Address) o.get(0), l.space(i));
-        List<LLVMValueRef> words = readWords(i, o.get(1));
-        LLVMValueRef all = l.gather(i, words);
-        LLVMValueRef lane = l.laneId(i);
-        LLVMValueRef matrix = LLVMBuildLShr(b(), lane, c32(3), ""), r = LLVMBuildAnd(b(), lane, c32(7), "");
-        // this lane's part is matrix L/8 < n: the register of that matrix is chosen by a select chain
-        var fn = l.kernel;
-        var doStore = LLVMAppendBasicBlockInContext(l.ctx, fn, "stmatrix.store");
-        var done = LLVMAppendBasicBlockInContext(l.ctx, fn, "stmatrix.done");
-        LLVMBuildCondBr(b(), LLVMBuildICmp(b(), LLVMIntULT, matrix, c32(n), ""), doStore, done);
-        LLVMPositionBuilderAtEnd(b(), doStore);
-        // all[n + L*n + j] is register j of lane L
-        for (int e = 0; e < (i.has(".trans") ? 8 : 4); e++) {
-            if (!i.has(".trans")) {  // word e of row r: register `matrix` of lane 4r + e
-                LLVMValueRef src = LLVMBuildAdd(b(), LLVMBuildMul(b(), r, c32(4), ""), c32(e), "");
-                LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), c32(n), LLVMBuildAdd(b(), LLVMBuildMul(b(), src, c32(n), ""), matrix, ""), ""));
-                LLVMBuildStore(b(), w, gep(p, c32(4L * e)));
-            } else {  // element e of stored row r = fragment element (e, r): lane 4e + r/2, half r%2
-                LLVMValueRef src = LLVMBuildAdd(b(), c32(4L * e), LLVMBuildLShr(b(), r, c32(1), ""), "");
-                LLVMValueRef w = load32At(all, LLVMBuildAdd(b(), c32(n), LLVMBuildAdd(b(), LLVMBuildMul(b(), src, c32(n), ""), matrix, ""), ""));
-                LLVMValueRef h = LLVMBuildLShr(b(), w, LLVMBuildMul(b(), LLVMBuildAnd(b(), r, c32(1), ""), c32(16), ""), "");
-                LLVMBuildStore(b(), LLVMBuildTrunc(b(), h, LLVMInt16TypeInContext(l.ctx), ""), gep(p, c32(2L * e)));
-            }
-        }
-        LLVMBuildBr(b(), done);
-        LLVMPositionBuilderAtEnd(b(), done);
-        l.warpMemoryDone(i);
-    }
-
-    /** movmatrix.m8n8.trans.b16: lane L, half j of the result = element (2(L%4)+j, L/4) of the fragment matrix. */
-    private void movmatrix(Instruction i) {
-        checkM8n8(i);
-        if (!i.has(".trans")) throw unsupported(i, "without .trans is not a PTX instruction");
-        List<Operand> o = i.operands();
-        LLVMValueRef mine = l.read(i, o.get(1), Type.B32);
-        l.usesBlockOperations = true;
-        LLVMValueRef all = l.target.hasWarpGather() ? l.gather(i, List.of(mine)) : null;
-        LLVMValueRef lane = l.laneId(i);
-        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = LLVMBuildAnd(b(), lane, c32(3), "");
-        LLVMValueRef shift = LLVMBuildMul(b(), LLVMBuildAnd(b(), g, c32(1), ""), c32(16), "");
-        LLVMValueRef result = null;
-        for (int j = 0; j < 2; j++) {
-            LLVMValueRef row = LLVMBuildAdd(b(), LLVMBuildMul(b(), t, c32(2), ""), c32(j), "");
-            LLVMValueRef src = LLVMBuildAdd(b(), LLVMBuildMul(b(), row, c32(4), ""), LLVMBuildLShr(b(), g, c32(1), ""), "");
-            LLVMValueRef w = all != null ? load32At(all, LLVMBuildAdd(b(), c32(1), src, "")) : permute(mine, src);
-            LLVMValueRef h = LLVMBuildAnd(b(), LLVMBuildLShr(b(), w, shift, ""), c32(0xffff), "");
-            result = j == 0 ? h : LLVMBuildOr(b(), result, LLVMBuildShl(b(), h, c32(16), ""), "");
-        }
-        l.write(i, o.get(0), result, Type.B32);
-    }
-
-    // ------------------------------------------------------------------------------------------- cp.async
-
-    /**
-     * cp.async copies at once (the thread sees its data immediately, other threads after the usual barrier), so
-     * commit_group, wait_group and wait_all have nothing left to wait for. src-size copies fewer bytes and fills
-     * the rest with zeros; ignore-src copies none.
-     */
-    private void cpAsync(Instruction i) {
-        if (i.has(".commit_group") || i.has(".wait_group") || i.has(".wait_all")) return;
-        if (i.has(".mbarrier")) {  // the copies are complete already: the arrive-on happens now
-            l.barriers.cpAsyncArrive(i);
-            return;
-        }
-        List<Operand> o = i.operands();
-        if (o.size() < 3) throw unsupported(i, "has too few operands");
-        LLVMValueRef dst = l.address(i, (Operand.Address) o.get(0), StateSpace.SHARED);
-        LLVMValueRef src = l.address(i, (Operand.Address) o.get(1), StateSpace.GLOBAL);
-        long size = ((Operand.IntImm) o.get(2)).value();
-        LLVMValueRef n = LLVMConstInt(i64t(), size, 0);
-        if (o.size() > 3) {
-            Operand extra = o.get(3);
-            if (l.isPredicate(extra)) {
-                n = LLVMBuildSelect(b(), l.read(i, extra, Type.PRED), LLVMConstInt(i64t(), 0, 0), n, "");
-            } else {
-                LLVMValueRef srcSize = LLVMBuildZExt(b(), l.read(i, extra, Type.U32), i64t(), "");
-                n = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntULT, srcSize, n, ""), srcSize, n, "");
-            }
-        }
-        LLVMTypeRef i8 = LLVMInt8TypeInContext(l.ctx);
-        for (int k = 0; k < size; k++) {  // at most 16 bytes: byte by byte, the missing ones zero
-            LLVMValueRef inside = LLVMBuildICmp(b(), LLVMIntULT, LLVMConstInt(i64t(), k, 0), n, "");
-            var fn = l.kernel;
-            var copy = LLVMAppendBasicBlockInContext(l.ctx, fn, "cp.byte");
-            var next = LLVMAppendBasicBlockInContext(l.ctx, fn, "cp.next");
-            var from = LLVMGetInsertBlock(b());
-            LLVMBuildCondBr(b(), inside, copy, next);
-            LLVMPositionBuilderAtEnd(b(), copy);
-            LLVMValueRef x = LLVMBuildLoad2(b(), i8, LLVMBuildGEP2(b(), i8, src, Ll.array(LLVMConstInt(i64t(), k, 0)), 1, ""), "");
-            LLVMBuildBr(b(), next);
-            LLVMPositionBuilderAtEnd(b(), next);
-            LLVMValueRef phi = LLVMBuildPhi(b(), i8, "");
-            LLVMAddIncoming(phi, Ll.array(x, LLVMConstInt(i8, 0, 0)), Ll.array(copy, from), 2);
-            LLVMBuildStore(b(), phi, LLVMBuildGEP2(b(), i8, dst, Ll.array(LLVMConstInt(i64t(), k, 0)), 1, ""));
-        }
     }
 }
