@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile speed (issue 20): compiles every kernel of ggml's CUDA backend (libggml-cuda.so from ../shared/ggml, or
-# the files/folders given) for gfx1100, gfx1030, sm_90 and host, without the compile cache, and prints per module and
-# in total wall and CPU seconds beside NVIDIA's `ptxas -arch=sm_90 -O3` CPU seconds on the same PTX, the time of each
+# the files/folders given) for gfx1100, gfx1030, sm_90 and host, without the compile cache, all modules at once on all
+# cores, and prints per module and in total the CPU seconds and the slowest kernel beside NVIDIA's `ptxas -arch=sm_90 -O3`
+# CPU seconds on the same PTX (run alongside), the whole run's wall time, the time of each
 # stage, the slowest kernels and (--time-passes N) LLVM's per-pass code-generation time of the N slowest per target.
 # Usage: bench/ggml-compile-bench.sh [FILES|DIRS...] [--targets gfx1100,sm_90] [--modules REGEX] [--kernels REGEX]
 #        [--threads N] [--top N] [--time-passes N] [--ptxas PATH|off] [--llvm "-time-passes"]

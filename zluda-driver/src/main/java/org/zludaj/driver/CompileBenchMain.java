@@ -33,10 +33,11 @@ import org.zludaj.ptx.target.Target;
 
 /**
  * The compile-speed benchmark (bench/ggml-compile-bench.sh): compiles every kernel of the modules found in
- * FILES|DIRS (as {@code zluda precompile} finds them) for each target, without the cache, and prints per module and
- * in total the wall and CPU seconds, the kernel count and NVIDIA's {@code ptxas -arch=sm_90 -O3} CPU seconds on the
- * same PTX; then the slowest kernels with the time of each stage, and (with {@code --time-passes N}) LLVM's own
- * per-pass timing of the code generation of the N slowest kernels per target, from the bundled llc.
+ * FILES|DIRS (as {@code zluda precompile} finds them) for each target, without the cache, all modules and targets
+ * at once on a pool of threads, and prints per module the CPU seconds and the slowest kernel per target beside
+ * NVIDIA's {@code ptxas -arch=sm_90 -O3} CPU seconds on the same PTX, the totals per target and the whole run's wall
+ * time; then the slowest kernels with the time of each stage, and (with {@code --time-passes N}) LLVM's own per-pass
+ * timing of the code generation of the N slowest kernels per target, from the bundled llc.
  *
  * <pre>
  * CompileBenchMain FILES|DIRS... [--targets gfx1100,gfx1030,sm_90,host] [--threads N] [--modules REGEX]
@@ -52,7 +53,7 @@ public final class CompileBenchMain {
     record Unit(String module, String name, String target, long wallNs, CompileProfile profile, PtxModule ptx) {}
 
     /** One module's figures for one target. */
-    record ModuleResult(long wallNs, long cpuNs, int units, int failed) {}
+    record ModuleResult(long cpuNs, long slowestNs, int units, int failed) {}
 
     public static void main(String[] args) throws Exception {
         List<String> targets = List.of("gfx1100", "gfx1030", "sm_90", "host");
@@ -92,68 +93,66 @@ public final class CompileBenchMain {
         System.out.printf(Locale.ROOT, "# %d modules, targets %s, %d threads, %d cores%n", found.size(), targets, threads,
                 Runtime.getRuntime().availableProcessors());
         ExecutorService pool = Executors.newFixedThreadPool(threads);
+        long run0 = System.nanoTime();
+        // every module is read (and given to ptxas) on the pool, then all its units for every target are queued behind:
+        // the modules overlap, so that a machine of many cores stays busy past a module's slowest kernel
+        List<Future<Prepared>> prepared = new ArrayList<>();
+        for (PrecompileMain.Found m : found) {
+            Predicate<String> ks = kernels;
+            String px = ptxas;
+            prepared.add(pool.submit(() -> prepare(m, ks, px)));
+        }
+        HostJit host = targets.contains("host") ? new HostJit(List.of(), null) : null;
         List<Unit> all = new ArrayList<>();
-        Map<String, long[]> totals = new LinkedHashMap<>();  // target -> wall, cpu, units, failed
+        List<Map<String, List<Future<Unit>>>> queued = new ArrayList<>();
+        for (Future<Prepared> f : prepared) {
+            Prepared m = f.get();
+            Map<String, List<Future<Unit>>> byTarget = new LinkedHashMap<>();
+            if (m.units() != null) for (String t : targets) byTarget.put(t, submit(pool, host, t, m));
+            queued.add(byTarget);
+        }
+        Map<String, long[]> totals = new LinkedHashMap<>();  // target -> cpu, units, failed, slowest unit
         for (String t : targets) totals.put(t, new long[4]);
-        long[] ptxasTotal = new long[1];
+        long ptxasTotal = 0;
         Map<String, CompileProfile> stageTotals = new LinkedHashMap<>();
         for (String t : targets) stageTotals.put(t, new CompileProfile());
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-34s %7s %9s", "module", "kernels", "ptxas cpu"));
-        for (String t : targets) header.append(String.format(Locale.ROOT, " %9s %9s", t + " wall", "cpu"));
+        for (String t : targets) header.append(String.format(Locale.ROOT, " %9s %9s", t + " cpu", "slowest"));
         System.out.println(header);
-        HostJit host = targets.contains("host") ? new HostJit(List.of(), null) : null;
-        for (PrecompileMain.Found m : found) {
-            long p0 = System.nanoTime(), c0 = THREADS.getCurrentThreadCpuTime();
-            CodeLoader.Read r;
-            List<PtxModule> units = new ArrayList<>();
-            List<String> names = new ArrayList<>();
-            try {
-                r = CodeLoader.read(m.candidates(), m.origin());
-                List<String> ks = r.index().kernels().stream().filter(kernels).toList();
-                if (ks.isEmpty()) continue;
-                if (r.whole() != null) {
-                    units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
-                    names.add("(whole module)");
-                } else {
-                    units.add(r.variables());
-                    names.add("(variables)");
-                    for (String k : ks) {
-                        units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
-                        names.add(k);
-                    }
-                }
-            } catch (CudaException e) {
-                System.out.println(m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
+        for (int i = 0; i < prepared.size(); i++) {
+            Prepared m = prepared.get(i).get();
+            if (m.units() == null) {
+                if (m.skipped() != null) System.out.println(m.skipped());
                 continue;
             }
-            long parseWall = System.nanoTime() - p0, parseCpu = THREADS.getCurrentThreadCpuTime() - c0;
-            String shortName = shortName(m.origin());
-            long ptxasCpu = "off".equals(ptxas) ? -1 : ptxasCpu(ptxas, m.candidates().get(0));
-            if (ptxasCpu > 0) ptxasTotal[0] += ptxasCpu;
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-34s %7d %9s", shortName, units.size() - 1,
-                    ptxasCpu < 0 ? "-" : secs(ptxasCpu)));
+            if (m.ptxasCpu() > 0) ptxasTotal += m.ptxasCpu();
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-34s %7d %9s", m.name(), m.units().size() - 1,
+                    m.ptxasCpu() < 0 ? "-" : secs(m.ptxasCpu())));
             for (String t : targets) {
-                ModuleResult res = compileModule(pool, host, t, shortName, units, names, all, stageTotals.get(t));
+                ModuleResult res = collect(queued.get(i).get(t), m, t, all, stageTotals.get(t));
                 long[] tot = totals.get(t);
                 // parsing is part of every target's work (the driver parses once per process and target)
-                tot[0] += res.wallNs() + parseWall;
-                tot[1] += res.cpuNs() + parseCpu;
-                tot[2] += res.units();
-                tot[3] += res.failed();
-                line.append(String.format(Locale.ROOT, " %9s %9s", secs(res.wallNs() + parseWall), secs(res.cpuNs() + parseCpu)));
+                tot[0] += res.cpuNs() + m.parseCpu();
+                tot[1] += res.units();
+                tot[2] += res.failed();
+                tot[3] = Math.max(tot[3], res.slowestNs());
+                line.append(String.format(Locale.ROOT, " %9s %9s", secs(res.cpuNs() + m.parseCpu()), secs(res.slowestNs())));
                 if (res.failed() > 0) line.append(" (").append(res.failed()).append(" failed)");
             }
             System.out.println(line);
+            queued.set(i, null);
+            prepared.set(i, null);  // the models of a module: only the slowest units keep theirs (--time-passes)
             keepIrFor(all, targets, timePasses);
         }
         pool.shutdown();
         System.out.println();
-        System.out.printf(Locale.ROOT, "%-10s %8s %10s %10s %11s %9s%n", "target", "units", "wall s", "cpu s", "ptxas cpu s", "cpu/ptxas");
+        System.out.printf(Locale.ROOT, "all targets in %.1f s (wall, %d threads)%n", (System.nanoTime() - run0) / 1e9, threads);
+        System.out.printf(Locale.ROOT, "%-10s %8s %10s %11s %9s %10s%n", "target", "units", "cpu s", "ptxas cpu s", "cpu/ptxas", "slowest s");
         for (var e : totals.entrySet()) {
             long[] t = e.getValue();
-            System.out.printf(Locale.ROOT, "%-10s %8d %10s %10s %11s %9s%s%n", e.getKey(), t[2], secs(t[0]), secs(t[1]),
-                    ptxasTotal[0] > 0 ? secs(ptxasTotal[0]) : "-", ptxasTotal[0] > 0 ? String.format(Locale.ROOT, "%.2f", (double) t[1] / ptxasTotal[0]) : "-",
-                    t[3] > 0 ? "  (" + t[3] + " failed)" : "");
+            System.out.printf(Locale.ROOT, "%-10s %8d %10s %11s %9s %10s%s%n", e.getKey(), t[1], secs(t[0]),
+                    ptxasTotal > 0 ? secs(ptxasTotal) : "-", ptxasTotal > 0 ? String.format(Locale.ROOT, "%.2f", (double) t[0] / ptxasTotal) : "-",
+                    secs(t[3]), t[2] > 0 ? "  (" + t[2] + " failed)" : "");
         }
         System.out.println();
         System.out.printf(Locale.ROOT, "stages (wall s, summed over units)%n%-10s", "target");
@@ -173,7 +172,75 @@ public final class CompileBenchMain {
             System.out.println(s);
         }
         if (timePasses > 0) for (String t : targets) timePasses(all, t, timePasses);
-        System.exit(totals.values().stream().anyMatch(t -> t[3] > 0) ? 1 : 0);
+        System.exit(totals.values().stream().anyMatch(t -> t[2] > 0) ? 1 : 0);
+    }
+
+    /** A module read: its units (the variables or the whole module first), or why it was skipped (units null). */
+    record Prepared(String name, List<PtxModule> units, List<String> names, long parseCpu, long ptxasCpu, String skipped) {}
+
+    /** Reads a module into its units, as the driver does, and times ptxas on its PTX. */
+    private static Prepared prepare(PrecompileMain.Found m, Predicate<String> kernels, String ptxas) throws Exception {
+        long c0 = THREADS.getCurrentThreadCpuTime();
+        List<PtxModule> units = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        String shortName = shortName(m.origin());
+        try {
+            CodeLoader.Read r = CodeLoader.read(m.candidates(), m.origin());
+            List<String> ks = r.index().kernels().stream().filter(kernels).toList();
+            if (ks.isEmpty()) return new Prepared(shortName, null, null, 0, 0, null);
+            if (r.whole() != null) {
+                units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
+                names.add("(whole module)");
+            } else {
+                units.add(r.variables());
+                names.add("(variables)");
+                for (String k : ks) {
+                    units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
+                    names.add(k);
+                }
+            }
+        } catch (CudaException e) {
+            return new Prepared(shortName, null, null, 0, 0, m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        long parseCpu = THREADS.getCurrentThreadCpuTime() - c0;
+        long ptxasCpu = "off".equals(ptxas) ? -1 : ptxasCpu(ptxas, m.candidates().get(0));
+        return new Prepared(shortName, units, names, parseCpu, ptxasCpu, null);
+    }
+
+    /** Queues a module's units for one target on the pool. */
+    private static List<Future<Unit>> submit(ExecutorService pool, HostJit host, String t, Prepared m) {
+        List<Future<Unit>> futures = new ArrayList<>();
+        for (int i = 0; i < m.units().size(); i++) {
+            PtxModule u = m.units().get(i);
+            String name = m.names().get(i);
+            futures.add(pool.submit(() -> {
+                CompileProfile p = new CompileProfile();
+                long t0 = System.nanoTime();
+                compile(host, t, u, p);
+                return new Unit(m.name(), name, t, System.nanoTime() - t0, p, u);
+            }));
+        }
+        return futures;
+    }
+
+    /** Waits for a module's units for one target; each unit's time is recorded. */
+    private static ModuleResult collect(List<Future<Unit>> futures, Prepared m, String t, List<Unit> all, CompileProfile stages)
+            throws InterruptedException {
+        long cpu = 0, slowest = 0;
+        int failed = 0;
+        for (int i = 0; i < futures.size(); i++) {
+            try {
+                Unit u = futures.get(i).get();
+                cpu += u.profile().cpu();
+                slowest = Math.max(slowest, u.wallNs());
+                stages.add(u.profile());
+                all.add(u);
+            } catch (java.util.concurrent.ExecutionException e) {
+                failed++;
+                System.out.println(m.name() + " " + m.names().get(i) + " (" + t + "): " + String.valueOf(e.getCause().getMessage()).lines().findFirst().orElse(""));
+            }
+        }
+        return new ModuleResult(cpu, slowest, futures.size(), failed);
     }
 
     /** Drops the models of all units but the {@code n} slowest per target (those --time-passes compiles again). */
@@ -187,39 +254,6 @@ public final class CompileBenchMain {
                 all.set(i, new Unit(u.module(), u.name(), t, u.wallNs(), u.profile(), null));
             }
         }
-    }
-
-    /** Compiles a module's units for one target on the pool; each unit's time is recorded. */
-    private static ModuleResult compileModule(ExecutorService pool, HostJit host, String t, String module, List<PtxModule> units,
-                                              List<String> names, List<Unit> all, CompileProfile stages) throws InterruptedException {
-        long w0 = System.nanoTime();
-        List<Future<Unit>> futures = new ArrayList<>();
-        for (int i = 0; i < units.size(); i++) {
-            PtxModule u = units.get(i);
-            String name = names.get(i);
-            futures.add(pool.submit(() -> {
-                CompileProfile p = new CompileProfile();
-                long t0 = System.nanoTime();
-                compile(host, t, u, p);
-                return new Unit(module, name, t, System.nanoTime() - t0, p, u);
-            }));
-        }
-        long cpu = 0;
-        int failed = 0;
-        for (int i = 0; i < futures.size(); i++) {
-            try {
-                Unit u = futures.get(i).get();
-                cpu += u.profile().cpu();
-                stages.add(u.profile());
-                synchronized (all) {
-                    all.add(u);
-                }
-            } catch (java.util.concurrent.ExecutionException e) {
-                failed++;
-                System.out.println(module + " " + names.get(i) + " (" + t + "): " + String.valueOf(e.getCause().getMessage()).lines().findFirst().orElse(""));
-            }
-        }
-        return new ModuleResult(System.nanoTime() - w0, cpu, units.size(), failed);
     }
 
     /** One unit for one target, as the driver (or zluda precompile) compiles it, without the cache. */
