@@ -918,9 +918,10 @@ final class MatrixOps {
             groups.computeIfAbsent(regs, x -> new ArrayList<>()).add(k);
             halves.put(regs, (i.has(org.zludaj.ptx.pass.PairMma.PAIR) ? 2 : 1) * (dt == Type.S32 ? -1 : 1));
         }
+        java.util.Map<String, List<int[]>> touches = groups.isEmpty() ? java.util.Map.of() : touches(flat);
         for (var e : groups.entrySet()) {
             List<String> regs = e.getKey();
-            if (regs.stream().anyMatch(excluded::contains) || !worthCarrying(flat, loops, regs, e.getValue())) continue;
+            if (regs.stream().anyMatch(excluded::contains) || !worthCarrying(touches, loops, regs, e.getValue())) continue;
             int h = halves.get(regs);
             Accumulator a = new Accumulator(regs, h < 0, Math.abs(h));
             a.allocate();
@@ -935,26 +936,41 @@ final class MatrixOps {
         }
     }
 
-    /** Every mma of the group lies in a loop, and in such a loop no other instruction (or operand) touches the group. */
-    private static boolean worthCarrying(List<org.zludaj.ptx.model.Statement> flat, List<int[]> loops, List<String> regs,
+    /** Where each name occurs: {instruction index, operand index} pairs, once for the whole function. */
+    private static java.util.Map<String, List<int[]>> touches(List<org.zludaj.ptx.model.Statement> flat) {
+        java.util.Map<String, List<int[]>> at = new java.util.HashMap<>();
+        for (int k = 0; k < flat.size(); k++) {
+            if (!(flat.get(k) instanceof Instruction i)) continue;
+            List<Operand> ops = i.operands();
+            for (int n = 0; n < ops.size(); n++) {
+                for (String name : org.zludaj.ptx.pass.PairMma.names(ops.get(n))) at.computeIfAbsent(name, x -> new ArrayList<>()).add(new int[] {k, n});
+            }
+        }
+        return at;
+    }
+
+    /**
+     * Every mma of the group lies in a loop, and in such a loop no other instruction (or operand) touches the group.
+     * Linear in the group's occurrences: the loops around its mma first, then each place a register of it occurs.
+     */
+    private static boolean worthCarrying(java.util.Map<String, List<int[]>> touches, List<int[]> loops, List<String> regs,
                                          List<Integer> mmas) {
-        java.util.Set<String> group = new java.util.HashSet<>(regs);
+        java.util.Set<int[]> around = new java.util.LinkedHashSet<>();  // each loop once (arrays by identity)
         for (int at : mmas) {
             boolean inLoop = false;
             for (int[] loop : loops) {
                 if (at < loop[0] || at > loop[1]) continue;
                 inLoop = true;
-                for (int k = loop[0]; k <= loop[1]; k++) {
-                    if (!(flat.get(k) instanceof Instruction i)) continue;
-                    List<Operand> ops = i.operands();
-                    boolean groupMma = mmas.contains(k);
-                    for (int n = 0; n < ops.size(); n++) {
-                        if (groupMma && (n == 0 || n == 3)) continue;  // its own D and C
-                        for (String name : org.zludaj.ptx.pass.PairMma.names(ops.get(n))) if (group.contains(name)) return false;
-                    }
-                }
+                around.add(loop);
             }
             if (!inLoop) return false;
+        }
+        java.util.Set<Integer> groupMmas = new java.util.HashSet<>(mmas);
+        for (String r : regs) {
+            for (int[] t : touches.getOrDefault(r, List.of())) {
+                if (groupMmas.contains(t[0]) && (t[1] == 0 || t[1] == 3)) continue;  // its own D and C
+                for (int[] loop : around) if (t[0] >= loop[0] && t[0] <= loop[1]) return false;
+            }
         }
         return true;
     }
