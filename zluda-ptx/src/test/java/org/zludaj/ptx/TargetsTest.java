@@ -53,6 +53,37 @@ class TargetsTest {
         assertTrue(p.cpu() > 0, "the profile counts the compiling thread's CPU time");
     }
 
+    /** {@link #straightLine} with the absolute value and the negation of loaded floats computed in between. */
+    static PtxModule straightLineWithSigns(int adds) throws Exception {
+        StringBuilder b = new StringBuilder(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                + ".reg .b32 %r<4>;\n.reg .f32 %f<8>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nmov.u32 %r2, %r1;\n"
+                + "ld.global.f32 %f1, [%rd1+4];\nld.global.f32 %f2, [%rd1+8];\nabs.f32 %f3, %f1;\nmul.f32 %f4, %f3, %f2;\n"
+                + "abs.f32 %f5, %f2;\nsub.f32 %f6, 0f80000000, %f4;\nmul.f32 %f7, %f6, %f5;\n");
+        for (int i = 0; i < adds; i++) b.append("xor.b32 %r2, %r2, ").append(i * 2654435761L & 0x7fffffff).append(";\nadd.u32 %r2, %r2, %r1;\n");
+        b.append("st.global.u32 [%rd1], %r2;\nst.global.f32 [%rd1+12], %f7;\nst.global.f32 [%rd1+16], %f3;\nret;\n}\n");
+        return Ptx.parse("signs.ptx", b.toString());
+    }
+
+    @Test
+    void hugeBlocksTakeAbsoluteValuesAsIntegerMasksAndKeepSourceModifiers(@TempDir Path dir) throws Exception {
+        var gfx1100 = new org.zludaj.ptx.target.AmdgpuTarget("gfx1100");
+        String small = Compiler.compile(straightLineWithSigns(100), gfx1100, org.bytedeco.llvm.global.LLVM.LLVMObjectFile, true,
+                CompileProfile.NONE).llvmIr();
+        assertTrue(small.contains("call float @llvm.fabs.f32("), "a small block keeps LLVM's fabs: " + small);
+        var huge = Compiler.compile(straightLineWithSigns(org.zludaj.ptx.target.AmdgpuTarget.HUGE_BLOCK / 2 + 100), gfx1100,
+                org.bytedeco.llvm.global.LLVM.LLVMObjectFile, true, CompileProfile.NONE);
+        String ir = huge.llvmIr();
+        assertFalse(ir.contains("call float @llvm.fabs.f32(") || ir.contains(" fneg "), "no fabs/fneg left for CodeGenPrepare to sink one by one");
+        assertTrue(ir.contains("and i32 ") && ir.contains(", 2147483647"), "the absolute value as a sign mask");
+        // instruction selection folds the mask back into a source modifier: |v| operands, no v_and of the sign mask
+        Path f = dir.resolve("k.o");
+        Files.write(f, huge.code());
+        String asm = Tools.run("llvm-objdump", List.of("-d", "--mcpu=gfx1100", f.toString()));
+        assertTrue(asm.contains("|v"), "an absolute value as an operand modifier: " + asm.lines().filter(l -> l.contains("v_mul")).toList());
+        assertFalse(asm.lines().anyMatch(l -> l.contains("v_and_b32") && l.contains("0x7fffffff")), "no integer mask instruction in the code: "
+                + asm.lines().filter(l -> l.contains("0x7fffffff")).toList());
+    }
+
     @Test
     void amdgpuCodeObjectHasWave32KernelsAndCov5Metadata(@TempDir Path dir) throws Exception {
         byte[] co = Compiler.amdgpu(vectoradd(), "gfx1100");

@@ -103,6 +103,67 @@ public final class Ll {
         return s;
     }
 
+    /**
+     * The sign bit of a float value (scalar or vector) as integer arithmetic: flipped ({@code flip}, an exact
+     * {@code fneg}) or cleared (an exact {@code fabs}), NaNs included, built before the builder's position.
+     */
+    public static LLVMValueRef signBit(LLVMBuilderRef b, LLVMValueRef x, boolean flip) {
+        LLVMTypeRef t = LLVMTypeOf(x);
+        LLVMContextRef ctx = LLVMGetTypeContext(t);
+        boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+        LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
+        int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
+        LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
+        long sign = 1L << (bits - 1);
+        LLVMValueRef mask = LLVMConstInt(it, flip ? sign : sign - 1, 0);
+        LLVMTypeRef intType = it;
+        if (vector) {
+            int n = LLVMGetVectorSize(t);
+            LLVMValueRef[] lanes = new LLVMValueRef[n];
+            java.util.Arrays.fill(lanes, mask);
+            mask = LLVMConstVector(new PointerPointer<>(lanes), n);
+            intType = LLVMVectorType(it, n);
+        }
+        LLVMValueRef bitsOf = LLVMBuildBitCast(b, x, intType, "");
+        return LLVMBuildBitCast(b, flip ? LLVMBuildXor(b, bitsOf, mask, "") : LLVMBuildAnd(b, bitsOf, mask, ""), t, "");
+    }
+
+    /** Runs {@code body} with a builder of the module's context, disposed after. */
+    public static void withBuilder(LLVMModuleRef m, java.util.function.Consumer<LLVMBuilderRef> body) {
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+        try {
+            body.accept(b);
+        } finally {
+            LLVMDisposeBuilder(b);
+        }
+    }
+
+    /** Replaces every use of instruction {@code old} by {@code v} and erases it. */
+    public static void replace(LLVMValueRef old, LLVMValueRef v) {
+        LLVMReplaceAllUsesWith(old, v);
+        LLVMInstructionEraseFromParent(old);
+    }
+
+    /** Calls {@code action} on every instruction of a function; it may replace or erase the one it is given. */
+    public static void forEachInstruction(LLVMValueRef f, java.util.function.Consumer<LLVMValueRef> action) {
+        for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef i = LLVMGetFirstInstruction(bb);
+            while (i != null && !i.isNull()) {
+                LLVMValueRef next = LLVMGetNextInstruction(i);
+                action.accept(i);
+                i = next;
+            }
+        }
+    }
+
+    /** The name of the function a call instruction calls directly, or null. */
+    public static String calledName(LLVMValueRef call) {
+        if (LLVMIsACallInst(call) == null || LLVMIsACallInst(call).isNull()) return null;
+        LLVMValueRef callee = LLVMGetCalledValue(call);
+        if (callee == null || callee.isNull() || LLVMIsAFunction(callee) == null || LLVMIsAFunction(callee).isNull()) return null;
+        return LLVMGetValueName(callee).getString();
+    }
+
     /** The instruction count of a function's longest basic block. */
     public static int longestBlock(LLVMValueRef f) {
         int longest = 0;

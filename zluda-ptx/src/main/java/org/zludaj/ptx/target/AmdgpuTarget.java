@@ -250,7 +250,8 @@ public record AmdgpuTarget(String gfx) implements Target {
      * ("amdgpu-sched-strategy"="max-ilp") instead of by AMDGPU's default occupancy scheduler, whose rescheduling
      * stages grow faster than linearly with a block's length: on ggml's flash-attention kernels (single blocks of
      * 30,000-100,000 instructions) they took 75-85% of the compile time, for the same register count and occupancy
-     * (docs/compiler.md, "Compile speed").
+     * (docs/compiler.md, "Compile speed"). Their {@code fabs} and {@code fneg} become integer arithmetic on the sign
+     * bit too ({@link #signBitsAsIntegers}).
      */
     public static final int HUGE_BLOCK = 8000;
 
@@ -261,7 +262,26 @@ public record AmdgpuTarget(String gfx) implements Target {
             if (LLVMCountBasicBlocks(f) == 0 || Ll.longestBlock(f) <= HUGE_BLOCK) continue;
             String k = "amdgpu-sched-strategy", v = "max-ilp";
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
+            signBitsAsIntegers(m, f);
         }
+    }
+
+    /**
+     * Every {@code fabs} and {@code fneg} of a function as the same operation on the sign bit's integer (exact, NaNs
+     * included). LLVM's CodeGenPrepare sinks fabs/fneg operands next to their users (AMDGPU folds them into source
+     * modifiers) and numbers the whole basic block for each user it looks at: on a flash-attention kernel's block of
+     * 220,000 instructions, the 98 {@code fabs} of its {@code tanh.approx} took 5.7 of the 7.4 s to CodeGenPrepare's
+     * end. Instruction selection folds the sign mask back into a modifier within a block. Runs after LLVM's middle
+     * end, which would turn the integer form back into fabs.
+     */
+    static void signBitsAsIntegers(LLVMModuleRef m, LLVMValueRef f) {
+        Ll.withBuilder(m, b -> Ll.forEachInstruction(f, i -> {
+            boolean neg = LLVMGetInstructionOpcode(i) == LLVMFNeg;
+            String callee = neg ? null : Ll.calledName(i);
+            if (!neg && (callee == null || !callee.startsWith("llvm.fabs."))) return;
+            LLVMPositionBuilderBefore(b, i);
+            Ll.replace(i, Ll.signBit(b, LLVMGetOperand(i, 0), neg));
+        }));
     }
 
     @Override

@@ -365,27 +365,10 @@ public record NvptxTarget(int sm) implements Target {
      * every JIT level (2026-11-26). PTX's own {@code neg} keeps NVIDIA's NaN in the shared lowering, before this.
      */
     static void signFlips(LLVMModuleRef m) {
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
         withBuilder(m, b -> forEachInstruction(m, i -> {
             if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
-                LLVMTypeRef t = LLVMTypeOf(i);
-                boolean vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-                LLVMTypeRef scalar = vector ? LLVMGetElementType(t) : t;
-                int bits = LLVMGetTypeKind(scalar) == LLVMDoubleTypeKind ? 64 : LLVMGetTypeKind(scalar) == LLVMFloatTypeKind ? 32 : 16;
-                LLVMTypeRef it = LLVMIntTypeInContext(ctx, bits);
-                LLVMValueRef sign = LLVMConstInt(it, 1L << (bits - 1), 0);
-                LLVMTypeRef intType = it;
-                if (vector) {
-                    int n = LLVMGetVectorSize(t);
-                    LLVMValueRef[] lanes = new LLVMValueRef[n];
-                    java.util.Arrays.fill(lanes, sign);
-                    sign = LLVMConstVector(new org.bytedeco.javacpp.PointerPointer<>(lanes), n);
-                    intType = LLVMVectorType(it, n);
-                }
                 LLVMPositionBuilderBefore(b, i);
-                LLVMValueRef flipped = LLVMBuildBitCast(b,
-                        LLVMBuildXor(b, LLVMBuildBitCast(b, LLVMGetOperand(i, 0), intType, ""), sign, ""), t, "");
-                replace(i, flipped);
+                replace(i, Ll.signBit(b, LLVMGetOperand(i, 0), true));
             }
         }));
     }
@@ -469,34 +452,17 @@ public record NvptxTarget(int sm) implements Target {
         });
     }
 
-    /** Runs {@code body} with a builder of the module's context, disposed after. */
     private static void withBuilder(LLVMModuleRef m, java.util.function.Consumer<LLVMBuilderRef> body) {
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-        try {
-            body.accept(b);
-        } finally {
-            LLVMDisposeBuilder(b);
-        }
+        Ll.withBuilder(m, body);
     }
 
-    /** Replaces every use of instruction {@code old} by {@code v} and erases it. */
     private static void replace(LLVMValueRef old, LLVMValueRef v) {
-        LLVMReplaceAllUsesWith(old, v);
-        LLVMInstructionEraseFromParent(old);
+        Ll.replace(old, v);
     }
 
     /** Calls {@code action} on every instruction of the module; it may replace or erase the one it is given. */
     private static void forEachInstruction(LLVMModuleRef m, java.util.function.Consumer<LLVMValueRef> action) {
-        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-            for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-                LLVMValueRef i = LLVMGetFirstInstruction(bb);
-                while (i != null && !i.isNull()) {
-                    LLVMValueRef next = LLVMGetNextInstruction(i);
-                    action.accept(i);
-                    i = next;
-                }
-            }
-        }
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) Ll.forEachInstruction(f, action);
     }
 
     /** The opcode of an instruction, 0 for any other value. */
