@@ -33,13 +33,16 @@ public final class Compiler {
     /** The compiler's build (see {@link Build}), part of every cache key. */
     public static final String BUILD_ID = Build.ID;
 
-    /** A target machine for {@code t}; dispose with LLVMDisposeTargetMachine. */
+    /** The options {@link #llvmOptions} gave this process's LLVM, passed on to a separate llc too. */
+    private static final List<String> processOptions = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     /**
      * LLVM's own command-line options for this process, once (e.g. "-time-passes": per-pass times on stderr at exit;
      * "-debug-counter=instcombine-visit=0-N": only the first rewrites of a pass, to bisect a wrong result).
      */
     public static void llvmOptions(String options) {
         Ll.initialize();
+        processOptions.addAll(List.of(options.trim().split("\\s+")));
         List<String> argv = new java.util.ArrayList<>(List.of("zluda"));
         argv.addAll(List.of(options.trim().split("\\s+")));
         org.bytedeco.javacpp.PointerPointer<BytePointer> p = new org.bytedeco.javacpp.PointerPointer<>(argv.toArray(new String[0]));
@@ -93,6 +96,41 @@ public final class Compiler {
         return out;
     }
 
+    /**
+     * Code generation by the bundled llc in a process of its own, with {@code options} added to those of this process
+     * and to the target machine's settings (the same pipeline as {@link #emit}: -O2, PIC, the target's CPU and
+     * features). The child's CPU time is counted as its wall time (llc runs on one thread).
+     */
+    static byte[] emitWithLlc(Target t, LLVMModuleRef m, int fileType, List<String> options, CompileProfile profile) throws PtxException {
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("zluda-llc");
+            Path bc = dir.resolve("k.bc"), out = dir.resolve(fileType == LLVMObjectFile ? "k.o" : "k.s");
+            if (LLVMWriteBitcodeToFile(m, bc.toString()) != 0) throw new IOException("cannot write " + bc);
+            List<String> a = new java.util.ArrayList<>(List.of("-mtriple=" + t.triple(), "-mcpu=" + t.cpu(), "-O2", "-relocation-model=pic", "-asm-verbose=false",
+                    "-filetype=" + (fileType == LLVMObjectFile ? "obj" : "asm")));
+            if (!t.features().isEmpty()) a.add("-mattr=" + t.features());
+            a.addAll(processOptions);
+            a.addAll(options);
+            a.addAll(List.of("-o", out.toString(), bc.toString()));
+            long w0 = System.nanoTime();
+            Tools.run("llc", a, 3600);  // what code generation in this process would take, unbounded there
+            profile.addCpu(System.nanoTime() - w0);
+            return Files.readAllBytes(out);
+        } catch (IOException e) {
+            throw new PtxException(new Diagnostic("-", 0, 0, "LLVM code generation (llc " + String.join(" ", options) + "): " + e.getMessage()));
+        } finally {
+            if (dir != null) {
+                try (var files = Files.list(dir)) {
+                    for (Path f : files.toList()) Files.deleteIfExists(f);
+                    Files.deleteIfExists(dir);
+                } catch (IOException ignored) {
+                    // a temporary folder left behind
+                }
+            }
+        }
+    }
+
     /** What one compilation produced: optimized LLVM IR, and the target's code (object, code object or PTX). */
     public record Output(String llvmIr, byte[] code) {}
 
@@ -106,10 +144,17 @@ public final class Compiler {
      * when {@code withIr} (printing a large kernel's IR costs as much as a pass).
      */
     public static Output compile(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile) throws PtxException {
-        return BigStack.call(() -> compileHere(ptx, t, fileType, withIr, profile));
+        return compile(ptx, t, fileType, withIr, profile, t::separateCodegen);
     }
 
-    private static Output compileHere(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile) throws PtxException {
+    /** As above, with the choice of {@link Target#separateCodegen} made by {@code separate} (tests). */
+    static Output compile(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile,
+                          java.util.function.Function<LLVMModuleRef, List<String>> separate) throws PtxException {
+        return BigStack.call(() -> compileHere(ptx, t, fileType, withIr, profile, separate));
+    }
+
+    private static Output compileHere(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile,
+                                      java.util.function.Function<LLVMModuleRef, List<String>> chooser) throws PtxException {
         long cpu0 = profile.threadCpu();
         LLVMTargetMachineRef tm = targetMachine(t);
         LLVMContextRef ctx = LLVMContextCreate();
@@ -122,7 +167,9 @@ public final class Compiler {
             });
             t.beforeCodegen(m);
             String ir = withIr ? Ll.print(m) : null;
-            byte[] code = profile.time(CompileProfile.Stage.CODEGEN, () -> emit(tm, m, fileType));
+            List<String> separate = chooser.apply(m);
+            byte[] code = profile.time(CompileProfile.Stage.CODEGEN,
+                    () -> separate == null ? emit(tm, m, fileType) : emitWithLlc(t, m, fileType, separate, profile));
             LLVMDisposeModule(m);
             return new Output(ir, code);
         } finally {

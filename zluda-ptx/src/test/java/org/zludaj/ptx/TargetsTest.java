@@ -85,6 +85,34 @@ class TargetsTest {
     }
 
     @Test
+    void codeGeneratedByTheBundledLlcEqualsThisProcesssAndRdna2HugeBlocksGoThere() throws Exception {
+        PtxModule huge = straightLineWithSigns(org.zludaj.ptx.target.AmdgpuTarget.HUGE_BLOCK / 2 + 100);
+        var gfx1100 = new org.zludaj.ptx.target.AmdgpuTarget("gfx1100");
+        int asm = org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile;
+        byte[] a = Compiler.compile(huge, gfx1100, asm, false, CompileProfile.NONE, m -> null).code();
+        byte[] b = Compiler.compile(huge, gfx1100, asm, false, CompileProfile.NONE, m -> List.of()).code();
+        assertEquals(new String(a, StandardCharsets.UTF_8), new String(b, StandardCharsets.UTF_8), "llc's pipeline is this process's");
+        List<String> gfx11 = new java.util.ArrayList<>();
+        Compiler.compile(huge, gfx1100, asm, false, CompileProfile.NONE, m -> {
+            gfx11.add(String.valueOf(gfx1100.separateCodegen(m)));
+            return null;
+        });
+        assertEquals(List.of("null"), gfx11, "gfx11 has no SDWA: always in this process");
+        // RDNA2: a huge block without the SDWA peephole, in llc; a small one in this process
+        var gfx1030 = new org.zludaj.ptx.target.AmdgpuTarget("gfx1030");
+        List<String> chosen = new java.util.ArrayList<>();
+        for (PtxModule ptx : List.of(huge, straightLineWithSigns(100))) {
+            byte[] co = Compiler.compile(ptx, gfx1030, org.bytedeco.llvm.global.LLVM.LLVMObjectFile, false, CompileProfile.NONE, m -> {
+                List<String> o = gfx1030.separateCodegen(m);
+                chosen.add(String.valueOf(o));
+                return o;
+            }).code();
+            assertTrue(co.length > 4 && co[0] == 0x7f && co[1] == 'E', "an ELF object");
+        }
+        assertEquals(List.of("[-amdgpu-sdwa-peephole=0]", "null"), chosen);
+    }
+
+    @Test
     void amdgpuCodeObjectHasWave32KernelsAndCov5Metadata(@TempDir Path dir) throws Exception {
         byte[] co = Compiler.amdgpu(vectoradd(), "gfx1100");
         assertEquals(0x7f, co[0]);

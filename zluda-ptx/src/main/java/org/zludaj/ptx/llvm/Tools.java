@@ -41,8 +41,13 @@ public final class Tools {
         return f.toPath();
     }
 
-    /** Runs a tool; returns its stdout, or throws with its stderr. */
+    /** Runs a tool (at most 120 s); returns its stdout, or throws with its stderr. */
     public static String run(String name, List<String> args) throws IOException {
+        return run(name, args, 120);
+    }
+
+    /** Runs a tool for at most {@code seconds}; returns its stdout, or throws with its stderr. */
+    public static String run(String name, List<String> args, int seconds) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(tool(name).toString());
         cmd.addAll(args);
@@ -53,7 +58,7 @@ public final class Tools {
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes());
         try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IOException(name + " timed out");
             }

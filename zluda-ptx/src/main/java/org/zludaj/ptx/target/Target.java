@@ -361,4 +361,12 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
 
     /** After LLVM's middle end, before code generation: per-function code-generation choices (AMD: the scheduler). */
     default void beforeCodegen(LLVMModuleRef m) {}
+
+    /**
+     * After {@link #beforeCodegen}: null to generate code in this process, or the LLVM options for which the bundled
+     * {@code llc} generates this module's code in a process of its own (options LLVM only has process-wide).
+     */
+    default java.util.List<String> separateCodegen(LLVMModuleRef m) {
+        return null;
+    }
 }
