@@ -104,7 +104,7 @@ public final class Lowering {
             Ll.message(err);
             return null;
         });
-        return new Lowered(l.module, l.sharedSize, l.fiberKernels);
+        return new Lowered(l.module, l.vars.sharedSize, l.fiberKernels);
     }
 
     // ------------------------------------------------------------------------------------ module variables
@@ -122,28 +122,14 @@ public final class Lowering {
     /** The prefix of the slot variables of {@link Target#variablesThroughSlots}; the driver fills each after loading. */
     public static final String SLOT_PREFIX = "__zluda_got$";  // "$": valid in PTX, ELF and HIP names
 
-    /** NVPTX units whose .const variables live in another module: their const accesses are generic ones. */
-    private boolean constViaGeneric;
-
     /** The LLVM address space of state space {@code s} here. */
     int spaceOf(StateSpace s) {
-        return s == StateSpace.CONST && constViaGeneric ? target.addressSpace(StateSpace.GENERIC) : target.addressSpace(s);
+        return s == StateSpace.CONST && vars.constViaGeneric ? target.addressSpace(StateSpace.GENERIC) : target.addressSpace(s);
     }
 
-    private final Map<String, Var> globals = new HashMap<>();
-    private final Map<String, LLVMValueRef> functions = new HashMap<>();
-    private long sharedSize;
-
-    private LLVMTypeRef storageType(Variable v) {
-        long count = Math.max(1, v.vectorWidth());
-        for (long d : v.arrayDims()) count *= Math.max(0, d);
-        LLVMTypeRef elem = v.type() == Type.PRED ? LLVMInt8TypeInContext(ctx) : llvmType(v.type());
-        return LLVMArrayType2(elem, count);
-    }
-
-    private int alignment(Variable v) {
-        return v.align() > 0 ? v.align() : (int) Math.max(1, v.type().bytes());
-    }
+    /** The module's variables (and functions' .shared/.global ones): storage, initializers, host shared offsets. */
+    final ModuleVariables vars = new ModuleVariables(this);
+    final Map<String, LLVMValueRef> functions = new HashMap<>();
 
     /**
      * The LLVM type a .func passes a parameter or its one result as, by value: scalars of 1, 2, 4 or 8 bytes as the
@@ -175,8 +161,8 @@ public final class Lowering {
 
     /** The stack storage of a .local or .param variable. */
     private LLVMValueRef stackSlot(Variable v) {
-        LLVMValueRef a = LLVMBuildAlloca(b, storageType(v), v.name().replace("%", ""));
-        LLVMSetAlignment(a, Math.max(alignment(v), 4));
+        LLVMValueRef a = LLVMBuildAlloca(b, vars.storageType(v), v.name().replace("%", ""));
+        LLVMSetAlignment(a, Math.max(ModuleVariables.alignment(v), 4));
         return a;
     }
 
@@ -201,114 +187,8 @@ public final class Lowering {
             LLVMValueRef fn = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), functionType(f.returns(), f.params()));
             functions.put(f.name(), fn);
         }
-        for (Variable v : ptx.globals()) declareGlobal(v, v.name());
-        for (Variable v : ptx.globals()) initialize(v);
-    }
-
-    private void declareGlobal(Variable v, String name) {
-        if (v.space() == StateSpace.SHARED) {
-            boolean dynamic = v.attributes().contains(".extern") || v.arrayDims().contains(-1L);
-            if (target.hostSharedMemory()) {
-                if (dynamic) {
-                    globals.put(name, new Var(v, null, -1));
-                } else {
-                    long a = alignment(v);
-                    sharedSize = (sharedSize + a - 1) / a * a;
-                    globals.put(name, new Var(v, null, sharedSize));
-                    sharedSize += v.size();
-                }
-                return;
-            }
-            LLVMTypeRef t = dynamic ? LLVMArrayType2(llvmType(v.type() == Type.PRED ? Type.U8 : v.type()), 0) : storageType(v);
-            LLVMValueRef g = LLVMAddGlobalInAddressSpace(module, t, target.kernelSymbol(name, symbolPrefix), target.addressSpace(StateSpace.SHARED));
-            if (dynamic) LLVMSetLinkage(g, LLVMExternalLinkage);
-            else {
-                LLVMSetInitializer(g, LLVMGetUndef(t));
-                LLVMSetLinkage(g, LLVMInternalLinkage);
-            }
-            LLVMSetAlignment(g, Math.max(alignment(v), dynamic ? 16 : 1));
-            globals.put(name, new Var(v, g, 0));
-            return;
-        }
-        if (v.space() != StateSpace.GLOBAL && v.space() != StateSpace.CONST)
-            throw new Unsupported(v.line(), "module-scope ." + v.space().name().toLowerCase() + " variable " + v.name() + " is not supported yet");
-        LLVMTypeRef t = storageType(v);
-        if (v.attributes().contains(".extern") && target.variablesThroughSlots()) {
-            // defined by the module's variables unit, another code object: reached through a slot the driver fills
-            LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
-            LLVMValueRef slot = LLVMAddGlobalInAddressSpace(module, i64, SLOT_PREFIX + name, target.addressSpace(StateSpace.GLOBAL));
-            LLVMSetInitializer(slot, LLVMConstInt(i64, 0, 0));
-            LLVMSetAlignment(slot, 8);
-            if (v.space() == StateSpace.CONST && target.constantBankSeparate()) constViaGeneric = true;
-            globals.put(name, new Var(v, null, 0, slot));
-            return;
-        }
-        LLVMValueRef g = LLVMAddGlobalInAddressSpace(module, t, target.kernelSymbol(name, symbolPrefix), target.addressSpace(v.space()));
-        LLVMSetAlignment(g, alignment(v));
-        if (v.attributes().contains(".extern")) LLVMSetLinkage(g, LLVMExternalLinkage);
-        else LLVMSetInitializer(g, LLVMConstNull(t));
-        globals.put(name, new Var(v, g, 0));
-    }
-
-    private void initialize(Variable v) {
-        initialize(v, v.name());
-    }
-
-    /** Initializers: integers, floats, and addresses of variables and functions, flattened into the element array. */
-    private void initialize(Variable v, String name) {
-        if (v.initializer() == null || v.space() == StateSpace.SHARED) return;
-        Var var = globals.get(name);
-        LLVMTypeRef arrayType = storageType(v);
-        LLVMTypeRef elem = LLVMGetElementType(arrayType);
-        long count = LLVMGetArrayLength2(arrayType);
-        List<Operand> flat = new ArrayList<>();
-        flatten(v.initializer(), flat);
-        LLVMValueRef[] items = new LLVMValueRef[(int) count];
-        for (int k = 0; k < count; k++) items[k] = k < flat.size() ? constant(v, flat.get(k), elem) : LLVMConstNull(elem);
-        LLVMSetInitializer(var.pointer(), LLVMConstArray2(elem, Ll.array(items), count));
-    }
-
-    /** Whether LLVMConstReal may be given this type (LLVM crashes the process on any other). */
-    static boolean realType(LLVMTypeRef t) {
-        int k = LLVMGetTypeKind(t);
-        return k == LLVMHalfTypeKind || k == LLVMBFloatTypeKind || k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind;
-    }
-
-    private static void flatten(Operand o, List<Operand> out) {
-        if (o instanceof Operand.Aggregate a) for (Operand e : a.elements()) flatten(e, out);
-        else out.add(o);
-    }
-
-    private LLVMValueRef constant(Variable v, Operand o, LLVMTypeRef elem) {
-        if (o instanceof Operand.IntImm i) {
-            if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, i.value(), 1);
-            if (!realType(elem)) throw new Unsupported(v.line(), "initializer " + i.value() + " of " + v.name() + " is not supported yet");
-            return LLVMConstReal(elem, i.value());
-        }
-        if (o instanceof Operand.FloatImm f) {
-            if (LLVMGetTypeKind(elem) == LLVMIntegerTypeKind) return LLVMConstInt(elem, f.width() != 0 ? f.bits() : (long) f.value(), 0);
-            if (f.width() == 32 && LLVMGetTypeKind(elem) == LLVMFloatTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt32TypeInContext(ctx), f.bits(), 0), elem);
-            if (f.width() == 64 && LLVMGetTypeKind(elem) == LLVMDoubleTypeKind) return LLVMConstBitCast(LLVMConstInt(LLVMInt64TypeInContext(ctx), f.bits(), 0), elem);
-            if (!realType(elem)) throw new Unsupported(v.line(), "initializer " + f.value() + " of " + v.name() + " is not supported yet");
-            return LLVMConstReal(elem, f.value());
-        }
-        if (o instanceof Operand.Call c && c.function().equals("generic")) return constant(v, c.argument(), elem);
-        if (o instanceof Operand.Sum sum && sum.right() instanceof Operand.IntImm off) {
-            LLVMValueRef base = constant(v, sum.left(), elem);
-            return LLVMConstAdd(base, LLVMConstInt(elem, sum.subtract() ? -off.value() : off.value(), 1));
-        }
-        if (o instanceof Operand.Name n) {
-            LLVMValueRef target;
-            if (functions.containsKey(n.name())) target = functions.get(n.name());
-            else if (globals.containsKey(n.name()) && globals.get(n.name()).pointer() != null) target = globals.get(n.name()).pointer();
-            else throw new Unsupported(v.line(), "initializer of " + v.name() + ": address of " + n.name() + " is not supported yet");
-            if (LLVMGetTypeKind(elem) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(elem) < 32)
-                throw new Unsupported(v.line(), "initializer of " + v.name() + ": an address needs a 32- or 64-bit element");
-            LLVMValueRef generic = LLVMGetPointerAddressSpace(LLVMTypeOf(target)) == 0 ? target
-                    : LLVMConstAddrSpaceCast(target, LLVMPointerTypeInContext(ctx, 0));
-            return LLVMConstPtrToInt(generic, elem);
-        }
-        throw new Unsupported(v.line(), "initializer of " + v.name() + " is not supported yet: " + o);
+        for (Variable v : ptx.globals()) vars.declareGlobal(v, v.name());
+        for (Variable v : ptx.globals()) vars.initialize(v, v.name());
     }
 
     // ------------------------------------------------------------------------------------------ per kernel
@@ -453,12 +333,12 @@ public final class Lowering {
 
     /** Host shared variables: the offset in the block's shared window (extern ones after the static part). */
     private long sharedOffset(Var v) {
-        return v.sharedOffset() >= 0 ? v.sharedOffset() : (sharedSize + 15) / 16 * 16;
+        return v.sharedOffset() >= 0 ? v.sharedOffset() : (vars.sharedSize + 15) / 16 * 16;
     }
 
     Var variable(String name) {
         Var v = locals.get(name);
-        return v != null ? v : globals.get(name);
+        return v != null ? v : vars.globals.get(name);
     }
 
     /**
@@ -502,11 +382,11 @@ public final class Lowering {
                     }
                     if (v.space() == StateSpace.SHARED || v.space() == StateSpace.GLOBAL || v.space() == StateSpace.CONST) {
                         String unique = fn.name() + "$" + v.name();
-                        if (!globals.containsKey(unique)) {
-                            declareGlobal(v, unique);
-                            initialize(v, unique);
+                        if (!vars.globals.containsKey(unique)) {
+                            vars.declareGlobal(v, unique);
+                            vars.initialize(v, unique);
                         }
-                        locals.put(v.name(), globals.get(unique));
+                        locals.put(v.name(), vars.globals.get(unique));
                         continue;
                     }
                     if (v.space() != StateSpace.REG) {
@@ -857,22 +737,6 @@ public final class Lowering {
         LLVMBuildUnreachable(b);
     }
 
-    /** PTX shifts clamp: amounts >= width give 0 (or the sign for arithmetic right shifts). */
-    LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
-        LLVMTypeRef lt = llvmType(t);
-        LLVMValueRef width = LLVMConstInt(LLVMInt32TypeInContext(ctx), t.bits(), 0);
-        LLVMValueRef big = LLVMBuildICmp(b, LLVMIntUGE, amount32, width, "");
-        LLVMValueRef clamped = LLVMBuildSelect(b, big, LLVMConstInt(LLVMInt32TypeInContext(ctx), t.bits() - 1, 0), amount32, "");
-        LLVMValueRef amt = t.bits() > 32 ? LLVMBuildZExt(b, clamped, lt, "") : t.bits() < 32 ? LLVMBuildTrunc(b, clamped, lt, "") : clamped;
-        if (left) {
-            LLVMValueRef r = LLVMBuildShl(b, x, amt, "");
-            return LLVMBuildSelect(b, big, LLVMConstInt(lt, 0, 0), r, "");
-        }
-        if (signed) return LLVMBuildAShr(b, x, amt, "");
-        LLVMValueRef r = LLVMBuildLShr(b, x, amt, "");
-        return LLVMBuildSelect(b, big, LLVMConstInt(lt, 0, 0), r, "");
-    }
-
     Type widened(Instruction i, Type t) {
         return switch (t) {
             case U16 -> Type.U32;
@@ -1012,7 +876,7 @@ public final class Lowering {
     /** Reads an operand as PTX type {@code t} (registers of another type of the same size are reinterpreted). */
     LLVMValueRef read(Instruction i, Operand o, Type t) {
         LLVMTypeRef lt = llvmType(t);
-        boolean real = realType(lt);
+        boolean real = ModuleVariables.realType(lt);
         if (o instanceof Operand.IntImm imm) {
             if (t.isFloat() && real) return LLVMConstReal(lt, imm.value());
             return LLVMConstInt(lt, imm.value(), 1);  // integers, and the bits of packed halves (f16x2, bf16x2)

@@ -101,7 +101,7 @@ final class ScalarOps {
                 case "xor" -> LLVMBuildXor(l.b, x, y, "");
                 case "min" -> LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSLT : LLVMIntULT, x, y, ""), x, y, "");
                 case "max" -> LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSGT : LLVMIntUGT, x, y, ""), x, y, "");
-                case "shl", "shr" -> l.shift(t, x, y, op.equals("shl"), signed);
+                case "shl", "shr" -> shift(t, x, y, op.equals("shl"), signed);
                 default -> throw l.unsupported(i);
             };
         }
@@ -219,5 +219,21 @@ final class ScalarOps {
             case ".or" -> LLVMBuildOr(l.b, x, c, "");
             default -> LLVMBuildXor(l.b, x, c, "");
         };
+    }
+
+    /** PTX shifts clamp: amounts >= width give 0 (or the sign for arithmetic right shifts). */
+    private LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
+        LLVMTypeRef lt = l.llvmType(t);
+        LLVMValueRef width = LLVMConstInt(LLVMInt32TypeInContext(l.ctx), t.bits(), 0);
+        LLVMValueRef big = LLVMBuildICmp(l.b, LLVMIntUGE, amount32, width, "");
+        LLVMValueRef clamped = LLVMBuildSelect(l.b, big, LLVMConstInt(LLVMInt32TypeInContext(l.ctx), t.bits() - 1, 0), amount32, "");
+        LLVMValueRef amt = t.bits() > 32 ? LLVMBuildZExt(l.b, clamped, lt, "") : t.bits() < 32 ? LLVMBuildTrunc(l.b, clamped, lt, "") : clamped;
+        if (left) {
+            LLVMValueRef r = LLVMBuildShl(l.b, x, amt, "");
+            return LLVMBuildSelect(l.b, big, LLVMConstInt(lt, 0, 0), r, "");
+        }
+        if (signed) return LLVMBuildAShr(l.b, x, amt, "");
+        LLVMValueRef r = LLVMBuildLShr(l.b, x, amt, "");
+        return LLVMBuildSelect(l.b, big, LLVMConstInt(lt, 0, 0), r, "");
     }
 }
