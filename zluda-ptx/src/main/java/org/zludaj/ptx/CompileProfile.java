@@ -78,7 +78,7 @@ public final class CompileProfile {
         return wall.getOrDefault(s, 0L);
     }
 
-    /** CPU nanoseconds of the compiling threads. */
+    /** CPU nanoseconds of the compiling threads, and the wall time of the single-threaded tools they ran (ld.lld, llc). */
     public synchronized long cpu() {
         return cpu;
     }

@@ -238,7 +238,9 @@ public final class Compiler {
         try {
             long t0 = System.nanoTime();
             byte[] linked = linker.link(object, gfx);
-            profile.add(CompileProfile.Stage.LINK, System.nanoTime() - t0);
+            long wall = System.nanoTime() - t0;
+            profile.add(CompileProfile.Stage.LINK, wall);
+            profile.addCpu(wall);  // ld.lld is a process of its own, on one thread: its time is CPU time spent for this unit
             return linked;
         } catch (IOException e) {
             throw new PtxException(new Diagnostic(ptx.name(), 0, 0, "linking the " + gfx + " code object with " + linker.name() + ": "
