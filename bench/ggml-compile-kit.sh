@@ -8,6 +8,7 @@
 # The LLVM jar keeps libLLVM, its JNI library, libLTO/libRemarks and lld, stripped of symbols: 36 MB compressed.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+there=${ZLUDA_KIT_DIR:-${TMPDIR:-/tmp}/zluda-kit}  # where the kit is unpacked on the lent machine (kept between calls)
 case "${1:-}" in
   make)
     kit=$2; mkdir -p "$kit/kit1/lib" "$kit/kit2"
@@ -25,13 +26,13 @@ case "${1:-}" in
     tar -C "$ptx" -cf - gptx | xz -T0 -6 > "$kit/kit2/gptx.tar.xz"; rm -rf "$ptx"
     du -sh "$kit"/kit1 "$kit"/kit2 ;;
   unpack)
-    mkdir -p /tmp/kit/lib && cp "$2"/lib/*.jar /tmp/kit/lib/
-    xz -T0 -dc "$2/llvm.jar.xz" > /tmp/kit/lib/llvm-20.1.7-1.5.12-linux-x86_64.jar ;;
+    mkdir -p "$there/lib" && cp "$2"/lib/*.jar "$there/lib/"
+    xz -T0 -dc "$2/llvm.jar.xz" > "$there/lib/llvm-20.1.7-1.5.12-linux-x86_64.jar" ;;
   run)
     k2=$2 out=$3; shift 3
-    [ -f /tmp/kit/lib/llvm-20.1.7-1.5.12-linux-x86_64.jar ] || { echo "unpack kit1 first (same warm machine)" >&2; exit 3; }
-    tar -C /tmp -xJf "$k2/jre.tar.xz" & tar -C /tmp -xJf "$k2/gptx.tar.xz" & wait
+    [ -f "$there/lib/llvm-20.1.7-1.5.12-linux-x86_64.jar" ] || { echo "unpack kit1 first (same warm machine)" >&2; exit 3; }
+    tar -C "$there" -xJf "$k2/jre.tar.xz" & tar -C "$there" -xJf "$k2/gptx.tar.xz" & wait
     export PATH=/usr/local/cuda/bin:$PATH
-    /tmp/jre/bin/java -Xss8m -Xmx200g -cp "/tmp/kit/lib/*" org.zludaj.driver.CompileBenchMain /tmp/gptx "$@" 2>&1 | grep -v WARNING > "$out" ;;
+    "$there/jre/bin/java" -Xss8m -Xmx200g -cp "$there/lib/*" org.zludaj.driver.CompileBenchMain "$there/gptx" "$@" 2>&1 | grep -v WARNING > "$out" ;;
   *) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
