@@ -277,9 +277,9 @@ public final class CompileBenchMain {
                 Path ll = dir.resolve("k.ll"), report = dir.resolve("passes.txt");
                 Files.writeString(ll, Compiler.compile(u.ptx(), target, t.startsWith("sm_") ? LLVMAssemblyFile : LLVMObjectFile, true, CompileProfile.NONE).llvmIr());
                 if (System.getenv("ZLUDA_BENCH_KEEP_IR") != null) Files.copy(ll, Path.of(System.getenv("ZLUDA_BENCH_KEEP_IR"), t + "-" + Math.abs(u.name().hashCode()) + ".ll"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                List<String> a = new ArrayList<>(List.of("-mtriple=" + target.triple(), "-mcpu=" + target.cpu(), "-O2", "-relocation-model=pic",
-                        "-filetype=" + (t.startsWith("sm_") ? "asm" : "obj"), "-o", "/dev/null", "-time-passes", "-info-output-file=" + report, ll.toString()));
-                if (!target.features().isEmpty()) a.add(2, "-mattr=" + target.features());
+                List<String> a = new ArrayList<>(Compiler.llcArguments(target, t.startsWith("sm_") ? LLVMAssemblyFile : LLVMObjectFile));
+                if (!a.contains("-time-passes")) a.add("-time-passes");  // --llvm may have given it already
+                a.addAll(List.of("-o", "/dev/null", "-info-output-file=" + report, ll.toString()));
                 long t0 = System.nanoTime();
                 Tools.run("llc", a);
                 System.out.printf(Locale.ROOT, "%nllc -time-passes, %s %s %s (llc %.1f s), passes over 2%% of the time:%n", t, u.module(), abbreviate(u.name()),

@@ -107,10 +107,7 @@ public final class Compiler {
             dir = Files.createTempDirectory("zluda-llc");
             Path bc = dir.resolve("k.bc"), out = dir.resolve(fileType == LLVMObjectFile ? "k.o" : "k.s");
             if (LLVMWriteBitcodeToFile(m, bc.toString()) != 0) throw new IOException("cannot write " + bc);
-            List<String> a = new java.util.ArrayList<>(List.of("-mtriple=" + t.triple(), "-mcpu=" + t.cpu(), "-O2", "-relocation-model=pic", "-asm-verbose=false",
-                    "-filetype=" + (fileType == LLVMObjectFile ? "obj" : "asm")));
-            if (!t.features().isEmpty()) a.add("-mattr=" + t.features());
-            a.addAll(processOptions);
+            List<String> a = llcArguments(t, fileType);
             a.addAll(options);
             a.addAll(List.of("-o", out.toString(), bc.toString()));
             long w0 = System.nanoTime();
@@ -129,6 +126,15 @@ public final class Compiler {
                 }
             }
         }
+    }
+
+    /** The bundled llc's options for {@link #emit}'s pipeline on target {@code t}, with this process's LLVM options. */
+    public static List<String> llcArguments(Target t, int fileType) {
+        List<String> a = new java.util.ArrayList<>(List.of("-mtriple=" + t.triple(), "-mcpu=" + t.cpu(), "-O2", "-relocation-model=pic",
+                "-asm-verbose=false", "-filetype=" + (fileType == LLVMObjectFile ? "obj" : "asm")));
+        if (!t.features().isEmpty()) a.add("-mattr=" + t.features());
+        a.addAll(processOptions);
+        return a;
     }
 
     /** What one compilation produced: optimized LLVM IR, and the target's code (object, code object or PTX). */

@@ -365,10 +365,10 @@ public record NvptxTarget(int sm) implements Target {
      * every JIT level (2026-11-26). PTX's own {@code neg} keeps NVIDIA's NaN in the shared lowering, before this.
      */
     static void signFlips(LLVMModuleRef m) {
-        withBuilder(m, b -> forEachInstruction(m, i -> {
+        Ll.withBuilder(m, b -> forEachInstruction(m, i -> {
             if (LLVMGetInstructionOpcode(i) == LLVMFNeg) {
                 LLVMPositionBuilderBefore(b, i);
-                replace(i, Ll.signBit(b, LLVMGetOperand(i, 0), true));
+                Ll.replace(i, Ll.signBit(b, LLVMGetOperand(i, 0), true));
             }
         }));
     }
@@ -383,7 +383,7 @@ public record NvptxTarget(int sm) implements Target {
      */
     static void selectedHalfConstants(LLVMModuleRef m) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
-        withBuilder(m, b -> forEachInstruction(m, i -> {
+        Ll.withBuilder(m, b -> forEachInstruction(m, i -> {
             if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
                 LLVMValueRef v = LLVMGetOperand(i, 0);
                 if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
@@ -403,7 +403,7 @@ public record NvptxTarget(int sm) implements Target {
                     LLVMTypeRef t = LLVMTypeOf(i);
                     LLVMPositionBuilderBefore(b, i);
                     LLVMValueRef r = LLVMBuildSelect(b, cond, LLVMConstReal(t, halfValue((int) bits[0])), LLVMConstReal(t, halfValue((int) bits[1])), "");
-                    replace(i, r);
+                    Ll.replace(i, r);
                 }
             }
         }));
@@ -424,7 +424,7 @@ public record NvptxTarget(int sm) implements Target {
             if (LLVMGetInstructionOpcode(i) == LLVMPHI && LLVMTypeOf(i).equals(i1)) phis.add(i);
         });
         if (phis.isEmpty()) return;
-        withBuilder(m, b -> {
+        Ll.withBuilder(m, b -> {
             for (LLVMValueRef phi : phis) {
                 LLVMBasicBlockRef home = LLVMGetInstructionParent(phi);
                 LLVMPositionBuilderBefore(b, phi);
@@ -447,17 +447,9 @@ public record NvptxTarget(int sm) implements Target {
                 while (LLVMGetInstructionOpcode(first) == LLVMPHI) first = LLVMGetNextInstruction(first);
                 LLVMPositionBuilderBefore(b, first);
                 LLVMValueRef test = LLVMBuildICmp(b, LLVMIntNE, wide, LLVMConstInt(i32, 0, 0), "");
-                replace(phi, test);
+                Ll.replace(phi, test);
             }
         });
-    }
-
-    private static void withBuilder(LLVMModuleRef m, java.util.function.Consumer<LLVMBuilderRef> body) {
-        Ll.withBuilder(m, body);
-    }
-
-    private static void replace(LLVMValueRef old, LLVMValueRef v) {
-        Ll.replace(old, v);
     }
 
     /** Calls {@code action} on every instruction of the module; it may replace or erase the one it is given. */
