@@ -27,11 +27,13 @@ final class MatrixOps {
     private final Lowering l;
     private final NativeMatrixOps natives;
     private final MatrixMoves moves;
+    private final FragmentExchange exchange;
 
     MatrixOps(Lowering l) {
         this.l = l;
         this.natives = new NativeMatrixOps(l);
         this.moves = new MatrixMoves(l, this);
+        this.exchange = new FragmentExchange(this, l);
     }
 
     /** Lowers {@code i} when it belongs to the matrix family; false otherwise. */
@@ -524,13 +526,6 @@ final class MatrixOps {
         return LLVMBuildSelect(b(), cond, a, b, "");
     }
 
-    /** candidates[index] for a small runtime index. */
-    private LLVMValueRef pick(LLVMValueRef index, List<LLVMValueRef> candidates) {
-        LLVMValueRef r = candidates.get(0);
-        for (int q = 1; q < candidates.size(); q++) r = select(LLVMBuildICmp(b(), LLVMIntEQ, index, c32(q), ""), candidates.get(q), r);
-        return r;
-    }
-
     private LLVMValueRef and(LLVMValueRef a, int mask) {
         return LLVMBuildAnd(b(), a, c32(mask), "");
     }
@@ -560,47 +555,23 @@ final class MatrixOps {
     private void mmaWmma(Instruction i, int[] shape, Type dt, Type at, Type bt, Type ct, List<LLVMValueRef> aw,
                          List<List<LLVMValueRef>> bws, List<Operand> cs, List<Operand> ds) {
         l.usesBlockOperations = true;
-        boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3, paired = bws.size() == 2;
+        boolean paired = bws.size() == 2;
         boolean integer = at == Type.S8 || at == Type.U8, m8 = shape[0] == 8;
         int k = shape[2];
         Target.WmmaInput input = !integer ? (at == Type.BF16 ? Target.WmmaInput.BF16 : Target.WmmaInput.F16)
                 : at == Type.S8 ? (bt == Type.S8 ? Target.WmmaInput.S8S8 : Target.WmmaInput.S8U8)
                 : (bt == Type.S8 ? Target.WmmaInput.U8S8 : Target.WmmaInput.U8U8);
         LLVMValueRef zero = c32(0), lane = l.laneId(i);
-        LLVMValueRef hi = isSet(lane, 16), rowHi = isSet(lane, 8), odd = isSet(lane, 1);
-        LLVMValueRef quad = mul(and(lane, 7), 4);  // (L%16 % 8) * 4: the NVIDIA lane group of row/column L%16
         int steps = integer && k == 32 ? 2 : 1;
         List<List<LLVMValueRef>> as = new ArrayList<>(), bs = new ArrayList<>();
-        for (int h = 0; h < steps; h++) {
-            List<LLVMValueRef> a = new ArrayList<>(), b = new ArrayList<>();
-            int words = integer ? (rdna3 ? 4 : 2) : (rdna3 ? 8 : 4);
-            for (int w = 0; w < words; w++) {
-                if (integer) {  // 4 k per word; k32 is two WMMAs, h picks the half of k
-                    LLVMValueRef src = add(quad, rdna3 ? c32(w) : add(mul(LLVMBuildZExt(b(), hi, i32t(), ""), 2), c32(w)));
-                    a.add(select(rowHi, m8 ? zero : permute(aw.get(2 * h + 1), src), permute(aw.get(2 * h), src)));
-                    b.add(select(rowHi, paired ? permute(bws.get(1).get(h), src) : zero, permute(bws.get(0).get(h), src)));
-                } else if (rdna3) {
-                    if (2 * w >= k) {
-                        a.add(zero);
-                        b.add(zero);
-                        continue;
-                    }
-                    LLVMValueRef src = add(quad, c32(w & 3));
-                    a.add(select(rowHi, permute(aw.get((w / 4) * 2 + 1), src), permute(aw.get((w / 4) * 2), src)));
-                    // columns 8-15 of B: the second operation's B (paired) or zero
-                    b.add(select(rowHi, paired ? permute(bws.get(1).get(w / 4), src) : zero, permute(bws.get(0).get(w / 4), src)));
-                } else {
-                    LLVMValueRef src = add(quad, c32(w));
-                    LLVMValueRef lo = select(rowHi, permute(aw.get(1), src), permute(aw.get(0), src));
-                    LLVMValueRef up = k == 16 ? select(rowHi, permute(aw.get(3), src), permute(aw.get(2), src)) : zero;
-                    a.add(select(hi, up, lo));
-                    List<LLVMValueRef> bv = new ArrayList<>();
-                    for (List<LLVMValueRef> bw : bws) bv.add(select(hi, k == 16 ? permute(bw.get(1), src) : zero, permute(bw.get(0), src)));
-                    b.add(select(rowHi, paired ? bv.get(1) : zero, bv.get(0)));
-                }
+        for (int h = 0; h < steps; h++) {  // 8-bit k32 is two WMMAs, h picks the half of k
+            if (integer) {
+                as.add(exchange.operand8(lane, aw.get(2 * h), m8 ? zero : aw.get(2 * h + 1)));
+                bs.add(exchange.operand8(lane, bws.get(0).get(h), paired ? bws.get(1).get(h) : zero));
+            } else {  // B's columns 8-15: the second operation's B (paired) or zero
+                as.add(exchange.operand16(lane, aw, null, true, k));
+                bs.add(exchange.operand16(lane, bws.get(0), paired ? bws.get(1) : null, false, k));
             }
-            as.add(a);
-            bs.add(b);
         }
         boolean keep = dt == Type.F32 || dt == Type.S32;
         List<LLVMValueRef> c = keep && ct == dt ? forwarded(cs) : null;
@@ -620,7 +591,7 @@ final class MatrixOps {
             List<LLVMValueRef> rv;
             writing = true;  // reading the registers here needs no write-back: they are current on this path
             try {
-                rv = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd, m8);
+                rv = accumulatorToWmma(i, ct, cs, lane, m8);
             } finally {
                 writing = false;
             }
@@ -634,7 +605,7 @@ final class MatrixOps {
                 c.add(phi);
             }
         }
-        if (c == null) c = accumulatorToWmma(i, ct, cs, rdna3, lane, hi, rowHi, odd, m8);
+        if (c == null) c = accumulatorToWmma(i, ct, cs, lane, m8);
         List<LLVMValueRef> dv;
         if (!integer) {
             dv = l.target.wmma(l.module, b(), l.threadContext(), input, as.get(0), bs.get(0), c);
@@ -664,27 +635,10 @@ final class MatrixOps {
 
     /** D (WMMA layout) back to NVIDIA's C layout into the registers of {@code ds} (one per m16n8 half). */
     private void toNvidia(Instruction i, List<LLVMValueRef> dv, Type dt, List<Operand> ds, boolean m8) {
-        boolean rdna3 = l.target.wmmaLayout() == Target.WmmaLayout.RDNA3;
-        LLVMValueRef lane = l.laneId(i);
-        // element e of lane (g, t) is (g + 8(e/2), 2t + e%2); the second operation's columns are 8 further on
-        LLVMValueRef g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
-        for (int half = 0; half < ds.size(); half++) {
-            List<LLVMValueRef> out = new ArrayList<>();
-            for (int e = 0; e < (m8 ? 2 : 4); e++) {
-                LLVMValueRef j = add(add(mul(t, 2), c32(e & 1)), c32(8L * half));
-                List<LLVMValueRef> p = new ArrayList<>();
-                if (rdna3) {  // held by lane j + 16(i%2) = j + 16(g%2), element i/2 = g/2 + 4(e/2)
-                    LLVMValueRef src = add(j, mul(and(g, 1), 16));
-                    for (int q = 0; q < 4; q++) p.add(permute(bits(dv.get(4 * (e >> 1) + q)), src));
-                    out.add(pick(LLVMBuildLShr(b(), g, c32(1), ""), p));
-                } else {      // held by lane j + 16(i/8) = j + 16(e/2), element i%8 = g
-                    LLVMValueRef src = add(j, c32(16L * (e >> 1)));
-                    for (int q = 0; q < 8; q++) p.add(permute(bits(dv.get(q)), src));
-                    out.add(pick(g, p));
-                }
-            }
-            writeD(i, ds.get(half), dt, out);
-        }
+        List<LLVMValueRef> words = new ArrayList<>();
+        for (LLVMValueRef v : dv) words.add(bits(v));
+        List<List<LLVMValueRef>> out = exchange.toNvidia(l.laneId(i), words, ds.size(), m8);
+        for (int half = 0; half < ds.size(); half++) writeD(i, ds.get(half), dt, out.get(half));
     }
 
     private LLVMValueRef bits(LLVMValueRef x) {
@@ -695,8 +649,7 @@ final class MatrixOps {
      * C (one or two m16n8 accumulators, or m8n8's) in the WMMA layout: columns 0-7 from the first, 8-15 from the
      * second or zero; f32 for floats (an f16 accumulator widens exactly), i32 for integers.
      */
-    private List<LLVMValueRef> accumulatorToWmma(Instruction i, Type ct, List<Operand> cs, boolean rdna3, LLVMValueRef lane,
-                                                 LLVMValueRef hi, LLVMValueRef rowHi, LLVMValueRef odd, boolean m8) {
+    private List<LLVMValueRef> accumulatorToWmma(Instruction i, Type ct, List<Operand> cs, LLVMValueRef lane, boolean m8) {
         List<List<LLVMValueRef>> cvs = new ArrayList<>();
         for (Operand c : cs) {
             List<LLVMValueRef> cw = readWords(i, c), cv = new ArrayList<>();
@@ -704,33 +657,10 @@ final class MatrixOps {
                     : LLVMBuildBitCast(b(), LLVMBuildFPTrunc(b(), element(cw.get(e / 2), e % 2, Type.F16), LLVMFloatTypeInContext(l.ctx), ""), i32t(), ""));
             cvs.add(cv);
         }
-        LLVMValueRef col = LLVMBuildLShr(b(), and(lane, 7), c32(1), "");  // (j%8)/2 for column L%16
         List<LLVMValueRef> acc = new ArrayList<>();
-        for (int v = 0; v < 8; v++) {
-            List<LLVMValueRef> halves = new ArrayList<>();
-            boolean rowsBeyond = m8 && rdna3 && v >= 4;  // m8n8: rows 8-15 do not exist
-            for (List<LLVMValueRef> cv : cvs) {
-                if (rowsBeyond) {
-                    halves.add(zeroI32());
-                } else if (rdna3) {  // (2v + L/16, L%16): row%8 = (2v%8) + L/16, element (v/4)*2 + j%2
-                    LLVMValueRef src = add(add(mul(LLVMBuildZExt(b(), hi, i32t(), ""), 4), c32((2L * v % 8) * 4)), col);
-                    halves.add(select(odd, permute(cv.get((v / 4) * 2 + 1), src), permute(cv.get((v / 4) * 2), src)));
-                } else {      // (8(L/16) + v, L%16): row%8 = v, element 2(L/16) + j%2
-                    LLVMValueRef src = add(c32(4L * v), col);
-                    List<LLVMValueRef> p = new ArrayList<>();
-                    for (int q = 0; q < cv.size(); q++) p.add(permute(cv.get(q), src));
-                    LLVMValueRef low = select(odd, p.get(1), p.get(0));
-                    halves.add(m8 ? select(hi, zeroI32(), low) : select(hi, select(odd, p.get(3), p.get(2)), low));
-                }
-            }
-            LLVMValueRef x = select(rowHi, halves.size() == 2 ? halves.get(1) : zeroI32(), halves.get(0));
+        for (LLVMValueRef x : exchange.accumulator(lane, cvs.get(0), cvs.size() == 2 ? cvs.get(1) : null, m8))
             acc.add(ct == Type.S32 ? x : LLVMBuildBitCast(b(), x, LLVMFloatTypeInContext(l.ctx), ""));
-        }
         return acc;
-    }
-
-    private LLVMValueRef zeroI32() {
-        return c32(0);
     }
 
     private void writeD(Instruction i, Operand d, Type dt, List<LLVMValueRef> out) {
