@@ -13,10 +13,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 __thread sigjmp_buf *zluda_fault_escape;  /* the innermost recovery point while kernel code runs on this thread */
 __thread int zluda_fault_code;            /* why the last escape happened: -5 memory, -6 arithmetic */
 __thread void *zluda_fault_address;
+__thread void *zluda_fault_pc;            /* the faulting instruction (reported with ZLUDA_LOG=debug) */
 
 static struct sigaction prev_segv, prev_bus, prev_fpe;
 
@@ -30,6 +32,7 @@ static void on_fault(int sig, siginfo_t *info, void *uc) {
         zluda_fault_escape = NULL;
         zluda_fault_code = sig == SIGFPE ? -6 : -5;
         zluda_fault_address = info ? info->si_addr : NULL;
+        zluda_fault_pc = uc ? (void *)((ucontext_t *)uc)->uc_mcontext.gregs[REG_RIP] : NULL;
         siglongjmp(*escape, 1);
     }
     struct sigaction *p = previous(sig);

@@ -8,6 +8,7 @@
  * If every live fiber of a block waits, the launch reports a deadlock instead of hanging. */
 #define _GNU_SOURCE
 #include "hostrt.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -210,6 +211,12 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     int faulted = 0;
     if (sigsetjmp(escape, 1) != 0) {
         faulted = zluda_fault_code;
+        const char *log = getenv("ZLUDA_LOG");
+        if (log && (!strcmp(log, "debug") || !strcmp(log, "trace"))) {
+            zluda_thread_ctx *c = &b.fibers[b.current].ctx;
+            fprintf(stderr, "ZLUDA-J DEBUG host: kernel fault %d at address %p, instruction %p, block (%u,%u,%u) thread (%u,%u,%u)\n",
+                    faulted, zluda_fault_address, zluda_fault_pc, c->ctaid[0], c->ctaid[1], c->ctaid[2], c->tid[0], c->tid[1], c->tid[2]);
+        }
         goto end;
     }
     zluda_fault_escape = &escape;

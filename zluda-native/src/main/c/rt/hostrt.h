@@ -44,6 +44,7 @@ void zluda_fiber_fail(zluda_thread_ctx *ctx, int code);
 extern __thread sigjmp_buf *zluda_fault_escape;
 extern __thread int zluda_fault_code;
 extern __thread void *zluda_fault_address;
+extern __thread void *zluda_fault_pc;
 void zluda_faults_install(void);
 void zluda_altstack_push(stack_t *old, void **mem);
 void zluda_altstack_pop(const stack_t *old, void *mem);

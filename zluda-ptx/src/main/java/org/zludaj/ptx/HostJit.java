@@ -93,9 +93,10 @@ public final class HostJit {
 
     /**
      * A compiled host kernel: its entry (with {@code fibers}: the per-thread kernel; else the block function running
-     * every thread of a block) and the static shared memory of its module.
+     * every thread of a block), the static shared memory of its module, and the host stack its code needs at most
+     * (its frame and those of every other function of its module, each once: recursion aside, no call chain needs more).
      */
-    public record Kernel(long address, long staticShared, boolean fibers) {}
+    public record Kernel(long address, long staticShared, boolean fibers, long frameBytes) {}
 
     /** A module-scope {@code .global} or {@code .const} variable: its address in the process and its size. */
     public record Global(long address, long bytes) {}
@@ -115,14 +116,22 @@ public final class HostJit {
         return load(ptx).kernels();
     }
 
-    /** A module compiled for the host: the object (placeholder prefix), its static shared bytes, its fiber kernels. */
-    record Unit(byte[] object, long staticShared, java.util.Set<String> fibers) {
+    /**
+     * A module compiled for the host: the object (placeholder prefix), its static shared bytes, its fiber kernels, and
+     * each kernel's host stack bytes (see {@link Kernel}).
+     */
+    record Unit(byte[] object, long staticShared, java.util.Set<String> fibers, Map<String, Long> frames) {
         byte[] encode() {
             var bytes = new java.io.ByteArrayOutputStream();
             try (var out = new java.io.DataOutputStream(bytes)) {
                 out.writeLong(staticShared);
                 out.writeInt(fibers.size());
                 for (String f : fibers) out.writeUTF(f);
+                out.writeInt(frames.size());
+                for (var e : frames.entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeLong(e.getValue());
+                }
                 out.writeInt(object.length);
                 out.write(object);
             } catch (java.io.IOException e) {
@@ -137,9 +146,11 @@ public final class HostJit {
                 int n = in.readInt();
                 java.util.Set<String> fibers = new java.util.HashSet<>();
                 for (int i = 0; i < n; i++) fibers.add(in.readUTF());
+                Map<String, Long> frames = new HashMap<>();
+                for (int i = in.readInt(); i > 0; i--) frames.put(in.readUTF(), in.readLong());
                 byte[] object = new byte[in.readInt()];
                 in.readFully(object);
-                return new Unit(object, shared, fibers);
+                return new Unit(object, shared, fibers, frames);
             } catch (java.io.IOException e) {
                 return null;
             }
@@ -175,15 +186,39 @@ public final class HostJit {
                 Compiler.optimize(m, tm);
                 return null;
             });
+            // code generation reports every function's stack frame (LLVMDiagnostics): fiber stacks are sized by them
+            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f))
+                if (LLVMCountBasicBlocks(f) > 0) Ll.addStringAttribute(f, "warn-stack-size", "0");
             byte[] object = profile.time(CompileProfile.Stage.CODEGEN, () -> Compiler.emit(tm, m, LLVMObjectFile));
             LLVMDisposeModule(m);
             COMPILATIONS.incrementAndGet();
-            return new Unit(object, lowered.staticShared(), java.util.Set.copyOf(lowered.fiberKernels()));
+            return new Unit(object, lowered.staticShared(), java.util.Set.copyOf(lowered.fiberKernels()), kernelFrames(ptx, LlvmDiagnostics.takeFrames()));
         } finally {
             LLVMDisposeTargetMachine(tm);
             LLVMContextDispose(ctx);
             profile.addCpu(profile.threadCpu() - cpu0);
         }
+    }
+
+    /**
+     * Host stack bytes per kernel: its own frame (the per-thread function, or the block function and the kernel it
+     * runs) plus every function that is not a kernel's, each once.
+     */
+    private Map<String, Long> kernelFrames(PtxModule ptx, Map<String, Long> frames) {
+        Map<String, Long> own = new HashMap<>();
+        java.util.Set<String> kernelSymbols = new java.util.HashSet<>();
+        for (Function f : ptx.functions()) {
+            if (!f.entry() || !f.isDefined()) continue;
+            String symbol = target.kernelSymbol(f.name(), PLACEHOLDER);
+            kernelSymbols.add(symbol);
+            kernelSymbols.add(symbol + "$block");
+            own.put(f.name(), frames.getOrDefault(symbol, 0L) + frames.getOrDefault(symbol + "$block", 0L));
+        }
+        long callees = 0;
+        for (var e : frames.entrySet()) if (!kernelSymbols.contains(e.getKey())) callees += e.getValue();
+        Map<String, Long> out = new HashMap<>();
+        for (var e : own.entrySet()) out.put(e.getKey(), e.getValue() + callees);
+        return out;
     }
 
     /** The cache key of a module for this host: its PTX text, the CPU, the compiler's build. */
@@ -264,7 +299,7 @@ public final class HostJit {
             LongPointer addr = new LongPointer(1);
             boolean perThread = fibers.contains(f.name());
             check(LLVMOrcLLJITLookup(jit, addr, target.kernelSymbol(f.name(), prefix) + (perThread ? "" : "$block")), "looking up " + f.name());
-            out.put(f.name(), new Kernel(addr.get(), shared, fibers.contains(f.name())));
+            out.put(f.name(), new Kernel(addr.get(), shared, fibers.contains(f.name()), unit.frames().getOrDefault(f.name(), 0L)));
         }
         Map<String, Global> globals = new HashMap<>();
         for (org.zludaj.ptx.model.Variable v : ptx.globals()) {

@@ -25,6 +25,10 @@ final class LlvmDiagnostics {
 
     /** Errors since the thread's last {@link #install}. */
     private static final ThreadLocal<List<String>> ERRORS = ThreadLocal.withInitial(ArrayList::new);
+    /** Stack frame bytes per function, reported by code generation for functions with "warn-stack-size"="0". */
+    private static final ThreadLocal<java.util.Map<String, Long>> FRAMES = ThreadLocal.withInitial(java.util.HashMap::new);
+    private static final java.util.regex.Pattern FRAME =
+            java.util.regex.Pattern.compile("stack frame size \\((\\d+)\\) exceeds limit \\(0\\) in function '([^']*)'");
 
     /** One handler for every context (a static field: the native callback must outlive every context). */
     private static final LLVMDiagnosticHandler HANDLER = new LLVMDiagnosticHandler() {
@@ -33,7 +37,9 @@ final class LlvmDiagnostics {
             BytePointer d = LLVMGetDiagInfoDescription(info);
             String text = d == null ? "(no description)" : d.getString();
             if (d != null) LLVMDisposeMessage(d);
+            java.util.regex.Matcher frame = FRAME.matcher(text);
             if (LLVMGetDiagInfoSeverity(info) == LLVMDSError) ERRORS.get().add(text);
+            else if (frame.find()) FRAMES.get().merge(frame.group(2), Long.parseLong(frame.group(1)), Math::max);
             else if (Holder.LOG.isDebugEnabled()) Holder.LOG.debug("LLVM: {}", text);
         }
     };
@@ -41,7 +47,18 @@ final class LlvmDiagnostics {
     /** Routes {@code ctx}'s diagnostics here, for the calling thread. */
     static void install(LLVMContextRef ctx) {
         ERRORS.get().clear();
+        FRAMES.get().clear();
         LLVMContextSetDiagnosticHandler(ctx, HANDLER, null);
+    }
+
+    /**
+     * The stack frame of each function code generation reported since {@link #install} (functions given the
+     * attribute "warn-stack-size"="0"; a function without a frame is not reported), and forgets them.
+     */
+    static java.util.Map<String, Long> takeFrames() {
+        java.util.Map<String, Long> frames = new java.util.HashMap<>(FRAMES.get());
+        FRAMES.get().clear();
+        return frames;
     }
 
     /** Throws the errors LLVM reported on this thread since {@link #install}, naming {@code stage}. */

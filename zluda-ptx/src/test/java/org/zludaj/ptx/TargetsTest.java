@@ -177,6 +177,27 @@ class TargetsTest {
                 "the cached object keeps the variable's initializer");
     }
 
+    /**
+     * Host kernels carry the bytes of host stack their code needs (LLVM's frames: spills and allocas, which PTX does
+     * not show), also when they come from the compile cache: fiber stacks are sized by them.
+     */
+    @Test
+    void hostKernelsCarryTheirStackFrames(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                + ".visible .entry big(.param .u64 p)\n{\n.local .align 4 .b32 arr[8192];\n.reg .b32 %r<4>;\n.reg .b64 %rd<6>;\n"
+                + "ld.param.u64 %rd1, [p];\nld.global.u32 %r1, [%rd1];\nand.b32 %r2, %r1, 8191;\nmul.wide.u32 %rd2, %r2, 4;\n"
+                + "mov.u64 %rd3, arr;\nadd.s64 %rd4, %rd3, %rd2;\nst.local.u32 [%rd4], %r1;\n"
+                + "ld.local.u32 %r3, [arr+64];\nst.global.u32 [%rd1], %r3;\nret;\n}\n"
+                + ".visible .entry small(.param .u64 p)\n{\nret;\n}\n";
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir.resolve("cache"), 1 << 30);
+        var compiled = new HostJit(List.of(), cache).load(Ptx.parse("m.ptx", ptx)).kernels();
+        // x86-64 leaf functions keep up to 128 bytes below the stack pointer (the red zone) out of their frame
+        assertTrue(compiled.get("big").frameBytes() >= 8192 * 4 - 128, "frame of big: " + compiled.get("big").frameBytes());
+        assertTrue(compiled.get("small").frameBytes() < 8192, "frame of small: " + compiled.get("small").frameBytes());
+        var cached = new HostJit(List.of(), cache).load(Ptx.parse("m.ptx", ptx)).kernels();
+        assertEquals(compiled.get("big").frameBytes(), cached.get("big").frameBytes(), "from the cache");
+    }
+
     private static int readInt(long at) {
         return new org.bytedeco.javacpp.IntPointer() { { address = at; limit = 1; capacity = 1; } }.get(0);
     }

@@ -226,9 +226,14 @@ public interface Backend {
 
         /**
          * A kernel: its entry, its PTX, the static shared memory it needs per block, whether its threads run as
-         * fibers, and the .local bytes one thread needs along its call tree.
+         * fibers, the .local bytes one thread needs along its call tree, and (host backend) the bytes of host stack
+         * frames its compiled code needs.
          */
         record Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers,
-                      long localBytes) {}
+                      long localBytes, long hostFrameBytes) {
+            public Kernel(String name, long entry, org.zludaj.ptx.model.Function ptx, long staticShared, boolean fibers, long localBytes) {
+                this(name, entry, ptx, staticShared, fibers, localBytes, 0);
+            }
+        }
     }
 }

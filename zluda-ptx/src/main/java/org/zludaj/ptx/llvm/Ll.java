@@ -87,6 +87,12 @@ public final class Ll {
         return call;
     }
 
+    /** Gives function {@code f} the string attribute {@code key}={@code value}. */
+    public static void addStringAttribute(LLVMValueRef f, String key, String value) {
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(LLVMGetTypeContext(LLVMTypeOf(f)), key, key.length(), value, value.length()));
+    }
+
     /** Text of an LLVM error message, disposing it. */
     public static String message(BytePointer error) {
         if (error == null || error.isNull()) return "";

@@ -240,9 +240,7 @@ public record AmdgpuTarget(String gfx) implements Target {
     @Override
     public void markKernel(LLVMModuleRef m, LLVMValueRef kernel) {
         LLVMSetFunctionCallConv(kernel, LLVMAMDGPUKERNELCallConv);
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
-        String k = "amdgpu-flat-work-group-size", v = "1,1024";
-        LLVMAddAttributeAtIndex(kernel, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
+        Ll.addStringAttribute(kernel, "amdgpu-flat-work-group-size", "1,1024");
     }
 
     /**
@@ -257,11 +255,9 @@ public record AmdgpuTarget(String gfx) implements Target {
 
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
             if (LLVMCountBasicBlocks(f) == 0 || Ll.longestBlock(f) <= HUGE_BLOCK) continue;
-            String k = "amdgpu-sched-strategy", v = "max-ilp";
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateStringAttribute(ctx, k, k.length(), v, v.length()));
+            Ll.addStringAttribute(f, "amdgpu-sched-strategy", "max-ilp");
             signBitsAsIntegers(m, f);
         }
     }

@@ -32,8 +32,8 @@ public final class HostBackend implements Backend {
      * asks for (its .local variables along its call tree, and the context's CU_LIMIT_STACK_SIZE for what the PTX
      * cannot show, such as recursion), rounded to pages.
      */
-    static long fiberStack(long localBytes, long stackLimit) {
-        long bytes = FIBER_STACK + 2 * (Math.max(0, localBytes) + Math.max(0, stackLimit));
+    static long fiberStack(long localBytes, long stackLimit, long hostFrameBytes) {
+        long bytes = FIBER_STACK + Math.max(0, hostFrameBytes) + 2 * (Math.max(0, localBytes) + Math.max(0, stackLimit));
         return (bytes + 4095) / 4096 * 4096;
     }
 
@@ -261,7 +261,7 @@ public final class HostBackend implements Backend {
             HostJit.Kernel k = loaded.kernels().get(name);
             if (k == null) return null;
             Function f = ptx.function(name);
-            return new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers(), localBytes(ptx, f));
+            return new Program.Kernel(name, k.address(), f, k.staticShared(), k.fibers(), localBytes(ptx, f), k.frameBytes());
         }
 
         @Override
@@ -276,7 +276,7 @@ public final class HostBackend implements Backend {
             throws CudaException {
         long shared = (kernel.staticShared() + 15) / 16 * 16 + sharedBytes;
         int rc = HostRuntime.launch(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes));
+                kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes, kernel.hostFrameBytes()));
         if (!printfBuffers.isEmpty() && drainPrintf() && rc != 0) rc = -3;  // a buffered assert trapped: CUDA_ERROR_ASSERT
         check(kernel, rc);
     }
@@ -291,7 +291,7 @@ public final class HostBackend implements Backend {
         try {
             HostRuntime.fill8(workspace, 0, 64);
             check(kernel, HostRuntime.launchCooperative(kernel.entry(), kernelParams, grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                    shared, kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes), workspace));
+                    shared, kernel.fibers() ? 1 : 0, fiberStack(kernel.localBytes(), stackBytes, kernel.hostFrameBytes()), workspace));
         } finally {
             HostRuntime.release(workspace);
         }

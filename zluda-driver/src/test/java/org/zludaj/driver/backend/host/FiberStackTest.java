@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.zludaj.ptx.Ptx;
 import org.zludaj.ptx.model.PtxModule;
 
-/** The fiber stack follows the kernel's .local need along its call tree and CU_LIMIT_STACK_SIZE. */
+/** The fiber stack follows the kernel's .local need along its call tree, CU_LIMIT_STACK_SIZE and its host frames. */
 class FiberStackTest {
     private static final String PTX = """
             .version 7.0
@@ -59,10 +59,12 @@ class FiberStackTest {
 
     @Test
     void stackGrowsWithLocalNeedAndTheContextLimitInPages() {
-        assertEquals(HostBackend.FIBER_STACK + 4096, HostBackend.fiberStack(0, 1024));  // 2 KiB rounded up to a page
-        long big = HostBackend.fiberStack(1 << 20, 1024);
+        assertEquals(HostBackend.FIBER_STACK + 4096, HostBackend.fiberStack(0, 1024, 0));  // 2 KiB rounded up to a page
+        long big = HostBackend.fiberStack(1 << 20, 1024, 0);
         assertTrue(big >= HostBackend.FIBER_STACK + 2 * ((1 << 20) + 1024), "stack " + big);
         assertEquals(0, big % 4096);
-        assertEquals(HostBackend.FIBER_STACK, HostBackend.fiberStack(-5, 0));
+        assertEquals(HostBackend.FIBER_STACK, HostBackend.fiberStack(-5, 0, 0));
+        // the host frames of the compiled kernel and its callees (spills the PTX does not show) come on top, once
+        assertEquals(HostBackend.FIBER_STACK + 200_704, HostBackend.fiberStack(0, 0, 200_000));
     }
 }
