@@ -208,7 +208,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     /* a memory fault in a fiber (faults.c) comes back here, on the worker's stack: the block ends */
     sigjmp_buf escape;
     sigjmp_buf *outer = zluda_fault_escape;
-    int faulted = 0;
+    volatile int faulted = 0;  /* set after a longjmp back here */
     if (sigsetjmp(escape, 1) != 0) {
         faulted = zluda_fault_code;
         const char *log = getenv("ZLUDA_LOG");
