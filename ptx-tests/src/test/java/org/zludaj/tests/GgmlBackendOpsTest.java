@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * llama.cpp's GPU code on the host backend: ggml's own {@code test-backend-ops test -b CUDA0}, which compares each op
  * of ggml's CUDA backend (through ZLUDA-J's driver and cuBLAS) with ggml's CPU backend, for the ops a llama model
- * runs in inference, every case of each (MUL_MAT and FLASH_ATTN_EXT: a subset, the whole runs are benchmarks). Uses
+ * runs in inference, every case of each (MUL_MAT and FLASH_ATTN_EXT: a subset, the whole runs are benchmarks), and the
+ * matrix kernels again under the AMD GPUs' lowering (ZLUDA_HOST_WMMA: WMMA and lane permutes, emulated). Uses
  * the ggml build of ../shared/ggml/host (or ZLUDA_GGML_DIR) and CUDA's libcudart.so.13 (/usr/local/cuda/lib64, or
  * ZLUDA_CUDART_DIR); skipped, saying so, where either is absent. And a whole model: ggml's GPT-2 example with a small
  * random model (tools/gpt2-random-model.py) generates, greedily, the same text through ZLUDA-J as on ggml's CPU backend.
@@ -36,15 +37,20 @@ class GgmlBackendOpsTest {
         return Path.of(env != null && !env.isEmpty() ? env : "/usr/local/cuda/lib64");
     }
 
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = ';', value = {
-            "GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS;",
-            "ROPE,SOFT_MAX;",
-            "ARGSORT,TOP_K;",
-            "MUL_MAT;type_a=(f32|f16|q4_0|q8_0),type_b=f32",
-            "MUL_MAT_ID;type_a=(f16|q4_0),type_b=f32",
-            "FLASH_ATTN_EXT;hsk=64,hsv=64,.*nb=(1|8),.*type_K=(f16|q8_0),type_V=(f16|q8_0)"})
-    void everyCasePassesAsOnTheCpuBackend(String ops, String pattern, @TempDir Path dir) throws Exception {
+            "GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS;;",
+            "ROPE,SOFT_MAX;;",
+            "ARGSORT,TOP_K;;",
+            "MUL_MAT;type_a=(f32|f16|q4_0|q8_0),type_b=f32;",
+            "MUL_MAT_ID;type_a=(f16|q4_0),type_b=f32;",
+            "FLASH_ATTN_EXT;hsk=64,hsv=64,.*nb=1,.*type_K=(f16|q8_0),type_V=(f16|q8_0);",
+            // the AMD GPUs' lowering (ZLUDA_HOST_WMMA): the mma.sync flash-attention kernel (f16 K/V, 32 query rows)
+            // and the mma matrix products of the experts (mul_mat_f, mul_mat_f_ids), as they run on an RDNA3 and an
+            // RDNA4 GPU
+            "FLASH_ATTN_EXT;hsk=64,hsv=64,nh=4,nr23=\\[1,1\\],kv=512,nb=32,.*type_K=f16;gfx1100",
+            "MUL_MAT_ID;type_a=f16,type_b=f32;gfx1201"})
+    void everyCasePassesAsOnTheCpuBackend(String ops, String pattern, String amdLowering, @TempDir Path dir) throws Exception {
         Path bin = ggml().resolve("bin/test-backend-ops");
         assumeTrue(Files.isExecutable(bin), "ggml's test-backend-ops is not at " + bin + " (../shared/ggml, or set ZLUDA_GGML_DIR): skipped");
         assumeTrue(Files.exists(cudart().resolve("libcudart.so.13")),
@@ -53,7 +59,9 @@ class GgmlBackendOpsTest {
                 "-b", "CUDA0", "-o", ops));
         if (pattern != null && !pattern.isEmpty()) cmd.addAll(List.of("-p", pattern));
         String libs = ggml().resolve("lib") + ":" + cudart() + ":" + Programs.DIST.resolve("lib");
-        Programs.Result r = Programs.run(cmd, Map.of("LD_LIBRARY_PATH", libs), dir, 900);
+        Map<String, String> env = amdLowering == null || amdLowering.isEmpty() ? Map.of("LD_LIBRARY_PATH", libs)
+                : Map.of("LD_LIBRARY_PATH", libs, "ZLUDA_HOST_WMMA", amdLowering);
+        Programs.Result r = Programs.run(cmd, env, dir, 900);
         String tail = r.stdout().length() > 4000 ? r.stdout().substring(r.stdout().length() - 4000) : r.stdout();
         List<String> failed = r.stdout().lines().filter(l -> l.contains("FAIL")).limit(20).toList();
         assertTrue(failed.isEmpty(), ops + ": failing cases\n" + String.join("\n", failed));
