@@ -28,12 +28,14 @@ final class MatrixOps {
     private final NativeMatrixOps natives;
     private final MatrixMoves moves;
     private final FragmentExchange exchange;
+    private final DotProductMma dots;
 
     MatrixOps(Lowering l) {
         this.l = l;
         this.natives = new NativeMatrixOps(l);
         this.moves = new MatrixMoves(l, this);
         this.exchange = new FragmentExchange(this, l);
+        this.dots = new DotProductMma(this, l);
     }
 
     /** Lowers {@code i} when it belongs to the matrix family; false otherwise. */
@@ -184,7 +186,7 @@ final class MatrixOps {
     }
 
     /** Element {@code sub} of a 32-bit word as f64 (floats) or i64 (integers). */
-    private LLVMValueRef element(LLVMValueRef word, int sub, Type t) {
+    LLVMValueRef element(LLVMValueRef word, int sub, Type t) {
         int bits = 32 / perWord(t);
         LLVMValueRef x = sub == 0 ? word : LLVMBuildLShr(b(), word, c32((long) sub * bits), "");
         LLVMTypeRef f64 = LLVMDoubleTypeInContext(l.ctx);
@@ -204,7 +206,7 @@ final class MatrixOps {
     }
 
     /** An f64/i64 result rounded (RN) or wrapped/saturated to {@code t}, as the bits of {@code t} in the low bits of an i32. */
-    private LLVMValueRef narrow(LLVMValueRef x, Type t, boolean satfinite) {
+    LLVMValueRef narrow(LLVMValueRef x, Type t, boolean satfinite) {
         return switch (t) {
             case F32 -> LLVMBuildBitCast(b(), LLVMBuildFPTrunc(b(), x, LLVMFloatTypeInContext(l.ctx), ""), i32t(), "");
             case F16 -> {
@@ -418,95 +420,11 @@ final class MatrixOps {
             return;
         }
         if (l.target.wmmaLayout() == null && !l.target.hasWarpGather() && wmmaForm) {  // GPUs without WMMA (gfx10.3)
-            dotMma(i, s, dt, at, bt, ct);
+            dots.mma(i, s, dt, at, bt, ct);
             return;
         }
         List<LLVMValueRef> p = product(i, s[0], s[1], s[2], at, bt, f[0], f[1], f[2], readWords(i, o.get(1)), readWords(i, o.get(2)));
         finish(i, o.get(0), dt, p, accumulator(i, o.get(3), ct, f[2].elements()), i.has(".satfinite"));
-    }
-
-    /**
-     * mma.sync on a GPU without a matrix instruction (RDNA2 gfx10.3): each lane fetches the words of its two rows of A
-     * and its two columns of B by lane permutes (NVIDIA's layouts: A (i,k) at lane (i%8)*4 + (k%8)/2, register
-     * i/8 + 2(k/8), for 8-bit (k%16)/4 and 2(k/16); B (k,j) at lane (j%8)*4 + the same, register k/8 or k/16) and
-     * forms its four elements of D with two-element (16-bit floats, f32 sums) or four-element (8-bit, exact) dot
-     * products: the target's (gfx10.3: v_dot2c_f32_f16, v_dot4_i32_i8, v_dot4_u32_u8) where it has them, plain
-     * arithmetic otherwise (bf16, mixed signedness, the host). 32 permutes per m16n8k16.
-     */
-    private void dotMma(Instruction i, int[] shape, Type dt, Type at, Type bt, Type ct) {
-        l.usesBlockOperations = true;
-        boolean integer = at == Type.S8 || at == Type.U8, m8 = shape[0] == 8;
-        int k = shape[2], blocks = integer ? k / 16 : k / 8;   // 8-bit: k-blocks of 16 (4 words); 16-bit: of 8
-        if (m8) blocks = 1;
-        List<Operand> o = i.operands();
-        List<LLVMValueRef> aw = readWords(i, o.get(1)), bw = readWords(i, o.get(2)), cw = readWords(i, o.get(3));
-        LLVMValueRef lane = l.laneId(i), g = LLVMBuildLShr(b(), lane, c32(2), ""), t = and(lane, 3);
-        int rows = m8 ? 1 : 2, elements = m8 ? 2 : 4;
-        // A words of rows g (+8): [rowHalf][block][q]; B words of columns 2t, 2t+1: [col][block][q]
-        LLVMValueRef[][][] ar = new LLVMValueRef[rows][blocks][4], bc = new LLVMValueRef[2][blocks][4];
-        for (int q = 0; q < 4; q++) {
-            LLVMValueRef srcA = add(mul(g, 4), c32(q));
-            for (int rh = 0; rh < rows; rh++)
-                for (int kb = 0; kb < blocks; kb++) ar[rh][kb][q] = permute(aw.get(m8 ? 0 : rh + 2 * kb), srcA);
-            for (int c = 0; c < 2; c++) {
-                LLVMValueRef srcB = add(mul(add(mul(t, 2), c32(c)), 4), c32(q));
-                for (int kb = 0; kb < blocks; kb++) bc[c][kb][q] = permute(bw.get(kb), srcB);
-            }
-        }
-        List<LLVMValueRef> out = new ArrayList<>();
-        LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
-        for (int e = 0; e < elements; e++) {
-            int rh = e >> 1, c = e & 1;
-            LLVMValueRef acc;
-            if (integer) {
-                acc = c32(0);
-                for (int kb = 0; kb < blocks; kb++)
-                    for (int q = 0; q < 4; q++) {
-                        LLVMValueRef d = at == bt ? l.target.dot4(l.module, b(), ar[rh][kb][q], bc[c][kb][q], acc, at == Type.S8) : null;
-                        acc = d != null ? d : LLVMBuildAdd(b(), acc, dot4(ar[rh][kb][q], at, bc[c][kb][q], bt), "");
-                    }
-                LLVMValueRef cv = cw.get(e);
-                acc = i.has(".satfinite") ? narrow(LLVMBuildAdd(b(), LLVMBuildSExt(b(), acc, i64t(), ""), LLVMBuildSExt(b(), cv, i64t(), ""), ""),
-                        Type.S32, true) : LLVMBuildAdd(b(), acc, cv, "");
-            } else {
-                acc = ct == Type.F32 ? LLVMBuildBitCast(b(), cw.get(e), f32, "")
-                        : LLVMBuildFPTrunc(b(), element(cw.get(e / 2), e % 2, Type.F16), f32, "");
-                for (int kb = 0; kb < blocks; kb++)
-                    for (int q = 0; q < 4; q++) acc = dot2(ar[rh][kb][q], bc[c][kb][q], at, acc);
-                acc = LLVMBuildBitCast(b(), acc, i32t(), "");
-            }
-            out.add(acc);
-        }
-        if (dt == Type.S32 || dt == Type.F32) {
-            List<Operand> regs = elements(o.get(0));
-            for (int e = 0; e < regs.size(); e++) l.write(i, regs.get(e), dt == Type.F32 ? LLVMBuildBitCast(b(), out.get(e), f32, "") : out.get(e),
-                    dt == Type.F32 ? Type.F32 : Type.B32);
-        } else {
-            writeD(i, o.get(0), dt, out);
-        }
-    }
-
-    /** acc + a.lo*b.lo + a.hi*b.hi for two f16/bf16 in each word, in f32 (the products are exact there). */
-    private LLVMValueRef dot2(LLVMValueRef a, LLVMValueRef b, Type t, LLVMValueRef acc) {
-        LLVMValueRef d = t == Type.F16 ? l.target.dot2F16(l.module, b(), a, b, acc) : null;
-        if (d != null) return d;
-        LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);
-        for (int h = 0; h < 2; h++) {
-            LLVMValueRef x = LLVMBuildFPTrunc(b(), element(a, h, t), f32, ""), y = LLVMBuildFPTrunc(b(), element(b, h, t), f32, "");
-            acc = LLVMBuildFAdd(b(), acc, LLVMBuildFMul(b(), x, y, ""), "");
-        }
-        return acc;
-    }
-
-    /** The sum of the four byte products of two words (i32, exact). */
-    private LLVMValueRef dot4(LLVMValueRef a, Type at, LLVMValueRef b, Type bt) {
-        LLVMValueRef sum = null;
-        for (int k = 0; k < 4; k++) {
-            LLVMValueRef x = LLVMBuildTrunc(b(), element(a, k, at), i32t(), ""), y = LLVMBuildTrunc(b(), element(b, k, bt), i32t(), "");
-            LLVMValueRef p = LLVMBuildMul(b(), x, y, "");
-            sum = sum == null ? p : LLVMBuildAdd(b(), sum, p, "");
-        }
-        return sum;
     }
 
     /** Whether an mma.sync form goes to WMMA on a WMMA target (the same test as in mma()). */
@@ -663,7 +581,7 @@ final class MatrixOps {
         return acc;
     }
 
-    private void writeD(Instruction i, Operand d, Type dt, List<LLVMValueRef> out) {
+    void writeD(Instruction i, Operand d, Type dt, List<LLVMValueRef> out) {
         List<Operand> regs = elements(d);
         if (dt == Type.F32) {
             for (int e = 0; e < regs.size(); e++) l.write(i, regs.get(e), LLVMBuildBitCast(b(), out.get(e), LLVMFloatTypeInContext(l.ctx), ""), Type.F32);
