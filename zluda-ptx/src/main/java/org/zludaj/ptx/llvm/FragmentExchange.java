@@ -15,7 +15,8 @@ import org.zludaj.ptx.target.Target;
  * so one permute per wanted register would move most values several times. Instead each permute moves each value
  * once: in round r every lane offers the candidate (srcKey ^ r) and reads its output (dstKey ^ r), a latin square
  * over the 2^k candidates, then each output is picked from the rounds. k = 1 or 2 on RDNA3, up to 3 on RDNA4:
- * paired m16n8k16 f16 on RDNA3 takes 32 permutes (8 A, 8 B, 8 C, 8 D) where one per register took 96; on RDNA4 20.
+ * paired m16n8k16 f16 on RDNA3 takes 32 permutes (8 A, 8 B, 8 C, 8 D) where one per register took 96; on RDNA4 24
+ * (4, 4, 8, 8) where 160 were made.
  * Layouts: see {@link MatrixOps} (mmaWmma). Lanes: L = lane id, g = L/4 and t = L%4 in NVIDIA's fragments.
  */
 final class FragmentExchange {
