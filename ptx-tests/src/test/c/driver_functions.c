@@ -34,12 +34,22 @@ CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, CUmemLocation loc, unsig
 CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, CUmemLocation loc);
 CUresult cuCtxResetPersistingL2Cache(void);
 CUresult cuCtxSynchronize(void);
+CUresult cuFuncGetAttribute(int *v, int attrib, CUfunction f);
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, CUstream s, void **params, void **extra);
 
 static const char *ptx =
     ".version 7.8\n.target sm_75\n.address_size 64\n"
     ".func helper()\n{\n\tret;\n}\n"
     ".visible .entry first()\n{\n\tcall helper, ();\n\tret;\n}\n"
     ".visible .entry second()\n{\n\tret;\n}\n";
+
+/* block-size directives: NVIDIA (H100, driver 580) reports .maxntid's product as MAX_THREADS_PER_BLOCK (.reqntid: the
+ * device's 1024) and refuses other blocks with CUDA_ERROR_INVALID_VALUE */
+static const char *bounds_ptx =
+    ".version 7.0\n.target sm_75\n.address_size 64\n"
+    ".visible .entry bounded(.param .u64 p)\n.maxntid 128, 1, 1\n.minnctapersm 2\n{\n\tret;\n}\n"
+    ".visible .entry exact(.param .u64 p)\n.reqntid 64, 2, 1\n{\n\tret;\n}\n";
 
 static int bad;
 #define CHECK(x) do { CUresult r_ = (x); if (r_) { printf("FAIL %s = %d (line %d)\n", #x, r_, __LINE__); return 1; } } while (0)
@@ -88,6 +98,29 @@ int main(void) {
     CHECK(cuMemPrefetchAsync_v2(m, 1 << 16, loc, 0, 0));
     EXPECT(cuMemPrefetchAsync_v2(a, 64, loc, 0, 0) == 1, "prefetching device memory is CUDA_ERROR_INVALID_VALUE");
     CHECK(cuCtxResetPersistingL2Cache());
+    CHECK(cuCtxSynchronize());
+    if (bad) return 1;
+    CUmodule bm;
+    CUfunction bounded, exact;
+    CHECK(cuModuleLoadData(&bm, bounds_ptx));
+    CHECK(cuModuleGetFunction(&bounded, bm, "bounded"));
+    CHECK(cuModuleGetFunction(&exact, bm, "exact"));
+    int most = 0, most2 = 0;
+    CHECK(cuFuncGetAttribute(&most, 0, bounded));
+    CHECK(cuFuncGetAttribute(&most2, 0, exact));
+    EXPECT(most == 128 && most2 == 1024, "MAX_THREADS_PER_BLOCK %d %d (NVIDIA: 128 1024)", most, most2);
+    unsigned long long arg = 0;
+    void *args[] = {&arg};
+    unsigned shapes[][3] = {{128, 1, 1}, {129, 1, 1}, {64, 4, 1}, {256, 1, 1}}, rshapes[][3] = {{64, 2, 1}, {128, 1, 1}, {32, 2, 1}};
+    int want[] = {0, 1, 1, 1}, rwant[] = {0, 1, 1};
+    for (int i = 0; i < 4; i++) {
+        CUresult r = cuLaunchKernel(bounded, 1, 1, 1, shapes[i][0], shapes[i][1], shapes[i][2], 0, 0, args, 0);
+        EXPECT(r == want[i], ".maxntid 128 kernel, block %ux%ux%u: %d (NVIDIA: %d)", shapes[i][0], shapes[i][1], shapes[i][2], r, want[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        CUresult r = cuLaunchKernel(exact, 1, 1, 1, rshapes[i][0], rshapes[i][1], rshapes[i][2], 0, 0, args, 0);
+        EXPECT(r == rwant[i], ".reqntid 64,2 kernel, block %ux%ux%u: %d (NVIDIA: %d)", rshapes[i][0], rshapes[i][1], rshapes[i][2], r, rwant[i]);
+    }
     CHECK(cuCtxSynchronize());
     if (bad) return 1;
     printf("PASS: functions\n");

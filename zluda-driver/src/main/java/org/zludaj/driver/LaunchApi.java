@@ -117,6 +117,15 @@ final class LaunchApi implements CuLaunchApi {
         if (bx > limits.attribute(2) || by > limits.attribute(3) || bz > limits.attribute(4)
                 || (long) bx * by * bz > limits.attribute(1))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is too large");
+        org.zludaj.ptx.model.Function f = k.code.ptx();
+        int[] required = f == null ? null : f.threads(".reqntid"), most = f == null ? null : f.threads(".maxntid");
+        // NVIDIA (H100, driver 580): a block other than .reqntid's, or of more threads than .maxntid's, is refused
+        if (required != null && (bx != required[0] || by != required[1] || bz != required[2]))
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is not the "
+                    + required[0] + "x" + required[1] + "x" + required[2] + " kernel " + k.code.name() + " requires (.reqntid)");
+        if (most != null && (long) bx * by * bz > (long) most[0] * most[1] * most[2])
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " has more threads than the "
+                    + (long) most[0] * most[1] * most[2] + " of kernel " + k.code.name() + " (.maxntid)");
         if (gy > limits.attribute(6) || gz > limits.attribute(7))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "grid " + gx + "x" + gy + "x" + gz + " is too large");
         if (shared < 0 || shared > k.maxDynamicShared)
@@ -237,7 +246,7 @@ final class LaunchApi implements CuLaunchApi {
     static int attribute(Driver d, Kernel k, int attrib) throws CudaException {
         var dev = d.devices().get(0);
         return switch (attrib) {
-            case 0 -> dev.attribute(1);                        // MAX_THREADS_PER_BLOCK
+            case 0 -> maxThreads(dev.attribute(1), k);          // MAX_THREADS_PER_BLOCK
             case 1 -> (int) k.staticShared();             // SHARED_SIZE_BYTES
             case 2 -> 0;                                       // CONST_SIZE_BYTES: module variables are not per kernel
             case 3 -> (int) k.code.localBytes();               // LOCAL_SIZE_BYTES
@@ -250,6 +259,12 @@ final class LaunchApi implements CuLaunchApi {
             case 10, 11, 12, 13, 14, 15 -> 0;                  // cluster attributes: no cluster launches here
             default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "function attribute " + attrib);
         };
+    }
+
+    /** MAX_THREADS_PER_BLOCK as NVIDIA reports it: .maxntid's product where declared (.reqntid: the device's). */
+    private static int maxThreads(int device, Kernel k) {
+        int[] most = k.code.ptx() == null ? null : k.code.ptx().threads(".maxntid");
+        return most == null ? device : (int) Math.min(device, (long) most[0] * most[1] * most[2]);
     }
 
     /** cuFuncSetAttribute/cuKernelSetAttribute: the settable attributes, with NVIDIA's limits. */

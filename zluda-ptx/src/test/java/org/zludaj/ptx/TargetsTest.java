@@ -198,6 +198,24 @@ class TargetsTest {
         assertEquals(compiled.get("big").frameBytes(), cached.get("big").frameBytes(), "from the cache");
     }
 
+    /** .maxntid and .reqntid bound an AMD kernel's work-group size (its register budget follows), others get 1024. */
+    @Test
+    void blockSizeDirectivesBoundTheAmdWorkGroup() throws Exception {
+        String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                + ".visible .entry bounded(.param .u64 p)\n.maxntid 128, 1, 1\n.minnctapersm 2\n{\nret;\n}\n"
+                + ".visible .entry exact(.param .u64 p)\n.reqntid 64, 2\n{\nret;\n}\n"
+                + ".visible .entry free(.param .u64 p)\n{\nret;\n}\n";
+        PtxModule m = Ptx.parse("b.ptx", ptx);
+        assertEquals(128, m.function("bounded").maxThreads());
+        assertArrayEquals(new int[] {64, 2, 1}, m.function("exact").threads(".reqntid"));
+        assertEquals(0, m.function("free").maxThreads());
+        String asm = new String(Compiler.compile(m, new org.zludaj.ptx.target.AmdgpuTarget("gfx1100"),
+                org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile).code(), StandardCharsets.UTF_8);
+        List<String> sizes = asm.lines().filter(l -> l.contains(".max_flat_workgroup_size:")).map(String::trim).toList();
+        assertEquals(List.of(".max_flat_workgroup_size: 128", ".max_flat_workgroup_size: 128", ".max_flat_workgroup_size: 1024"),
+                sizes, asm.lines().filter(l -> l.contains(".name:") || l.contains("workgroup_size")).toList().toString());
+    }
+
     private static int readInt(long at) {
         return new org.bytedeco.javacpp.IntPointer() { { address = at; limit = 1; capacity = 1; } }.get(0);
     }

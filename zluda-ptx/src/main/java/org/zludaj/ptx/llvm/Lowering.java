@@ -244,6 +244,7 @@ public final class Lowering {
         if (isKernel) {
             kernel = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.kernelType(ctx, paramTypes));
             target.markKernel(module, kernel);
+            target.boundThreads(kernel, f.maxThreads());
         } else {
             kernel = functions.get(f.name());
             LLVMSetLinkage(kernel, f.attributes().contains(".visible") ? LLVMExternalLinkage : LLVMInternalLinkage);

@@ -12,4 +12,23 @@ public record Function(boolean entry, List<String> attributes, String name, List
     public boolean isDefined() {
         return body != null;
     }
+
+    /** The thread counts of directive {@code name} ({@code .maxntid} or {@code .reqntid}: x[, y[, z]]), null if absent. */
+    public int[] threads(String name) {
+        for (String d : directives) {
+            if (!d.startsWith(name + " ")) continue;
+            String[] parts = d.substring(name.length()).trim().split("\\s*,\\s*");
+            int[] n = {1, 1, 1};
+            for (int i = 0; i < Math.min(3, parts.length); i++) n[i] = Integer.parseInt(parts[i].trim());
+            return n;
+        }
+        return null;
+    }
+
+    /** The most threads a block of this kernel may have by its .maxntid or .reqntid (0: not declared). */
+    public long maxThreads() {
+        int[] n = threads(".maxntid");
+        if (n == null) n = threads(".reqntid");
+        return n == null ? 0 : (long) n[0] * n[1] * n[2];
+    }
 }

@@ -243,6 +243,12 @@ public record AmdgpuTarget(String gfx) implements Target {
         Ll.addStringAttribute(kernel, "amdgpu-flat-work-group-size", "1,1024");
     }
 
+    /** The register budget follows the block size: 1024 threads leave 192 VGPRs per wave32 lane on RDNA3, 128 leave 256. */
+    @Override
+    public void boundThreads(LLVMValueRef kernel, long threads) {
+        if (threads > 0 && threads < 1024) Ll.addStringAttribute(kernel, "amdgpu-flat-work-group-size", "1," + threads);
+    }
+
     /**
      * Basic blocks longer than this many LLVM instructions are scheduled for instruction-level parallelism
      * ("amdgpu-sched-strategy"="max-ilp") instead of by AMDGPU's default occupancy scheduler, whose rescheduling

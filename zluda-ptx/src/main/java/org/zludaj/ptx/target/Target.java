@@ -342,6 +342,12 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     void markKernel(LLVMModuleRef m, LLVMValueRef kernel);
 
     /**
+     * The kernel's blocks have at most {@code threads} threads (its .maxntid or .reqntid; the driver refuses larger
+     * launches, as NVIDIA's does), which lets the code use more registers per thread where the target divides them.
+     */
+    default void boundThreads(LLVMValueRef kernel, long threads) {}
+
+    /**
      * {@code bfe} (operands a, pos, len) or {@code bfi} (a, b, pos, len) of {@code type} as the target's own instruction,
      * or null where it has none (the lowering then computes the field). NVPTX keeps NVIDIA's instructions: their
      * 64-bit forms behave exactly as NVIDIA's do, and NVIDIA's optimizer mistranslated loops of the shift-and-select
