@@ -19,6 +19,9 @@ public final class Kernel {
     final byte[] legacyParams = new byte[4096];
     volatile int legacyParamSize;
     private final long staticShared;
+    /** The block shape .reqntid requires and the threads .maxntid allows (null, 0: not declared), read once. */
+    final int[] requiredBlock;
+    final long maxBlockThreads;
     private long nativeName;
     private volatile ParamLayout paramLayout;
     private volatile String launchLabel;
@@ -67,6 +70,9 @@ public final class Kernel {
         this.library = library;
         this.code = code;
         this.staticShared = computeStaticShared();
+        int[] most = code.ptx() == null ? null : code.ptx().threads(".maxntid");
+        this.requiredBlock = code.ptx() == null ? null : code.ptx().threads(".reqntid");
+        this.maxBlockThreads = most == null ? 0 : (long) most[0] * most[1] * most[2];
         this.maxDynamicShared = (int) Math.max(0, DEFAULT_SHARED - staticShared);
     }
 

@@ -117,15 +117,14 @@ final class LaunchApi implements CuLaunchApi {
         if (bx > limits.attribute(2) || by > limits.attribute(3) || bz > limits.attribute(4)
                 || (long) bx * by * bz > limits.attribute(1))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is too large");
-        org.zludaj.ptx.model.Function f = k.code.ptx();
-        int[] required = f == null ? null : f.threads(".reqntid"), most = f == null ? null : f.threads(".maxntid");
         // NVIDIA (H100, driver 580): a block other than .reqntid's, or of more threads than .maxntid's, is refused
+        int[] required = k.requiredBlock;
         if (required != null && (bx != required[0] || by != required[1] || bz != required[2]))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " is not the "
                     + required[0] + "x" + required[1] + "x" + required[2] + " kernel " + k.code.name() + " requires (.reqntid)");
-        if (most != null && (long) bx * by * bz > (long) most[0] * most[1] * most[2])
+        if (k.maxBlockThreads > 0 && (long) bx * by * bz > k.maxBlockThreads)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "block " + bx + "x" + by + "x" + bz + " has more threads than the "
-                    + (long) most[0] * most[1] * most[2] + " of kernel " + k.code.name() + " (.maxntid)");
+                    + k.maxBlockThreads + " of kernel " + k.code.name() + " (.maxntid)");
         if (gy > limits.attribute(6) || gz > limits.attribute(7))
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "grid " + gx + "x" + gy + "x" + gz + " is too large");
         if (shared < 0 || shared > k.maxDynamicShared)
@@ -263,8 +262,7 @@ final class LaunchApi implements CuLaunchApi {
 
     /** MAX_THREADS_PER_BLOCK as NVIDIA reports it: .maxntid's product where declared (.reqntid: the device's). */
     private static int maxThreads(int device, Kernel k) {
-        int[] most = k.code.ptx() == null ? null : k.code.ptx().threads(".maxntid");
-        return most == null ? device : (int) Math.min(device, (long) most[0] * most[1] * most[2]);
+        return k.maxBlockThreads == 0 ? device : (int) Math.min(device, k.maxBlockThreads);
     }
 
     /** cuFuncSetAttribute/cuKernelSetAttribute: the settable attributes, with NVIDIA's limits. */
