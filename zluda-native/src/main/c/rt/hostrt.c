@@ -153,9 +153,11 @@ static void run_blocks(job_t *j) {
     ctx.shared_size = j->shared_bytes;
     long b;
     uint32_t nthreads = j->block[0] * j->block[1] * j->block[2];
+    zluda_watch_begin();
     while ((b = atomic_fetch_add(&j->next_block, 1)) < j->blocks) {
         int err = atomic_load(&j->error);
         if (err <= -4) break;  /* a trap or a fault ends the grid, as on NVIDIA; other blocks still run after an assert */
+        zluda_watch_block();
         ctx.ctaid[0] = (uint32_t)(b % j->grid[0]);
         ctx.ctaid[1] = (uint32_t)(b / j->grid[0] % j->grid[1]);
         ctx.ctaid[2] = (uint32_t)(b / j->grid[0] / j->grid[1]);
@@ -168,7 +170,7 @@ static void run_blocks(job_t *j) {
         }
         /* no block or warp operations: the compiled block function runs every thread of the block itself */
         memset(ctx.tid, 0, sizeof ctx.tid);
-        int failed = 0;
+        volatile int failed = 0;  /* kept across the escapes of sigsetjmp below */
         for (;;) {  /* the block function runs the threads from ctx.tid on; an assert ends one thread only */
             sigjmp_buf escape;
             zluda_block_failed = 0;
@@ -194,6 +196,7 @@ static void run_blocks(job_t *j) {
         }
         if (failed && !atomic_load(&j->error)) atomic_store(&j->error, failed);
     }
+    zluda_watch_end();
     free(shared);
 }
 
@@ -242,6 +245,7 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     (void)e; (void)c;
     pthread_once(&pool_once, start_pool);
     zluda_faults_install();
+    zluda_watch_launch();
     stack_t old_alt;
     void *alt;
     zluda_altstack_push(&old_alt, &alt);  /* this thread runs blocks too */
@@ -270,6 +274,11 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong fn, jlong params, j
     return atomic_load(&j.error);
 }
 
+JNIEXPORT jdouble JNICALL JN(blockTimeLimit)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return zluda_watch_limit();
+}
+
 /* ---- cooperative launch: every block resident at once, each on a thread of its own, so that blocks waiting at a
  * grid-wide barrier (a word of the workspace, which the PTX finds in %envreg1:%envreg2) never wait for a block that
  * has no thread to run on. */
@@ -288,6 +297,7 @@ JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong fn, jlon
                                               jint by, jint bz, jlong shared, jint fibers, jlong stack, jlong workspace) {
     (void)e; (void)c;
     zluda_faults_install();
+    zluda_watch_launch();
     job_t j = {.fn = (zluda_host_kernel)PTR(fn), .params = PTR(params), .grid = {gx, gy, gz}, .block = {bx, by, bz},
                .shared_bytes = (size_t)shared, .fibers = fibers, .stack_size = (size_t)stack, .workspace = (uint64_t)workspace};
     atomic_init(&j.error, 0);

@@ -48,6 +48,12 @@ extern __thread void *zluda_fault_pc;
 void zluda_faults_install(void);
 void zluda_altstack_push(stack_t *old, void **mem);
 void zluda_altstack_pop(const stack_t *old, void *mem);
+/* faults.c: the block time limit (ZLUDA_BLOCK_TIME_LIMIT): a block past it ends with code -8 */
+double zluda_watch_limit(void);
+void zluda_watch_launch(void);
+void zluda_watch_begin(void);
+void zluda_watch_block(void);
+void zluda_watch_end(void);
 
 /* rt/blascall.c: one call of a run-time BLAS library's function with a generic signature (see there). */
 #include <jni.h>

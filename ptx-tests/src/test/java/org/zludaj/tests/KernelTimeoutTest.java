@@ -50,6 +50,10 @@ class KernelTimeoutTest {
 
     /** Runs the kernel with a 2 s timeout: the launch fails with 702 and a log line naming the kernel, soon. */
     private static void failsInBoundedTime(Path work, String name, String body) throws Exception {
+        failsInBoundedTime(work, name, body, Map.of("ZLUDA_KERNEL_TIMEOUT", "2"));
+    }
+
+    private static void failsInBoundedTime(Path work, String name, String body, Map<String, String> limits) throws Exception {
         Path exe = work.resolve("ptxrun");
         if (!Files.exists(exe))
             Programs.build(List.of("gcc", "-O1", "-o", exe.toString(), Programs.TESTS.resolve("c/ptxrun.c").toString(), "-ldl"), exe, work);
@@ -57,8 +61,9 @@ class KernelTimeoutTest {
         Files.writeString(dir.resolve("kernel.ptx"), ptx(name, body));
         Files.writeString(dir.resolve("test.txt"), test(name));
         long t0 = System.nanoTime();
-        Programs.Result r = Programs.run(List.of(exe.toString(), dir.toString()),
-                Map.of("LD_LIBRARY_PATH", Programs.DIST.resolve("lib").toString(), "ZLUDA_KERNEL_TIMEOUT", "2"), work, 120);
+        var env = new java.util.HashMap<>(limits);
+        env.put("LD_LIBRARY_PATH", Programs.DIST.resolve("lib").toString());
+        Programs.Result r = Programs.run(List.of(exe.toString(), dir.toString()), env, work, 120);
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertTrue(r.stdout().contains("702 CUDA_ERROR_LAUNCH_TIMEOUT"), r.toString());
         assertTrue(r.stderr().contains(name), "the log names the kernel: " + r.stderr());
@@ -102,5 +107,46 @@ class KernelTimeoutTest {
                 \tbra STUCK;
                 DONE:
                 """);
+    }
+
+    /**
+     * Loops that compute forever: their exit depends on what they write, so no analysis tells them from a long
+     * computation; the block time limit (CPU seconds of one block, here 2) ends them. A counter that steps by 2 and
+     * exits at an odd value, storing each step (every thread, on the path without fibers); the same in one thread
+     * while the others finish; and with a barrier in the loop (every thread, on the fiber path: each round completes,
+     * so the scheduler's own checks see progress).
+     */
+    @Test
+    void loopsThatComputeForeverFailWithLaunchTimeout(@TempDir Path work) throws Exception {
+        Map<String, String> limit = Map.of("ZLUDA_BLOCK_TIME_LIMIT", "2", "ZLUDA_KERNEL_TIMEOUT", "0");
+        failsInBoundedTime(work, "counts_forever", """
+                \tmov.u32 %r1, 0;
+                \tld.param.u64 %rd2, [k_out];
+                LOOP:
+                \tadd.u32 %r1, %r1, 2;
+                \tst.global.u32 [%rd2], %r1;
+                \tsetp.ne.u32 %p1, %r1, 1;
+                \t@%p1 bra LOOP;
+                """, limit);
+        failsInBoundedTime(work, "one_thread_counts_forever", """
+                \tmov.u32 %r1, %tid.x;
+                \tld.param.u64 %rd2, [k_out];
+                \tsetp.ne.u32 %p1, %r1, 5;
+                \t@%p1 bra DONE;
+                LOOP:
+                \tadd.u32 %r1, %r1, 2;
+                \tst.global.u32 [%rd2], %r1;
+                \tsetp.ne.u32 %p1, %r1, 2;
+                \t@%p1 bra LOOP;
+                DONE:
+                """, limit);
+        failsInBoundedTime(work, "barrier_loop_forever", """
+                \tmov.u32 %r1, 0;
+                LOOP:
+                \tbar.sync 0;
+                \tadd.u32 %r1, %r1, 2;
+                \tsetp.ne.u32 %p1, %r1, 1;
+                \t@%p1 bra LOOP;
+                """, limit);
     }
 }

@@ -112,7 +112,8 @@ public final class HostRuntime {
      * Runs a host-compiled kernel {@code void k(void **params, zluda_thread_ctx *ctx)} over the grid, to completion,
      * on the worker pool; with {@code fibers} every thread of a block is a fiber with a stack of {@code stack} bytes.
      * Returns 0, -1 when memory for the threads is lacking, -2 when a block deadlocked, -3 an assert, -4 a trap, -5 a
-     * memory fault, -6 an arithmetic fault, -7 when a block's threads only polled memory for the kernel timeout.
+     * memory fault, -6 an arithmetic fault, -7 when a block's threads only polled memory for the kernel timeout, -8
+     * when a block ran past the block time limit ({@link #blockTimeLimit}).
      */
     public static native int launch(long kernel, long params, int gridX, int gridY, int gridZ,
                                     int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack);
@@ -123,6 +124,9 @@ public final class HostRuntime {
      */
     public static native int launchCooperative(long kernel, long params, int gridX, int gridY, int gridZ,
                                                int blockX, int blockY, int blockZ, long sharedBytes, int fibers, long stack, long workspace);
+
+    /** CPU seconds one block may run before its launch fails (ZLUDA_BLOCK_TIME_LIMIT, default 300); 0: no limit. */
+    public static native double blockTimeLimit();
 
     /** Calls an application's {@code void cb(CUstream, CUresult, void *userData)}. */
     public static native void callStreamCallback(long callback, long stream, int status, long userData);

@@ -70,7 +70,11 @@ public final class HostBackend implements Backend {
     private HostJit jit;
 
     public HostBackend(int ccMajor, int ccMinor) {
-        this.device = HostDevice.describe(ccMajor, ccMinor);
+        Device described = HostDevice.describe(ccMajor, ccMinor);
+        // KERNEL_EXEC_TIMEOUT: whether kernels have a run-time limit, as on a GPU driving a display (ours: the block
+        // time limit, which ends a kernel that computes forever)
+        described.attributes()[17] = HostRuntime.blockTimeLimit() > 0 ? 1 : 0;
+        this.device = described;
         this.visible = org.zludaj.driver.backend.VisibleDevices.of(System.getenv("CUDA_VISIBLE_DEVICES"), 1).isEmpty()
                 ? List.of() : List.of(device);
     }
@@ -303,6 +307,9 @@ public final class HostBackend implements Backend {
         if (rc == -7) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_TIMEOUT, "kernel " + kernel.name()
                 + " cannot end: the remaining threads of a block did nothing but wait in loops polling memory for "
                 + "ZLUDA_KERNEL_TIMEOUT seconds (default 30)");
+        if (rc == -8) throw new CudaException(CuResult.CUDA_ERROR_LAUNCH_TIMEOUT, "kernel " + kernel.name()
+                + ": a block ran longer than ZLUDA_BLOCK_TIME_LIMIT allows (" + HostRuntime.blockTimeLimit()
+                + " CPU seconds; 0: no limit), as a kernel that cannot end would");
         if (rc == -3) throw new CudaException(CuResult.CUDA_ERROR_ASSERT, "kernel " + kernel.name() + ": a device-side assert failed");
         if (rc == -5) throw new CudaException(CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, "kernel " + kernel.name()
                 + " accessed an address outside every allocation");

@@ -28,7 +28,7 @@ public final class HostDevice {
         a[14] = 512;                 // TEXTURE_ALIGNMENT
         a[15] = 1;                   // GPU_OVERLAP
         a[16] = cores;               // MULTIPROCESSOR_COUNT
-        a[17] = 0;                   // KERNEL_EXEC_TIMEOUT
+        a[17] = 0;                   // KERNEL_EXEC_TIMEOUT (the host backend sets it from its block time limit)
         a[18] = 1;                   // INTEGRATED: device memory is host memory
         a[19] = 1;                   // CAN_MAP_HOST_MEMORY
         a[20] = 0;                   // COMPUTE_MODE default
