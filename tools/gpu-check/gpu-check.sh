@@ -9,13 +9,18 @@
 #                                            runtime, the distribution without LLVM, the cache, the tests)
 #                                            KERNELS (a file naming ggml kernels, one per line, or "all") adds ggml: its
 #                                            source and build recipe (../shared/ggml) and those kernels precompiled
-#                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml'
+#                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml';
+#                                            "device": none here, every kernel compiled there (run.sh ggml-prep)
 #   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
 #   bash tools/gpu-check/native_dirs.sh FOLDERS.tar.xz ptxrun.c   on the GPU machine: ptxrun folders natively, 16 processes
 #                                            (A/B of two compilers' NVPTX against NVIDIA's PTX; hangs named)
 #   bash .device-carry/run.sh dirs DIR [CACHE_TGZ]  DIR's ptxrun test folders natively and through ZLUDA-J (the
 #                                            classification of fuzz_corpus.py; fuzz_cuts.py first reads the outputs)
+#   bash .device-carry/run.sh ggml-prep        builds ggml there and compiles all its kernels there (with LLVM from
+#                                            bench/ggml-compile-kit.sh's kit1, unpacked there by a call just before)
+#   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
+#                                            ops in groups of parallel processes (after ggml-prep, same warm machine)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
 #                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
@@ -117,7 +122,9 @@ if [ -n "$ggml_kernels" ]; then
     (cd "$ptx" && grep -ho '\.entry [A-Za-z0-9_$]*' -- *.ptx | cut -c8- | LC_ALL=C sort) > "$carry/ggml/kernels.txt"
   fi
   regex=.; inputs=("$ptx")
-  if [ "$ggml_kernels" = ops ]; then
+  if [ "$ggml_kernels" = device ]; then
+    inputs=()  # compiled on the GPU machine (run.sh ggml-prep)
+  elif [ "$ggml_kernels" = ops ]; then
     inputs=()
     for f in "$ptx"/*.ptx; do
       first=$(grep -om1 '\.entry [A-Za-z0-9_]*' "$f" | cut -c8- || true)
@@ -130,8 +137,10 @@ if [ -n "$ggml_kernels" ]; then
 names = [l.strip() for l in open(sys.argv[1]) if l.strip()]
 print("^(" + "|".join(re.sub(r"_INTERNAL_[0-9a-f]{8}_", "_INTERNAL_[0-9a-f]{8}_", n) for n in names) + ")$")' "$ggml_kernels")
   fi
-  dist/bin/zluda precompile "${inputs[@]}" --target "$sm" --cache "$carry/cache" --kernels "$regex" > "$carry/precompile-ggml.log" || true
-  tail -1 "$carry/precompile-ggml.log"
+  if [ ${#inputs[@]} -gt 0 ]; then
+    dist/bin/zluda precompile "${inputs[@]}" --target "$sm" --cache "$carry/cache" --kernels "$regex" > "$carry/precompile-ggml.log" || true
+    tail -1 "$carry/precompile-ggml.log"
+  fi
 fi
 tar -C "$carry" -cJf "$carry/cache.tar.xz" cache && rm -rf "$carry/cache"  # a tenth of the size: the carry is limited
 tail -1 "$carry/precompile.log"
@@ -184,16 +193,22 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [ "${1:-}" = ggml ] || [ "${1:-}" = ggml-bisect ]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   g=$scratch/ggml-build
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
   logs=$out/logs; mkdir -p "$logs"  # only a few files come back from the GPU machine: ggml.md holds what matters
   # CUDA graphs on, as llama.cpp builds ggml (ggml alone defaults to off): test-backend-ops perf then replays each
-  # graph after its warm-up (GGML_CUDA_GRAPHS=OFF builds without)
-  GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
-    > "$logs/ggml-build.log" 2>&1 || { tail -30 "$logs/ggml-build.log" | tee "$out/ggml.md"; exit 1; }
-  echo "ggml built in $(( $(date +%s) - t0 )) s"
+  # graph after its warm-up (GGML_CUDA_GRAPHS=OFF builds without). A build an earlier call on this warm machine made
+  # is used again (GGML_REBUILD=1: not).
+  if [ -x "$g/bin/test-backend-ops" ] && [ -z "${GGML_REBUILD:-}" ]; then
+    echo "ggml: the build of an earlier call"
+  else
+    GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" bash "$here/ggml/build.sh" "$here/ggml/ggml-src.tar.xz" "$g" \
+      > "$logs/ggml-build.log" 2>&1 || { tail -30 "$logs/ggml-build.log" | tee "$out/ggml.md"; exit 1; }
+    echo "ggml built in $(( $(date +%s) - t0 )) s"
+  fi
+  export CUDA_CACHE_MAXSIZE=4294967296  # NVIDIA's JIT cache (both ways compile PTX there): room for all of ggml
   names() {  # the carried kernels were renamed for this build's path: check the names
     [ -f "$here/ggml/kernels.txt" ] || return 0
     mkdir -p "$scratch/gptx" && (cd "$scratch/gptx" && cuobjdump -xptx all "$(readlink -f "$g/src/ggml-cuda/libggml-cuda.so")" > "$logs/cuobjdump.log" 2>&1)
@@ -205,6 +220,64 @@ if [ "${1:-}" = ggml ] || [ "${1:-}" = ggml-bisect ]; then  # ggml built here; i
   failed() { grep -aq ' tests passed' "$1" && ! grep -aq FAIL "$1" || { echo "--- $(basename "$1"):"; grep -a 'FAIL\|ERROR\|error\|Abort' "$1" | head -5; tail -12 "$1"; }; }
   nat() { env LD_LIBRARY_PATH="$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
   oursg() { ours env LD_LIBRARY_PATH="$here/dist/lib:$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
+  if [ "$1" = ggml-prep ]; then  # every kernel of this build compiled here for this GPU, into the cache ours reads
+    kit=${ZLUDA_KIT_DIR:-/tmp/zluda-kit}/lib
+    ls "$kit"/llvm-*linux-x86_64.jar > /dev/null 2>&1 || { echo "ggml-prep: no LLVM in $kit (bench/ggml-compile-kit.sh unpack kit1, a call before)" | tee "$out/ggml.md"; exit 1; }
+    rm -rf "$scratch/gptx" && mkdir -p "$scratch/gptx" && (cd "$scratch/gptx" && cuobjdump -xptx all "$(readlink -f "$g/src/ggml-cuda/libggml-cuda.so")" > "$logs/cuobjdump.log" 2>&1)
+    sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .); t1=$(date +%s)
+    "$scratch/jre/bin/java" -Xss8m -cp "$here/dist/lib/*:$kit/llvm-20.1.7-1.5.12.jar:$(ls "$kit"/llvm-*linux-x86_64.jar)" -Dzluda.native.dir="$here/dist/lib" \
+      org.zludaj.driver.PrecompileMain "$scratch/gptx" --target "sm_$sm" --cache "$scratch/cache" > "$logs/precompile.log" 2>&1
+    { echo "ggml: $(ls "$scratch/gptx" | wc -l) modules, $(cat "$scratch"/gptx/*.ptx | grep -c '^\.visible \.entry\|^\.entry\|^\.weak \.entry') kernels compiled for sm_$sm in $(( $(date +%s) - t1 )) s on $(nproc) cores"
+      tail -3 "$logs/precompile.log"; grep -a 'fail\|FAIL\|error' "$logs/precompile.log" | head -10; } | tee "$out/ggml.md"
+    nat "$g/bin/test-backend-ops" --list-ops 2> /dev/null | sed -n 's/^  \([A-Z0-9_]*\)$/\1/p' > "$scratch/ggml-ops.txt"
+    echo "ops: $(wc -l < "$scratch/ggml-ops.txt")" | tee -a "$out/ggml.md"
+    exit 0
+  fi
+  if [ "$1" = ggml-suite ]; then  # 'run.sh ggml-suite [GROUPS]': test-backend-ops test, every op, both ways
+    [ -s "$scratch/ggml-ops.txt" ] || nat "$g/bin/test-backend-ops" --list-ops 2> /dev/null | sed -n 's/^  \([A-Z0-9_]*\)$/\1/p' > "$scratch/ggml-ops.txt"
+    # the ops with most cases a group each, TOP_K alone (its failure through ZLUDA-J ends the process), the others
+    # dealt round-robin over the rest; GROUPS picks some ("1 3 5"; default all)
+    python3 - "$scratch/ggml-ops.txt" "${GGML_SUITE_GROUPS:-12}" > "$scratch/ggml-groups.txt" <<'PY'
+import sys
+ops = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+alone = ["FLASH_ATTN_EXT", "MUL_MAT", "MUL_MAT_ID", "TOP_K", "CPY", "GET_ROWS", "SET_ROWS"]
+groups = [[o] for o in alone if o in ops]
+rest = [o for o in ops if o not in alone]
+n = max(1, int(sys.argv[2]) - len(groups))
+for i in range(n):
+    groups.append(rest[i::n])
+for g in groups:
+    if g: print(",".join(g))
+PY
+    mapfile -t groups < "$scratch/ggml-groups.txt"
+    pick=("$@"); pick=("${pick[@]:1}"); [ ${#pick[@]} -gt 0 ] || pick=($(seq 1 ${#groups[@]}))
+    lim=${GGML_SUITE_S:-540}; t1=$(date +%s)
+    for i in "${pick[@]}"; do
+      ops=${groups[$((i - 1))]}
+      ( a=$(date +%s); nat timeout -k 5 "$lim" "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$logs/suite.native.$i" 2>&1
+        echo "exit $? after $(( $(date +%s) - a )) s" >> "$logs/suite.native.$i" ) &
+      ( a=$(date +%s); oursg timeout -k 5 "$lim" "$g/bin/test-backend-ops" test -b CUDA0 -o "$ops" > "$logs/suite.ours.$i" 2>&1
+        echo "exit $? after $(( $(date +%s) - a )) s" >> "$logs/suite.ours.$i" ) &
+    done
+    wait
+    { echo "ggml test-backend-ops test -b CUDA0, whole suite in ${#groups[@]} groups of ops, natively and through ZLUDA-J (cuda backend),"
+      echo "both ways at once, $(( $(date +%s) - t1 )) s; per group: cases passed/run (a run cut short: OK and FAIL lines counted), exit, s"
+      for i in "${pick[@]}"; do
+        for who in native ours; do
+          f=$logs/suite.$who.$i
+          r=$(grep -ao '[0-9]*/[0-9]* tests passed' "$f" | tail -1 | cut -d' ' -f1)
+          [ -n "$r" ] || r="cut: $(grep -ac '^  [A-Z0-9_]*(.*): .*OK' "$f") OK, $(grep -ac '^  [A-Z0-9_]*(.*): .*FAIL' "$f") FAIL"
+          printf 'group %2d %-6s %-28s %s | %s\n' "$i" "$who" "$r" "$(tail -1 "$f")" "$(echo "${groups[$((i - 1))]}" | cut -c1-100)"
+        done
+      done
+      for i in "${pick[@]}"; do for who in native ours; do
+        n=$(grep -ac '^  [A-Z0-9_]*(.*): .*FAIL' "$logs/suite.$who.$i"); [ "$n" -gt 0 ] && { echo "--- group $i $who: $n FAIL"
+          grep -a '^  [A-Z0-9_]*(.*): .*FAIL' "$logs/suite.$who.$i" | sed 's/\x1b\[[0-9;]*m//g' | head -8 | cut -c1-220; }
+        grep -aq ' tests passed' "$logs/suite.$who.$i" || { echo "--- group $i $who ended early:"; tail -4 "$logs/suite.$who.$i" | cut -c1-220; }
+      done; done; } 2>&1 | tee "$out/ggml-suite.md"
+    tar -C "$logs" -czf "$out/suite-logs.tgz" $(cd "$logs" && ls suite.*) 2>/dev/null || true
+    exit 0
+  fi
   if [ "$1" = ggml-bisect ]; then  # 'run.sh ggml-bisect REGEX...': GGML_OPS's cases with NVIDIA's JIT for the kernels each names
     shift
     { names
