@@ -21,6 +21,7 @@
 #                                            bench/ggml-compile-kit.sh's kit1, unpacked there by a call just before)
 #   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
 #                                            ops in groups of parallel processes (after ggml-prep, same warm machine)
+#   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS ...")
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
 #                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
@@ -96,7 +97,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # corpus-ours) and the driver-overhead benchmark (run.sh overhead): generated again there, compiled here
 cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c "$carry/"  # the corpus travels with the repo
 python3 tools/gpu-check/forms_ptx.py "$carry/forms" 300000 4 > /dev/null
-python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
+mkdir -p "$carry/corpus"; python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
 python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
 dist/bin/zluda precompile "$carry/ptx" "$carry/bin" "$carry/cptx" "$carry/forms" "$carry/corpus" --target "$sm" --cache "$carry/cache" \
   > "$carry/precompile.log" || true
@@ -193,7 +194,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   g=$scratch/ggml-build
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
@@ -220,6 +221,41 @@ if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite)?$ ]]; then  # ggml built here; its t
   failed() { grep -aq ' tests passed' "$1" && ! grep -aq FAIL "$1" || { echo "--- $(basename "$1"):"; grep -a 'FAIL\|ERROR\|error\|Abort' "$1" | head -5; tail -12 "$1"; }; }
   nat() { env LD_LIBRARY_PATH="$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
   oursg() { ours env LD_LIBRARY_PATH="$here/dist/lib:$g/src:$g/src/ggml-cuda:$cublasdir" "$@"; }
+  # perf_table OP SECONDS: test-backend-ops perf for OP natively, then through ZLUDA-J, each bounded by SECONDS (the
+  # cases both reached compared: us per run and native / ours, geometric mean)
+  perf_table() {
+    if [ -z "${GGML_PERF_PARSE_ONLY:-}" ]; then  # set: the logs of an earlier call, read again
+      nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.native.$1" 2>&1
+      oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.ours.$1" 2>&1
+    fi
+    python3 - "$logs/perf.native.$1" "$logs/perf.ours.$1" <<'PY'
+import re, sys
+def cases(path):
+    found, name = {}, None  # a case's name, then (after log lines of ggml's own, on the same or later lines) its time
+    for line in open(path, errors="replace"):
+        m = re.match(r"\s+([A-Z0-9_]+\(.*?\)):", line)
+        if m: name = m.group(1)
+        t = re.search(r"\d+ runs -\s+([0-9.]+) us/run", line)
+        if t and name: found[name] = float(t.group(1)); name = None
+    return found
+nat, ours = cases(sys.argv[1]), cases(sys.argv[2])
+ratios = []
+for case, t in nat.items():
+    o = ours.get(case)
+    print("  %-90s %10.2f %10s %6s" % (case[:90], t, "%.2f" % o if o else "-", "%.2f" % (t / o) if o else "-"))
+    if o: ratios.append(t / o)
+op = sys.argv[1].rsplit(".", 1)[1]
+if ratios:
+    g = 1.0
+    for r in ratios: g *= r
+    print("  %s: %d of %d cases, ratio native/ours: geometric mean %.2f, min %.2f, max %.2f" % (
+        op, len(ratios), len(nat), g ** (1 / len(ratios)), min(ratios), max(ratios)))
+else:
+    print("  %s: no case both ways (native %d, ours %d)" % (op, len(nat), len(ours)))
+    for path in sys.argv[1:]:
+        print("  --- " + path.rsplit("/", 1)[1] + ": " + " | ".join(l.strip()[:150] for l in open(path, errors="replace").readlines()[-4:]))
+PY
+  }
   if [ "$1" = ggml-prep ]; then  # every kernel of this build compiled here for this GPU, into the cache ours reads
     kit=${ZLUDA_KIT_DIR:-/tmp/zluda-kit}/lib
     ls "$kit"/llvm-*linux-x86_64.jar > /dev/null 2>&1 || { echo "ggml-prep: no LLVM in $kit (bench/ggml-compile-kit.sh unpack kit1, a call before)" | tee "$out/ggml.md"; exit 1; }
@@ -278,6 +314,13 @@ PY
     tar -C "$logs" -czf "$out/suite-logs.tgz" $(cd "$logs" && ls suite.*) 2>/dev/null || true
     exit 0
   fi
+  if [ "$1" = ggml-perf ]; then  # 'run.sh ggml-perf': the perf table of the ops llama.cpp's speed rests on
+    { echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J (cuda backend), each way bounded per op"
+      for spec in ${GGML_PERF:-MUL_MAT:40 MUL_MAT_ID:30 FLASH_ATTN_EXT:40 SOFT_MAX:20 ROPE:20 RMS_NORM:15 GET_ROWS:15 CPY:20}; do
+        echo "$spec:"; perf_table "${spec%%:*}" "${spec#*:}"
+      done; } 2>&1 | tee "$out/ggml-perf.md"
+    exit 0
+  fi
   if [ "$1" = ggml-bisect ]; then  # 'run.sh ggml-bisect REGEX...': GGML_OPS's cases with NVIDIA's JIT for the kernels each names
     shift
     { names
@@ -318,30 +361,7 @@ PY
     else echo "generated text: DIFFERS"; fi
     # speed: test-backend-ops perf per case, natively and through ZLUDA-J (us per run; ratio native / ours)
     echo; echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J"
-    for op in ${GGML_PERF_OPS:-RMS_NORM GET_ROWS CPY SOFT_MAX ROPE}; do
-      nat timeout ${GGML_PERF_S:-60} "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" > "$logs/perf.native.$op" 2>&1
-      oursg timeout ${GGML_PERF_S:-60} "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" > "$logs/perf.ours.$op" 2>&1
-      python3 - "$logs/perf.native.$op" "$logs/perf.ours.$op" <<'PY'
-import re, sys
-def cases(path):
-    found = {}
-    for line in open(path, errors="replace"):
-        m = re.match(r"\s+(\w+\(.*\)):\s+\d+ runs -\s+([0-9.]+) us/run", line)
-        if m: found[m.group(1)] = float(m.group(2))
-    return found
-nat, ours = cases(sys.argv[1]), cases(sys.argv[2])
-ratios = []
-for case, t in nat.items():
-    o = ours.get(case)
-    print("  %-90s %10.2f %10s %6s" % (case[:90], t, "%.2f" % o if o else "-", "%.2f" % (t / o) if o else "-"))
-    if o: ratios.append(t / o)
-if ratios:
-    g = 1.0
-    for r in ratios: g *= r
-    print("  %s: %d of %d cases, ratio native/ours: geometric mean %.2f, min %.2f" % (
-        sys.argv[1].rsplit(".", 1)[1], len(ratios), len(nat), g ** (1 / len(ratios)), min(ratios)))
-PY
-    done
+    for op in ${GGML_PERF_OPS:-RMS_NORM GET_ROWS CPY SOFT_MAX ROPE}; do perf_table "$op" "${GGML_PERF_S:-60}"; done
     echo; echo "ggml test-backend-ops test -b CUDA0 on the GPU: cases passed natively and through ZLUDA-J (cuda backend)"
     printf '%-40s %14s %14s %8s %8s\n' ops native ours "nat s" "ours s"
     i=0

@@ -136,6 +136,13 @@ final class FloatOps {
                     ftz, i.has(".approx"), in);
             if (own != null) return i.has(".sat") ? saturate(own, t) : own;
         }
+        if (t == Type.F16 && !i.has(".xorsign") && rounding(i) == Round.RN) {
+            LLVMValueRef own = l.target.halfOp(l.module, b(), i.opcode(), ftz, in);
+            if (own != null) {
+                if (i.has(".sat")) own = saturate(own, t);
+                return i.has(".relu") ? relu(own, t) : own;  // fma.rn.relu.f16
+            }
+        }
         if (ftz) for (int k = 0; k < in.length; k++) in[k] = flush(in[k], t);
         LLVMValueRef r;
         String op = i.opcode();

@@ -81,6 +81,27 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /** NVIDIA's instructions themselves, through LLVM's NVVM intrinsics (each one PTX instruction). */
+    /**
+     * f16 add/sub/mul/fma as NVIDIA's own instructions in inline PTX (opaque to LLVM, so its folds cannot change NaN
+     * bits): on NVIDIA's GPUs they are PTX's semantics by definition. The generic lowering (f64 with rounding to odd
+     * for fma) made ggml's f16 matrix-vector kernels run at half of NVIDIA's speed.
+     */
+    @Override
+    public LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef[] in) {
+        String f = ftz ? ".ftz" : "";
+        String text = switch (op) {
+            case "add", "sub", "mul" -> in.length == 2 ? op + ".rn" + f + ".f16 $0, $1, $2;" : null;
+            case "fma", "mad" -> in.length == 3 ? "fma.rn" + f + ".f16 $0, $1, $2, $3;" : null;
+            default -> null;
+        };
+        if (text == null) return null;
+        LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetModuleContext(m)), half = LLVMTypeOf(in[0]);
+        LLVMValueRef[] bits = new LLVMValueRef[in.length];
+        for (int k = 0; k < in.length; k++) bits[k] = LLVMBuildBitCast(b, in[k], i16, "");
+        String constraints = "=h" + ",h".repeat(in.length);
+        return LLVMBuildBitCast(b, Ll.pureAsm(b, i16, text, constraints, bits), half, "");
+    }
+
     @Override
     public LLVMValueRef floatOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean f64, String rounding, boolean ftz, boolean approx,
                                 LLVMValueRef[] in) {

@@ -117,6 +117,16 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * One f16 PTX instruction ({@code add sub mul fma}, round to nearest, with or without .ftz) as the target's own
+     * instruction of exactly PTX's semantics, or null: then the generic lowering computes it in a wider type and rounds
+     * once (every target gives NVIDIA's bits, at the cost of some twenty instructions an operation, eighty for fma).
+     * Saturation is applied by the caller.
+     */
+    default LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef[] in) {
+        return null;
+    }
+
+    /**
      * One f32 or f64 PTX instruction ({@code add sub mul fma mad div rcp sqrt rsqrt min max ex2 lg2 sin cos copysign}) as the
      * target's own instruction of exactly PTX's semantics for the given rounding ("rn", "rz", "rm", "rp"), .ftz and
      * .approx (NaN results, subnormals and signed zeros included), or null where it has none: then the generic
