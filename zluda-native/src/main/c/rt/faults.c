@@ -95,7 +95,8 @@ void zluda_altstack_pop(const stack_t *old, void *mem) {
  * a kernel that computes forever (a loop whose exit its own arithmetic never reaches), which no analysis can tell
  * from a long computation, and on any other way a block may fail to progress that the fiber scheduler's own checks
  * (deadlock, polling-only rounds: fibers.c) do not see. Each thread that runs blocks has a timer on its CPU-time
- * clock that ticks while it runs a launch's blocks; a tick past the limit leaves the block only when the thread is in
+ * clock, armed at its first launch and stopped by the first tick outside a launch; a tick past the limit leaves the
+ * block only when the thread is in
  * kernel code (JIT-compiled, in no loaded ELF object): interrupting it inside the C library or the runtime could
  * leave a lock held, so a tick there waits for the next, sooner one. */
 #define WATCH_SIGNAL SIGXCPU
