@@ -356,6 +356,42 @@ class NvptxLoweringTest {
     }
 
     /**
+     * f16 arithmetic reaches NVIDIA's GPUs as NVIDIA's own f16 instructions (one each, f16x2 as two), not as the
+     * generic f64 emulation with rounding to odd that other targets need; .sat and .relu stay the caller's.
+     */
+    @Test
+    void halfArithmeticIsNvidiasOwn() throws Exception {
+        String text = HEAD + """
+                .visible .entry h(.param .u64 p)
+                {
+                	.reg .b32 %r<8>;
+                	.reg .b16 %h<8>;
+                	.reg .b64 %rd<2>;
+                	ld.param.u64 %rd1, [p];
+                	ld.global.u32 %r1, [%rd1];
+                	ld.global.u32 %r2, [%rd1+4];
+                	ld.global.u32 %r3, [%rd1+8];
+                	fma.rn.f16x2 %r4, %r1, %r2, %r3;
+                	mov.b32 {%h1, %h2}, %r1;
+                	add.f16 %h3, %h1, %h2;
+                	mul.ftz.f16 %h4, %h3, %h1;
+                	sub.sat.f16 %h5, %h4, %h2;
+                	fma.rn.relu.f16 %h6, %h5, %h4, %h3;
+                	st.global.u32 [%rd1+12], %r4;
+                	st.global.u16 [%rd1+16], %h5;
+                	st.global.u16 [%rd1+18], %h6;
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("half.ptx", text), 90);
+        assertEquals(3, count(out, "\\bfma\\.rn\\.f16 "), out);
+        assertEquals(1, count(out, "\\badd\\.rn\\.f16 "), out);
+        assertEquals(1, count(out, "\\bmul\\.rn\\.ftz\\.f16 "), out);
+        assertEquals(1, count(out, "\\bsub\\.rn\\.f16 "), out);
+        assertEquals(0, count(out, "\\.f64\\b"), "no f64 emulation: " + out);
+    }
+
+    /**
      * abs.s32/.s64/.s16 are the ISA's arithmetic, not NVIDIA's abs, whose sign NVIDIA's optimizer takes for positive:
      * a saturating addition of abs(INT_MIN) tests that sign (corpus kernel fuzz_1_02412).
      */

@@ -144,51 +144,6 @@ class TargetsTest {
         assertEquals(0, p.waitFor(), out);
     }
 
-    /**
-     * f16 arithmetic reaches NVIDIA's GPUs as NVIDIA's own f16 instructions (one each, f16x2 as two), not as the
-     * generic f64 emulation with rounding to odd that other targets need; saturation stays the caller's.
-     */
-    @Test
-    void halfArithmeticIsNvidiasOwnOnNvptx(@TempDir Path dir) throws Exception {
-        String text = """
-                .version 7.8
-                .target sm_80
-                .address_size 64
-                .visible .entry h(.param .u64 p)
-                {
-                	.reg .b32 %r<8>;
-                	.reg .b16 %h<8>;
-                	.reg .b64 %rd<2>;
-                	ld.param.u64 %rd1, [p];
-                	ld.global.u32 %r1, [%rd1];
-                	ld.global.u32 %r2, [%rd1+4];
-                	ld.global.u32 %r3, [%rd1+8];
-                	fma.rn.f16x2 %r4, %r1, %r2, %r3;
-                	mov.b32 {%h1, %h2}, %r1;
-                	add.f16 %h3, %h1, %h2;
-                	mul.ftz.f16 %h4, %h3, %h1;
-                	sub.sat.f16 %h5, %h4, %h2;
-                	fma.rn.relu.f16 %h6, %h5, %h4, %h3;
-                	st.global.u32 [%rd1+12], %r4;
-                	st.global.u16 [%rd1+16], %h5;
-                	st.global.u16 [%rd1+18], %h6;
-                	ret;
-                }
-                """;
-        String ptx = Compiler.nvptx(Ptx.parse("half.ptx", text), 90);
-        assertEquals(3, ptx.split("fma\\.rn\\.f16 ", -1).length - 1, ptx);
-        assertTrue(ptx.contains("add.rn.f16 ") && ptx.contains("mul.rn.ftz.f16 ") && ptx.contains("sub.rn.f16 "), ptx);
-        assertFalse(ptx.contains(".f64"), "no f64 emulation: " + ptx);
-        File ptxas = findOnPath("ptxas");
-        assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
-        Path in = dir.resolve("h.ptx");
-        Files.writeString(in, ptx);
-        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("h.cubin").toString(), in.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), out);
-    }
-
     @Test
     void hostJitReturnsAnAddressPerKernel() throws Exception {
         Map<String, Long> k = new HostJit().add(vectoradd());
