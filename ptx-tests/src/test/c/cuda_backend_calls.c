@@ -3,7 +3,9 @@
  * of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the executable (the NVIDIA graph
  * made again), a graph with a memset node (launched node by node), and a launch's argument taken when it is called,
  * both behind pending work (a host function still running: ZLUDA-J copies it) and on an idle stream (NVIDIA's driver
- * reads the application's array during the call).
+ * reads the application's array during the call); a cooperative launch queued on its stream (no synchronization
+ * after it), and one captured with a plain launch into a graph: one NVIDIA graph whose node has the COOPERATIVE
+ * attribute.
  * Build: gcc -o cuda_backend_calls cuda_backend_calls.c -L<dist>/lib -lcuda. Prints PASS, or the failing call. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ CUresult cuGraphDestroy(CUgraph);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
 CUresult cuLaunchHostFunc(CUstream, void (*)(void *), void *);
+CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **);
 #include <time.h>
 
 static void slow_host_function(void *unused) {
@@ -123,6 +126,20 @@ int main(void) {
     CHECK(cuLaunchKernel(a, 1, 1, 1, 32, 1, 1, 0, s, late_args, NULL));
     late = 99;
     CHECK(cuStreamSynchronize(s));
+
+    /* cooperative launches: queued on the stream like plain ones; captured, a node with the COOPERATIVE attribute */
+    unsigned long long c1 = 61, c2 = 71, c3 = 72;
+    void *c1_args[] = {&c1}, *c2_args[] = {&c2}, *c3_args[] = {&c3};
+    CHECK(cuLaunchCooperativeKernel(a, 2, 1, 1, 32, 1, 1, 0, s, c1_args));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(cuLaunchCooperativeKernel(a, 2, 1, 1, 32, 1, 1, 0, s, c2_args));
+    CHECK(cuLaunchKernel(b, 1, 1, 1, 32, 1, 1, 0, s, c3_args, NULL));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuGraphExecDestroy(e));
     printf("PASS: cuda backend calls\n");
     return 0;
 }

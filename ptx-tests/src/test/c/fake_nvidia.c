@@ -52,7 +52,9 @@ CUresult cuDeviceGetAttribute(int *v, int a, int d) {
     case 75: *v = 9; break;                               /* sm_90 */
     case 76: *v = 0; break;
     case 81: *v = 233472; break;
+    case 95: *v = 1; break;                               /* cooperative launch */
     case 97: *v = 232448; break;
+    case 106: *v = 32; break;                             /* blocks per multiprocessor */
     default: *v = 0;
     }
     return 0;
@@ -69,7 +71,7 @@ CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
 CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
 static int faulted;
 CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; faulted = 0; return 0; }
-CUresult cuCtxSynchronize(void) { return faulted ? 719 : 0; }
+CUresult cuCtxSynchronize(void) { record("context synchronize"); return faulted ? 719 : 0; }
 CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(16); return 0; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
 CUresult cuStreamSynchronize(void *s) { (void)s; return faulted ? 719 : 0; }
@@ -117,7 +119,10 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
 }
 CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                    void *stream, void **params) {
-    return cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, NULL);
+    (void)gy; (void)gz; (void)by; (void)bz;
+    record("cooperative launch %s grid %u block %u shared %u arg %lld %s", (const char *)f, gx, bx, shared, first_arg(params),
+           stream ? "on a stream" : "on the null stream");
+    return 0;
 }
 
 /* graphs: a graph is a count of nodes; an executable remembers how many it has */
@@ -132,6 +137,11 @@ CUresult cuGraphAddKernelNode(void **node, void *g, void **deps, size_t ndeps, c
     *node = malloc(1);
     record("graph node %s grid %u block %u shared %u arg %lld deps %zu", (const char *)p->func, p->grid[0], p->block[0], p->shared,
            first_arg(p->params), ndeps);
+    return 0;
+}
+CUresult cuGraphKernelNodeSetAttribute(void *node, int attr, const void *value) {
+    (void)node;
+    record("graph node attribute %d = %d", attr, *(const int *)value);
     return 0;
 }
 CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long flags) {

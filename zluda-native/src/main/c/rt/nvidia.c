@@ -78,6 +78,8 @@ static CUresult (*nv_cuGraphInstantiateWithFlags)(void **, void *, unsigned long
 static CUresult (*nv_cuGraphLaunch)(void *, void *);
 static CUresult (*nv_cuGraphExecDestroy)(void *);
 static CUresult (*nv_cuGraphDestroy)(void *);
+/* CUkernelNodeAttrValue is a 64-byte union; COOPERATIVE (2) reads its first int */
+static CUresult (*nv_cuGraphKernelNodeSetAttribute)(void *, int, const void *);
 
 /* Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap ...), looked up by name: gpuvmm.h. */
 static struct gpu_vmm nv_vmm;
@@ -143,6 +145,7 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
         nv_cuGraphLaunch = (CUresult(*)(void *, void *))dlsym(h, "cuGraphLaunch");
         nv_cuGraphExecDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphExecDestroy");
         nv_cuGraphDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphDestroy");
+        nv_cuGraphKernelNodeSetAttribute = (CUresult(*)(void *, int, const void *))dlsym(h, "cuGraphKernelNodeSetAttribute");
         nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
         nv_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "cuMemCreate");
         nv_vmm.release = (int (*)(uint64_t))dlsym(h, "cuMemRelease");
@@ -360,13 +363,18 @@ JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
     return r ? r : current();
 }
 
+/* A cooperative launch queued on `stream` as a plain launch is (NVIDIA's driver gives it the grid workspace that
+ * cooperative groups read from %envreg1/%envreg2); a fault shows at the next synchronization. */
 JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by,
-                                             jint bz, jint shared, jlong params) {
+                                             jint bz, jint shared, jlong params, jlong stream) {
     (void)e; (void)c;
     CUresult r = current();
     if (r) return r;
-    r = nv_cuLaunchCooperativeKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params));
-    return r ? r : nv_cuCtxSynchronize();
+    if (shared > 48 * 1024) {
+        r = nv_cuFuncSetAttribute(PTR(f), 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
+        if (r) return r;
+    }
+    return nv_cuLaunchCooperativeKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(stream), (void **)PTR(params));
 }
 
 JNIEXPORT jint JNICALL JN(synchronize)(JNIEnv *e, jclass c) {
@@ -446,9 +454,9 @@ JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray ar
     return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
 }
 
-/* An executable NVIDIA graph of kernel launches, one after the other: nodes holds 9 values per launch (function,
- * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams), whose arguments NVIDIA copies here. Its handle in
- * out[0]; CUDA_ERROR_NOT_SUPPORTED (801) where NVIDIA's driver lacks graphs. */
+/* An executable NVIDIA graph of kernel launches, one after the other: nodes holds 10 values per launch (function,
+ * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams, cooperative), whose arguments NVIDIA copies here. Its
+ * handle in out[0]; CUDA_ERROR_NOT_SUPPORTED (801) where NVIDIA's driver lacks graphs. */
 JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlongArray out) {
     (void)c;
     if (!nv_cuGraphCreate || !nv_cuGraphAddKernelNode || !nv_cuGraphInstantiateWithFlags || !nv_cuGraphLaunch ||
@@ -461,13 +469,17 @@ JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlo
     if (!v) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     void *graph = NULL, *prev = NULL, *exec = NULL;
     r = nv_cuGraphCreate(&graph, 0);
-    for (jsize i = 0; !r && i + 9 <= n; i += 9) {
+    for (jsize i = 0; !r && i + 10 <= n; i += 10) {
         nv_kernel_node_params p = {PTR(v[i]), {(unsigned)v[i + 1], (unsigned)v[i + 2], (unsigned)v[i + 3]},
                                    {(unsigned)v[i + 4], (unsigned)v[i + 5], (unsigned)v[i + 6]}, (unsigned)v[i + 7],
                                    (void **)PTR(v[i + 8]), NULL};
         if (p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(p.func, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)p.shared);
         void *node = NULL;
         if (!r) r = nv_cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &p);
+        if (!r && v[i + 9]) {  /* a cooperative launch: the node's COOPERATIVE attribute, as a captured one has */
+            long long value[8] = {1};
+            r = nv_cuGraphKernelNodeSetAttribute ? nv_cuGraphKernelNodeSetAttribute(node, 2, value) : 801;
+        }
         prev = node;
     }
     if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);

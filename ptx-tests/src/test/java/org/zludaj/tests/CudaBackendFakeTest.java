@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * call that needs it (a module's load), not by cuInit or the application's context calls; plain launches as cuLaunchKernel; a captured
  * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, made again after
  * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node; a launch's
- * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call).
+ * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call); a
+ * cooperative launch queued on its stream with no synchronization after it, and captured, an NVIDIA graph node with
+ * the COOPERATIVE attribute.
  */
 class CudaBackendFakeTest {
     @Test
@@ -49,7 +51,14 @@ class CudaBackendFakeTest {
                 "graph destroy 2",
                 "launch a grid 1 block 32 shared 0 arg 41",
                 "launch a grid 1 block 32 shared 0 arg 51",
-                "launch a grid 1 block 32 shared 0 arg 52"), Files.readAllLines(log), r.stderr());
+                "launch a grid 1 block 32 shared 0 arg 52",
+                "cooperative launch a grid 2 block 32 shared 0 arg 61 on a stream",
+                "graph node a grid 2 block 32 shared 0 arg 71 deps 0",
+                "graph node attribute 2 = 1",
+                "graph node b grid 1 block 32 shared 0 arg 72 deps 1",
+                "graph instantiate 3 of 2 nodes",
+                "graph launch 3",
+                "graph destroy 3"), Files.readAllLines(log), r.stderr());
     }
 
     /**

@@ -162,6 +162,7 @@ class HostProgramsTest {
     @Test
     void cooperativeLaunchWithGridSync(@TempDir Path dir) throws Exception {
         Programs.Result r = run(dir, "coop", "-arch=compute_75");
-        assertTrue(r.stdout().matches("(?s)PASS: cooperative blocks=\\d+ \\(x64 threads\\) bad=0 cudaSuccess\\n"), r.toString());
+        assertTrue(r.stdout().matches("(?s)PASS: cooperative blocks=\\d+ \\(x64 threads\\) bad=0 cudaSuccess\\n"
+                + "PASS: queued and graph-captured cooperative launches bad=0 nodes=2 cooperative=1 cudaSuccess\\n"), r.toString());
     }
 }

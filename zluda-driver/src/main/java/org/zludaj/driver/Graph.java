@@ -19,8 +19,14 @@ public final class Graph {
     static final int KERNEL = 0, MEMCPY = 1, MEMSET = 2, HOST = 3, CHILD = 4, EMPTY = 5, EVENT_WAIT = 6, EVENT_RECORD = 7,
             MEM_ALLOC = 10, MEM_FREE = 11;
 
-    /** A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy). */
-    record KernelParams(long function, int[] grid, int[] block, int shared, long args) {}
+    /**
+     * A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy); cooperative: a
+     * captured cooperative launch (its node has the COOPERATIVE attribute).
+     */
+    record KernelParams(long function, int[] grid, int[] block, int shared, long args, boolean cooperative) {}
+
+    /** CU_LAUNCH_ATTRIBUTE_COOPERATIVE (CUkernelNodeAttrValue's int member). */
+    static final int ATTRIBUTE_COOPERATIVE = 2;
 
     /** What a node does; {@code release} frees what it owns once no graph or executable holds it. */
     static final class Work {
@@ -59,6 +65,19 @@ public final class Graph {
         void drop() {
             if (refs.decrementAndGet() == 0 && release != null) release.run();
         }
+    }
+
+    /** The 64-byte CUkernelNodeAttrValue of the COOPERATIVE attribute. */
+    static byte[] cooperativeValue(boolean on) {
+        byte[] v = new byte[64];
+        v[0] = (byte) (on ? 1 : 0);
+        return v;
+    }
+
+    /** Whether a kernel node's attributes make it a cooperative launch (COOPERATIVE set to a non-zero value). */
+    static boolean cooperative(Map<Integer, byte[]> attributes) {
+        byte[] v = attributes.get(ATTRIBUTE_COOPERATIVE);
+        return v != null && (v[0] | v[1] | v[2] | v[3]) != 0;
     }
 
     /** A CUgraphNode: its current work and the nodes it depends on. */
@@ -153,6 +172,7 @@ public final class Graph {
     /** Stream capture: the operation depends on the capturing stream's current dependencies. */
     synchronized Node addCaptured(String kind, Stream.Op op, Runnable release, List<Node> dependencies, KernelParams kernel) {
         Node n = new Node(this, new Work(kind, typeOf(kind), op, release, kernel));
+        if (kernel != null && kernel.cooperative()) n.attributes.put(ATTRIBUTE_COOPERATIVE, cooperativeValue(true));
         n.dependencies.addAll(dependencies);
         nodes.add(n);
         return n;

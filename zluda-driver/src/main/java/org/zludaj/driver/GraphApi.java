@@ -343,7 +343,7 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeSetParams", () -> {
             Graph.Node node = d.handles.get(hNode, Graph.Node.class);
             if (node.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
-            Graph.Work w = works.kernel(p, v2);
+            Graph.Work w = works.kernel(p, v2, Graph.cooperative(node.attributes));
             synchronized (node.graph) {
                 node.replace(w);
             }
@@ -434,10 +434,14 @@ final class GraphApi implements CuGraphApi {
         for (Graph.Exec.Step step : e.steps()) {
             Graph.Work w = step.work();
             if (w.type == Graph.EMPTY) continue;
-            if (w.type != Graph.KERNEL || w.kernel == null || !step.node().attributes.isEmpty()) return null;
+            if (w.type != Graph.KERNEL || w.kernel == null) return null;
+            // launch attributes other than COOPERATIVE (priorities, access policies...) are the nodes' own launches'
+            var attributes = step.node().attributes;
+            if (attributes.size() > (attributes.containsKey(Graph.ATTRIBUTE_COOPERATIVE) ? 1 : 0)) return null;
+            if (w.kernel.cooperative() && !d.backend.queuesCooperative()) return null;
             if (!(d.handles.peek(w.kernel.function()) instanceof Kernel k)) return null;
             launches.add(new org.zludaj.driver.backend.Backend.SequencedLaunch(k.code, w.kernel.grid(), w.kernel.block(), w.kernel.shared(),
-                    w.kernel.args()));
+                    w.kernel.args(), w.kernel.cooperative()));
         }
         return launches.isEmpty() ? null : d.backend.kernelSequence(launches);
     }
@@ -548,12 +552,17 @@ final class GraphApi implements CuGraphApi {
 
     @Override
     public int cuGraphExecKernelNodeSetParams_v2(long hExec, long hNode, long p) {
-        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, true)));
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, true, cooperativeNode(hNode))));
+    }
+
+    /** Whether the node is a cooperative launch (false for what is not a node: execSet reports that). */
+    private boolean cooperativeNode(long hNode) {
+        return d.handles.peek(hNode) instanceof Graph.Node n && Graph.cooperative(n.attributes);
     }
 
     @Override
     public int cuGraphExecKernelNodeSetParams(long hExec, long hNode, long p) {
-        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, false)));
+        return Api.call("cuGraphExecKernelNodeSetParams", () -> execSet(hExec, hNode, works.kernel(p, false, cooperativeNode(hNode))));
     }
 
     @Override
@@ -633,7 +642,9 @@ final class GraphApi implements CuGraphApi {
             if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attribute " + attr);
             byte[] v = new byte[64];
             HostRuntime.read(value, v, 0, StreamApi.attributeBytes(attr));
+            boolean before = Graph.cooperative(n.attributes);
             n.attributes.put(attr, v);
+            cooperativeFollows(n, before);
         });
     }
 
@@ -642,9 +653,21 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeCopyAttributes", () -> {
             Graph.Node to = node(dst), from = node(src);
             if (to.work.type != Graph.KERNEL || from.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not kernel nodes");
+            boolean before = Graph.cooperative(to.attributes);
             to.attributes.clear();
             to.attributes.putAll(from.attributes);
+            cooperativeFollows(to, before);
         });
+    }
+
+    /** A kernel node whose COOPERATIVE attribute changed launches the other way from now on (executables keep theirs). */
+    private void cooperativeFollows(Graph.Node n, boolean before) throws CudaException {
+        boolean now = Graph.cooperative(n.attributes);
+        if (now == before) return;
+        Graph.Work w = works.kernel(n.work, now);
+        synchronized (n.graph) {
+            n.replace(w);
+        }
     }
 
     // ---- graph structure: clones, removal, edges, roots, dependents

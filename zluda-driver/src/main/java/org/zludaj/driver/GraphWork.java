@@ -18,6 +18,11 @@ final class GraphWork {
 
     /** A kernel node's work from CUDA_KERNEL_NODE_PARAMS (v2 has the CUkernel and context after the v1 fields). */
     Graph.Work kernel(long p, boolean v2) throws CudaException {
+        return kernel(p, v2, false);
+    }
+
+    /** As {@link #kernel(long, boolean)}; cooperative: the node has the COOPERATIVE attribute. */
+    Graph.Work kernel(long p, boolean v2, boolean cooperative) throws CudaException {
         Mem.nonNull(p, "nodeParams");
         long func = HostRuntime.getLong(p);
         if (func == 0 && v2) func = HostRuntime.getLong(p + 56);  // kern
@@ -26,11 +31,24 @@ final class GraphWork {
         int[] grid = {HostRuntime.getInt(p + 8), HostRuntime.getInt(p + 12), HostRuntime.getInt(p + 16)};
         int[] block = {HostRuntime.getInt(p + 20), HostRuntime.getInt(p + 24), HostRuntime.getInt(p + 28)};
         int shared = HostRuntime.getInt(p + 32);
+        return kernel(c, func, k, grid, block, shared, HostRuntime.getLong(p + 40), HostRuntime.getLong(p + 48), cooperative);
+    }
+
+    /** The same launch as {@code w} (a kernel node's work), cooperative or not (the COOPERATIVE attribute set on its node). */
+    Graph.Work kernel(Graph.Work w, boolean cooperative) throws CudaException {
+        Graph.KernelParams p = w.kernel;
+        if (p == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
+        return kernel(d.requireCurrent(), p.function(), d.handles.get(p.function(), Kernel.class), p.grid(), p.block(), p.shared(),
+                p.args(), 0, cooperative);
+    }
+
+    private Graph.Work kernel(Context c, long func, Kernel k, int[] grid, int[] block, int shared, long kernelParams, long extra,
+                              boolean cooperative) throws CudaException {
         LaunchApi.Prepared prep = new LaunchApi(d).prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                HostRuntime.getLong(p + 40), HostRuntime.getLong(p + 48));
+                kernelParams, extra, cooperative);
         long args = prep.snapshot();
         return new Graph.Work("kernel " + k.code.name(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
-                new Graph.KernelParams(func, grid, block, shared, args));
+                new Graph.KernelParams(func, grid, block, shared, args, cooperative));
     }
 
     static final int MEMCPY3D_BYTES = 200, MEMSET_PARAMS_BYTES = 40, HOST_PARAMS_BYTES = 16;

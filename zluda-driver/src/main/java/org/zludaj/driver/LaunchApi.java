@@ -51,16 +51,17 @@ final class LaunchApi implements CuLaunchApi {
             }
             // where the backend takes the arguments as it submits (NVIDIA's and AMD's drivers copy them) and the stream
             // is idle, the launch runs now on this thread from the application's own argument array: no copy of them
-            if (!cooperative && !LAUNCH_BLOCKING && extra == 0 && d.backend.submitsAsynchronously() && s.capture == null) {
+            if ((!cooperative || d.backend.queuesCooperative()) && !LAUNCH_BLOCKING && extra == 0 && d.backend.submitsAsynchronously()
+                    && s.capture == null) {
                 check(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams);
-                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, false, s))) return;
+                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, cooperative, s))) return;
             }
             Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;
             Stream.Op op = p.op;
             // captured: the graph keeps the arguments for every replay and frees them with its last holder
             if (s.capture != null && s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot),
-                    cooperative ? null : new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot)))
+                    new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, cooperative)))
                 return;
             Stream.Op once = () -> {
                 try {
@@ -146,9 +147,9 @@ final class LaunchApi implements CuLaunchApi {
         return () -> {
             try {
                 if (c.sticky != null) return;  // a faulted context runs nothing more
-                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack);
-                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack,
-                        stream != null ? stream.queue(d.backend) : Stream.runningQueue(d.backend));
+                long queue = stream != null ? stream.queue(d.backend) : Stream.runningQueue(d.backend);
+                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack, queue);
+                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack, queue);
             } catch (CudaException e) {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it

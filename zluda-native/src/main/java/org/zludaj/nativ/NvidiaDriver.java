@@ -48,7 +48,7 @@ public final class NvidiaDriver {
 
     public static native int functionAttribute(long function, int attribute);
 
-    /** Launches and waits for the kernel. */
+    /** cuLaunchKernel in {@code stream} (queued: a fault shows at the next synchronization). */
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                                     long stream);
 
@@ -61,12 +61,13 @@ public final class NvidiaDriver {
 
     public static native int synchronize();
 
-    /** cuLaunchCooperativeKernel, then waits for it. */
-    public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
+    /** cuLaunchCooperativeKernel in {@code stream} (queued: a fault shows at the next synchronization). */
+    public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+                                               long stream);
 
     /**
-     * An executable NVIDIA graph of kernel launches run one after the other: 9 values per launch (function, grid x/y/z,
-     * block x/y/z, dynamic shared bytes, kernelParams); its handle in out[0]. 801 where the driver has no graphs.
+     * An executable NVIDIA graph of kernel launches run one after the other: 10 values per launch (function, grid x/y/z,
+     * block x/y/z, dynamic shared bytes, kernelParams, cooperative 0/1); its handle in out[0]. 801 where the driver has no graphs.
      */
     public static native int graphBuild(long[] nodes, long[] out);
 

@@ -175,8 +175,25 @@ public interface Backend {
         throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "cooperative launch on the " + name() + " backend");
     }
 
-    /** One launch of a {@link #kernelSequence}: what {@link #launch} takes. */
-    record SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams) {}
+    /**
+     * A cooperative launch into device queue {@code queue}, as {@link #launch(Program.Kernel, int[], int[], long, long, long, long)}
+     * queues a plain one, where {@link #queuesCooperative} says the backend can; otherwise the launch runs to its end.
+     */
+    default void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
+                                   long queue) throws CudaException {
+        launchCooperative(kernel, grid, block, sharedBytes, kernelParams, stackBytes);
+    }
+
+    /**
+     * Whether cooperative launches are queued on the device like plain ones (and may be part of a {@link #kernelSequence});
+     * false where each one runs to its end (the host's threads, the HIP backend's grid workspace).
+     */
+    default boolean queuesCooperative() {
+        return false;
+    }
+
+    /** One launch of a {@link #kernelSequence}: what {@link #launch} takes; cooperative ones only where {@link #queuesCooperative}. */
+    record SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams, boolean cooperative) {}
 
     /** Kernel launches prepared once and submitted together each time (a graph's replay): see {@link #kernelSequence}. */
     interface KernelSequence {

@@ -356,7 +356,7 @@ public final class CudaBackend implements Backend {
     /** An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments). */
     @Override
     public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
-        long[] nodes = new long[9 * launches.size()];
+        long[] nodes = new long[10 * launches.size()];
         int i = 0;
         for (SequencedLaunch l : launches) {
             nodes[i++] = l.kernel().entry();
@@ -364,6 +364,7 @@ public final class CudaBackend implements Backend {
             for (int v : l.block()) nodes[i++] = v;
             nodes[i++] = l.sharedBytes();
             nodes[i++] = l.kernelParams();
+            nodes[i++] = l.cooperative() ? 1 : 0;
         }
         long[] out = new long[1];
         int r = NvidiaDriver.graphBuild(nodes, out);
@@ -421,9 +422,20 @@ public final class CudaBackend implements Backend {
     @Override
     public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException {
+        launchCooperative(kernel, grid, block, sharedBytes, kernelParams, stackBytes, 0);
+    }
+
+    @Override
+    public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
+                                  long queue) throws CudaException {
         int r = NvidiaDriver.launchCooperative(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes,
-                kernelParams);
-        if (r != 0) throw new CudaException(r, "cooperative kernel " + kernel.name() + " on NVIDIA's driver: " + r);
+                kernelParams, queue);
+        if (r != 0) throw faulted(r, "cooperative kernel " + kernel.name());
+    }
+
+    @Override
+    public boolean queuesCooperative() {
+        return true;
     }
 
     @Override
