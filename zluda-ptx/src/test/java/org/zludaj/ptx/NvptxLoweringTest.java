@@ -356,8 +356,9 @@ class NvptxLoweringTest {
     }
 
     /**
-     * f16 arithmetic reaches NVIDIA's GPUs as NVIDIA's own f16 instructions (one each, f16x2 as two), not as the
-     * generic f64 emulation with rounding to odd that other targets need; .sat and .relu stay the caller's.
+     * f16 arithmetic reaches NVIDIA's GPUs as NVIDIA's own f16 instructions (one each, f16x2 as one packed), not as
+     * the generic f64 emulation with rounding to odd that other targets need; .sat and .relu stay the caller's, and an
+     * add/sub/mul written without a rounding modifier keeps none (NVIDIA's compiler may fuse it, as in its own PTX).
      */
     @Test
     void halfArithmeticIsNvidiasOwn() throws Exception {
@@ -384,11 +385,70 @@ class NvptxLoweringTest {
                 }
                 """;
         String out = Compiler.nvptx(Ptx.parse("half.ptx", text), 90);
-        assertEquals(3, count(out, "\\bfma\\.rn\\.f16 "), out);
-        assertEquals(1, count(out, "\\badd\\.rn\\.f16 "), out);
-        assertEquals(1, count(out, "\\bmul\\.rn\\.ftz\\.f16 "), out);
-        assertEquals(1, count(out, "\\bsub\\.rn\\.f16 "), out);
+        assertEquals(1, count(out, "\\bfma\\.rn\\.f16x2 "), out);
+        assertEquals(1, count(out, "\\bfma\\.rn\\.f16 "), out);
+        assertEquals(1, count(out, "\\badd\\.f16 "), out);
+        assertEquals(1, count(out, "\\bmul\\.ftz\\.f16 "), out);
+        assertEquals(1, count(out, "\\bsub\\.f16 "), out);
         assertEquals(0, count(out, "\\.f64\\b"), "no f64 emulation: " + out);
+    }
+
+    /**
+     * What ggml's attention and matrix-vector kernels are made of reaches NVIDIA's GPUs as NVIDIA's own instructions
+     * (ptxas then makes of it what it makes of NVIDIA's PTX): ld.global.nc stays non-coherent (vectors too, whole),
+     * f16 to f32 is a bare cvt (NVIDIA's gives the canonical NaN itself), add/mul without a rounding modifier keep
+     * none, tanh.approx, prmt in both forms, dp4a and dp2a. Assembled by ptxas where it is installed.
+     */
+    @Test
+    void ggmlsInstructionsAreNvidiasOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String text = HEAD + """
+                .visible .entry k(.param .u64 p, .param .u64 q)
+                {
+                	.reg .b32 %r<16>;
+                	.reg .b16 %h<4>;
+                	.reg .f32 %f<16>;
+                	.reg .b64 %rd<4>;
+                	ld.param.u64 %rd1, [p];
+                	ld.param.u64 %rd2, [q];
+                	ld.global.nc.v2.f32 {%f1, %f2}, [%rd1];
+                	ld.global.nc.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+16];
+                	ld.global.nc.u16 %h1, [%rd1+32];
+                	cvt.f32.f16 %f3, %h1;
+                	mul.ftz.f32 %f4, %f1, %f2;
+                	add.ftz.f32 %f5, %f4, %f3;
+                	add.rn.f32 %f6, %f5, %f1;
+                	tanh.approx.f32 %f7, %f6;
+                	prmt.b32 %r5, %r1, %r2, 0x5140;
+                	prmt.b32.f4e %r6, %r3, %r4, %r5;
+                	dp4a.s32.u32 %r7, %r5, %r6, %r1;
+                	dp2a.hi.u32.s32 %r8, %r7, %r2, %r3;
+                	st.global.f32 [%rd2], %f7;
+                	st.global.u32 [%rd2+4], %r8;
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("ggml.ptx", text), 90);
+        assertEquals(1, count(out, "ld\\.global\\.nc\\.v2\\.f32"), out);
+        assertEquals(1, count(out, "ld\\.global\\.nc\\.v4\\.u32"), out);
+        assertEquals(1, count(out, "ld\\.global\\.nc\\.u16"), out);
+        assertEquals(1, count(out, "\\bcvt\\.f32\\.f16\\b"), out);
+        assertEquals(0, count(out, "setp\\.nan"), "no NaN test after the conversion: " + out);
+        assertEquals(1, count(out, "\\bmul\\.ftz\\.f32 "), out);
+        assertEquals(1, count(out, "\\badd\\.ftz\\.f32 "), out);
+        assertEquals(1, count(out, "\\badd\\.rn\\.f32 "), out);
+        assertEquals(1, count(out, "\\btanh\\.approx\\.f32 "), out);
+        assertEquals(2, count(out, "\\bprmt\\.b32"), out);
+        assertEquals(1, count(out, "\\bprmt\\.b32\\.f4e "), out);
+        assertEquals(1, count(out, "\\bdp4a\\.s32\\.u32 "), out);
+        assertEquals(1, count(out, "\\bdp2a\\.hi\\.u32\\.s32 "), out);
+        java.io.File ptxas = TargetsTest.findOnPath("ptxas");
+        org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
+        java.nio.file.Path in = dir.resolve("k.ptx");
+        java.nio.file.Files.writeString(in, out);
+        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
+                .redirectErrorStream(true).start();
+        String log = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), log + out);
     }
 
     /**

@@ -207,13 +207,14 @@ final class Conversions {
      * routine costs ~50 instructions each, and ggml's attention kernels hold thousands): f16 and bf16 widened exactly
      * (fpext; bf16 is f32's top half), f32 to f16 rounded to nearest even (fptrunc) and f32 to bf16 (integer rounding
      * of the top half); a NaN becomes the destination's canonical NaN as in {@link #exactConvert}, except bf16 to f32,
-     * where NVIDIA keeps it. Null for the rest.
+     * where NVIDIA keeps it. On NVPTX fpext and fptrunc are NVIDIA's own cvt, which gives that NaN by itself: no test
+     * and select after each (376 of them in one of ggml's f16 attention kernels). Null for the rest.
      */
     private LLVMValueRef fastConvert(LLVMValueRef v, Type from, Format ff, Type to, Format tf, Round rnd, boolean ties, boolean satfinite) {
         LLVMTypeRef i32 = i(32), i16 = i(16);
         if (ff == F16 && (tf == F32 || tf == F64)) {
             LLVMValueRef r = LLVMBuildFPExt(b(), v, l.llvmType(to), "");
-            return canonicalIfNaN(v, r, to, tf);
+            return l.target.canonicalNaN() ? r : canonicalIfNaN(v, r, to, tf);
         }
         if (ff == BF16 && (tf == F32 || tf == F64)) {
             LLVMValueRef bits = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), v, i16, ""), i32, "");
@@ -224,7 +225,8 @@ final class Conversions {
         }
         boolean nearestEven = rnd == Round.RN && !ties && !satfinite;
         if (ff == F32 && tf == F16 && nearestEven) {
-            return canonicalIfNaN(v, LLVMBuildFPTrunc(b(), v, l.llvmType(to), ""), to, tf);
+            LLVMValueRef r = LLVMBuildFPTrunc(b(), v, l.llvmType(to), "");
+            return l.target.canonicalNaN() ? r : canonicalIfNaN(v, r, to, tf);
         }
         if (ff == F32 && tf == BF16 && nearestEven) {
             // bits + 0x7fff + (bit 16): ties to even; overflow carries into the exponent and gives infinity

@@ -1,5 +1,7 @@
 package org.zludaj.ptx.llvm;
 
+import java.util.Set;
+
 import static org.bytedeco.llvm.global.LLVM.*;
 
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
@@ -65,6 +67,11 @@ final class FloatOps {
         return LLVMBuildFCmp(b(), p, a, b, "");
     }
 
+    /** Whether the instruction names its rounding (.rn .rz .rm .rp). */
+    static boolean explicitRounding(Instruction i) {
+        return i.has(".rn") || i.has(".rz") || i.has(".rm") || i.has(".rp");
+    }
+
     static Round rounding(Instruction i) {
         if (i.has(".rz") || i.has(".rzi")) return Round.RZ;
         if (i.has(".rm") || i.has(".rmi")) return Round.RM;
@@ -117,6 +124,16 @@ final class FloatOps {
     /** f16x2 / bf16x2: the scalar operation on each half of the packed 32-bit registers. */
     private void pair(Instruction i, Type lane) {
         LLVMTypeRef i16 = it(16), i32 = it(32);
+        if (lane == Type.F16 && !i.has(".xorsign") && !i.has(".sat") && !i.has(".relu") && rounding(i) == Round.RN) {
+            LLVMValueRef[] words = new LLVMValueRef[i.operands().size() - 1];
+            for (int k = 0; k < words.length; k++) words[k] = l.read(i, i.operands().get(k + 1), Type.B32);
+            boolean unrounded = Set.of("add", "sub", "mul").contains(i.opcode()) && !explicitRounding(i);
+            LLVMValueRef own = l.target.halfPairOp(l.module, b(), i.opcode(), i.has(".ftz"), unrounded, words);
+            if (own != null) {
+                l.write(i, i.operands().get(0), own, Type.B32);
+                return;
+            }
+        }
         LLVMValueRef[] lo = new LLVMValueRef[i.operands().size() - 1], hi = new LLVMValueRef[lo.length];
         for (int k = 0; k < lo.length; k++) {
             LLVMValueRef v = l.read(i, i.operands().get(k + 1), Type.B32);
@@ -131,13 +148,15 @@ final class FloatOps {
     /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
     LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
         boolean ftz = i.has(".ftz") && (t == Type.F32 || t == Type.F16);
+        // add/sub/mul without a rounding modifier: round to nearest, and a compiler may fuse a mul into an add
+        boolean unrounded = Set.of("add", "sub", "mul").contains(i.opcode()) && !explicitRounding(i);
         if ((t == Type.F32 || t == Type.F64) && !i.has(".xorsign") && !i.has(".NaN") && !i.has(".full")) {
-            LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64, rounding(i).name().toLowerCase(java.util.Locale.ROOT),
-                    ftz, i.has(".approx"), in);
+            LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64,
+                    unrounded ? "" : rounding(i).name().toLowerCase(java.util.Locale.ROOT), ftz, i.has(".approx"), in);
             if (own != null) return i.has(".sat") ? saturate(own, t) : own;
         }
         if (t == Type.F16 && !i.has(".xorsign") && rounding(i) == Round.RN) {
-            LLVMValueRef own = l.target.halfOp(l.module, b(), i.opcode(), ftz, in);
+            LLVMValueRef own = l.target.halfOp(l.module, b(), i.opcode(), ftz, unrounded, in);
             if (own != null) {
                 if (i.has(".sat")) own = saturate(own, t);
                 return i.has(".relu") ? relu(own, t) : own;  // fma.rn.relu.f16
@@ -224,6 +243,10 @@ final class FloatOps {
 
     /** tanh(x) = sign(x) (1 - 2 / (2^(2|x| log2 e) + 1)), 1 beyond |x| = 9: no library call on any target. */
     private LLVMValueRef tanh(Type t, LLVMValueRef x) {
+        if (t == Type.F32) {  // the target's own (NVPTX: tanh.approx.f32, where the formula's division cost a call)
+            LLVMValueRef r = l.target.approxMath(l.module, b(), "tanh", false, x);
+            if (r != null) return r;
+        }
         LLVMTypeRef f = ft(t);
         LLVMValueRef ax = intr("llvm.fabs", f, x);
         LLVMValueRef e = approx("ex2", t, LLVMBuildFMul(b(), ax, real(f, 2 * 1.4426950408889634), ""), false);

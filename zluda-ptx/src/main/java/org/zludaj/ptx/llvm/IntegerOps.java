@@ -302,6 +302,11 @@ final class IntegerOps {
         LLVMValueRef v = LLVMBuildOr(b(), LLVMBuildShl(b(), LLVMBuildZExt(b(), bb, i64, ""), c(i64, 32), ""), LLVMBuildZExt(b(), a, i64, ""), "");
         String mode = null;
         for (String m : i.modifiers()) if (prmtTable(m) >= 0) mode = m;
+        LLVMValueRef own = l.target.ownInteger(b(), "prmt.b32" + (mode == null ? "" : mode), a, bb, sel);
+        if (own != null) {
+            out(i, own, Type.B32);
+            return;
+        }
         LLVMValueRef result = c32(0);
         for (int k = 0; k < 4; k++) {
             LLVMValueRef idx, signRep = null;
@@ -354,6 +359,14 @@ final class IntegerOps {
         Type rt = sa || sb ? Type.S32 : Type.U32;
         LLVMValueRef a = op(i, 1, Type.B32), bb = op(i, 2, Type.B32);
         LLVMValueRef acc = op(i, 3, rt);
+        StringBuilder form = new StringBuilder(i.opcode());
+        if (i.opcode().equals("dp2a")) form.append(i.has(".hi") ? ".hi" : ".lo");
+        for (Type t : types) form.append(t.modifier());
+        LLVMValueRef own = types.size() == 2 ? l.target.ownInteger(b(), form.toString(), a, bb, acc) : null;
+        if (own != null) {
+            out(i, own, rt);
+            return;
+        }
         if (i.opcode().equals("dp4a")) {
             for (int k = 0; k < 4; k++) acc = LLVMBuildAdd(b(), acc, LLVMBuildMul(b(), part(a, 8 * k, 8, sa), part(bb, 8 * k, 8, sb), ""), "");
         } else {

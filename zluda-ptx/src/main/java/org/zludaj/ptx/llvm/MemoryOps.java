@@ -52,6 +52,9 @@ final class MemoryOps {
             LLVMValueRef v = LLVMBuildLoad2(l.b, LLVMVectorType(l.llvmType(t), n), p, "");
             LLVMSetAlignment(v, n * t.bytes());
             if (i.has(".volatile") || ordered(i)) LLVMSetVolatile(v, 1);
+            // LLVM 20's VectorCombine splits a vector load read only by extractelements into scalar loads and drops
+            // invariant.load on the way (ld.global.nc.v2.f32 became two plain loads): a freeze between keeps it whole
+            if (readOnly(i, v)) v = LLVMBuildFreeze(l.b, v, "");
             if (i.has(".acquire")) LLVMBuildFence(l.b, LLVMAtomicOrderingAcquire, 0, "");
             for (int k = 0; k < n; k++) l.write(i, dst.get(k), LLVMBuildExtractElement(l.b, v, l.i32(k), ""), t);
             return;
@@ -60,8 +63,20 @@ final class MemoryOps {
             LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(l.ctx), (long) k * t.bytes(), 0)), 1, "");
             LLVMValueRef v = LLVMBuildLoad2(l.b, l.llvmType(t), at, "");
             order(i, v, t);
+            readOnly(i, v);
             l.write(i, dst.get(k), v, t);
         }
+    }
+
+    /**
+     * ld.global.nc: the kernel promises the memory does not change while it runs, which is LLVM's invariant.load (NVPTX
+     * then emits ld.global.nc again, NVIDIA's read-only path; AMDGPU may load a uniform address with a scalar load).
+     */
+    private boolean readOnly(Instruction i, LLVMValueRef load) {
+        if (!i.has(".nc") || i.has(".volatile") || ordered(i)) return false;
+        LLVMSetMetadata(load, LLVMGetMDKindIDInContext(l.ctx, "invariant.load", 14),
+                LLVMMetadataAsValue(l.ctx, LLVMMDNodeInContext2(l.ctx, (org.bytedeco.javacpp.PointerPointer) null, 0)));
+        return true;
     }
 
     private void store(Instruction i) {

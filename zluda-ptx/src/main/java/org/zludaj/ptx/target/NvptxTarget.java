@@ -65,6 +65,8 @@ public record NvptxTarget(int sm) implements Target {
 
     @Override
     public LLVMValueRef approxMath(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef x) {
+        // tanh.approx.f32 (PTX 7.0, sm_75 on; our output declares 7.0 from sm_80): NVIDIA's own, in inline PTX
+        if (op.equals("tanh")) return sm >= 80 ? Ll.pureAsm(b, LLVMTypeOf(x), "tanh.approx.f32 $0, $1;", "=f,f", x) : null;
         String name = switch (op) {
             case "ex2" -> "llvm.nvvm.ex2.approx" + (ftz ? ".ftz" : "") + ".f";
             case "lg2" -> "llvm.nvvm.lg2.approx" + (ftz ? ".ftz" : "") + ".f";
@@ -80,20 +82,15 @@ public record NvptxTarget(int sm) implements Target {
         return true;
     }
 
-    /** NVIDIA's instructions themselves, through LLVM's NVVM intrinsics (each one PTX instruction). */
     /**
      * f16 add/sub/mul/fma as NVIDIA's own instructions in inline PTX (opaque to LLVM, so its folds cannot change NaN
      * bits): on NVIDIA's GPUs they are PTX's semantics by definition. The generic lowering (f64 with rounding to odd
-     * for fma) made ggml's f16 matrix-vector kernels run at half of NVIDIA's speed.
+     * for fma) made ggml's f16 matrix-vector kernels run at half of NVIDIA's speed. An add, sub or mul written without
+     * a rounding modifier keeps none, so NVIDIA's compiler may fuse it as it does in NVIDIA's own PTX.
      */
     @Override
-    public LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef[] in) {
-        String f = ftz ? ".ftz" : "";
-        String text = switch (op) {
-            case "add", "sub", "mul" -> in.length == 2 ? op + ".rn" + f + ".f16 $0, $1, $2;" : null;
-            case "fma", "mad" -> in.length == 3 ? "fma.rn" + f + ".f16 $0, $1, $2, $3;" : null;
-            default -> null;
-        };
+    public LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, boolean unrounded, LLVMValueRef[] in) {
+        String text = halfText(op, ftz, unrounded, ".f16", in.length);
         if (text == null) return null;
         LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetModuleContext(m)), half = LLVMTypeOf(in[0]);
         LLVMValueRef[] bits = new LLVMValueRef[in.length];
@@ -102,11 +99,38 @@ public record NvptxTarget(int sm) implements Target {
         return LLVMBuildBitCast(b, Ll.pureAsm(b, i16, text, constraints, bits), half, "");
     }
 
+    /** f16x2 add/sub/mul/fma as NVIDIA's own packed instructions (one instruction, not two halves and a repack). */
+    @Override
+    public LLVMValueRef halfPairOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, boolean unrounded, LLVMValueRef[] in) {
+        String text = halfText(op, ftz, unrounded, ".f16x2", in.length);
+        if (text == null) return null;
+        return Ll.pureAsm(b, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), text, "=r" + ",r".repeat(in.length), in);
+    }
+
+    private static String halfText(String op, boolean ftz, boolean unrounded, String type, int operands) {
+        String f = ftz ? ".ftz" : "";
+        return switch (op) {
+            case "add", "sub", "mul" -> operands == 2 ? op + (unrounded ? "" : ".rn") + f + type + " $0, $1, $2;" : null;
+            case "fma", "mad" -> operands == 3 ? "fma.rn" + f + type + " $0, $1, $2, $3;" : null;
+            default -> null;
+        };
+    }
+
+    /**
+     * NVIDIA's instructions themselves, through LLVM's NVVM intrinsics or inline PTX (each one PTX instruction). An
+     * add, sub or mul without a rounding modifier stays without one, in inline PTX (the intrinsics all name one), so
+     * NVIDIA's compiler fuses a mul into an add as it does in NVIDIA's own PTX (ggml's attention kernels: 161 of them
+     * in one vector kernel).
+     */
     @Override
     public LLVMValueRef floatOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean f64, String rounding, boolean ftz, boolean approx,
                                 LLVMValueRef[] in) {
-        String t = f64 ? ".d" : ".f", f = ftz ? ".ftz" : "", r = "." + rounding;
+        String t = f64 ? ".d" : ".f", f = ftz ? ".ftz" : "", r = rounding.isEmpty() ? "" : "." + rounding;
         if (f64 && ftz) return null;
+        if (rounding.isEmpty() && (op.equals("add") || op.equals("mul")) && !approx && in.length == 2) {
+            String k = f64 ? "d" : "f";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), op + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
+        }
         // copysign (sign of the first operand, magnitude of the second) as bit operations in inline PTX, opaque to
         // LLVM: LLVM 20's InstCombine folded min(copysign(x, y), min(x, y)) to min(x, y), wrong wherever y is
         // negative and x positive (corpus kernel fuzz_1_19670: -5.9e-22 for NVIDIA's -2.5e21); and NVIDIA's JIT gave
@@ -322,6 +346,19 @@ public record NvptxTarget(int sm) implements Target {
         String text = opcode + type.modifier() + (bfi ? " $0, $1, $2, $3, $4;" : " $0, $1, $2, $3;");
         String constraints = "=" + r + "," + r + (bfi ? "," + r : "") + ",r,r";
         return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text, constraints, operands);
+    }
+
+    /**
+     * prmt, dp4a and dp2a as NVIDIA's own instructions in inline PTX: their generic lowerings (a byte select of four
+     * shifts and masks each, four extended multiply-adds) made ggml's quantized matrix-vector kernels three times the
+     * size of NVIDIA's (128 prmt and 32 dp4a in one of them).
+     */
+    @Override
+    public LLVMValueRef ownInteger(LLVMBuilderRef b, String instruction, LLVMValueRef... operands) {
+        if (instruction.startsWith("dp") && sm < 61) return null;
+        StringBuilder text = new StringBuilder(instruction).append(" $0");
+        for (int k = 1; k <= operands.length; k++) text.append(", $").append(k);
+        return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text.append(';').toString(), "=r" + ",r".repeat(operands.length), operands);
     }
 
     @Override

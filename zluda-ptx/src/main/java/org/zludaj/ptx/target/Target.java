@@ -109,8 +109,8 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * Whether the target's f32 arithmetic gives PTX's canonical NaN (0x7fffffff) by itself, as NVIDIA's GPUs do; other
-     * targets replace a NaN result by it after each operation.
+     * Whether the target's f32 arithmetic and its f16/f32/f64 conversions (fpext, fptrunc) give PTX's canonical NaN
+     * (0x7fffffff) by themselves, as NVIDIA's GPUs do; other targets replace a NaN result by it after each operation.
      */
     default boolean canonicalNaN() {
         return false;
@@ -120,17 +120,27 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
      * One f16 PTX instruction ({@code add sub mul fma}, round to nearest, with or without .ftz) as the target's own
      * instruction of exactly PTX's semantics, or null: then the generic lowering computes it in a wider type and rounds
      * once (every target gives NVIDIA's bits, at the cost of some twenty instructions an operation, eighty for fma).
-     * Saturation is applied by the caller.
+     * {@code unrounded}: an add, sub or mul written without a rounding modifier, which PTX lets a compiler fuse with a
+     * neighbouring mul or add. Saturation is applied by the caller.
      */
-    default LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, LLVMValueRef[] in) {
+    default LLVMValueRef halfOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, boolean unrounded, LLVMValueRef[] in) {
+        return null;
+    }
+
+    /**
+     * As {@link #halfOp} for the packed form ({@code .f16x2}, no .sat or .relu): operands and result are i32 words of
+     * two halves; null where the target has no such instruction (each half is then computed on its own).
+     */
+    default LLVMValueRef halfPairOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, boolean unrounded, LLVMValueRef[] in) {
         return null;
     }
 
     /**
      * One f32 or f64 PTX instruction ({@code add sub mul fma mad div rcp sqrt rsqrt min max ex2 lg2 sin cos copysign}) as the
-     * target's own instruction of exactly PTX's semantics for the given rounding ("rn", "rz", "rm", "rp"), .ftz and
-     * .approx (NaN results, subnormals and signed zeros included), or null where it has none: then the generic
-     * lowering applies, which makes every target give NVIDIA's bits. Saturation is applied by the caller.
+     * target's own instruction of exactly PTX's semantics for the given rounding ("rn", "rz", "rm", "rp"; "" for an
+     * add, sub or mul written without one: round to nearest, and PTX lets a compiler fuse it with a neighbouring mul or
+     * add), .ftz and .approx (NaN results, subnormals and signed zeros included), or null where it has none: then the
+     * generic lowering applies, which makes every target give NVIDIA's bits. Saturation is applied by the caller.
      */
     default LLVMValueRef floatOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean f64, String rounding, boolean ftz, boolean approx,
                                  LLVMValueRef[] in) {
@@ -370,6 +380,15 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /** Whether {@link #bitField} gives the target's own instructions. */
     default boolean hasBitFields() {
         return false;
+    }
+
+    /**
+     * A 32-bit integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
+     * dp2a.lo/.hi} with their types): {@code instruction} is its opcode and modifiers as PTX writes them ("dp4a.s32.u32"),
+     * the operands and result b32 registers. Null where the target has none (the generic lowering applies).
+     */
+    default LLVMValueRef ownInteger(LLVMBuilderRef b, String instruction, LLVMValueRef... operands) {
+        return null;
     }
 
     /** Module-level settings (flags) before code generation. */
