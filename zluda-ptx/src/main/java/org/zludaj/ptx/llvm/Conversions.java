@@ -303,6 +303,19 @@ final class Conversions {
         }
         LLVMValueRef x = l.read(ins, ins.operands().get(1), from);
         LLVMValueRef r;
+        // f32/f64 to an integer: the target's own conversion where it has PTX's (NVPTX: the cvt itself; the generic
+        // lowering adds a NaN test and a select to LLVM's saturating conversion)
+        boolean integral = ins.has(".rni") || ins.has(".rzi") || ins.has(".rmi") || ins.has(".rpi");  // PTX requires one
+        if ((from == Type.F32 || from == Type.F64) && integral && !to.isFloat() && to.bits() >= 16
+                && (to.isSigned() || to.kind() == Type.Kind.UNSIGNED)) {
+            StringBuilder form = new StringBuilder("cvt");
+            for (String m : List.of(".rni", ".rzi", ".rmi", ".rpi", ".ftz", ".sat")) if (ins.has(m)) form.append(m);
+            LLVMValueRef own = l.target.ownConvert(b(), form + to.modifier() + from.modifier(), l.llvmType(to), x);
+            if (own != null) {
+                l.write(ins, ins.operands().get(0), own, to);
+                return;
+            }
+        }
         if (from.isFloat() && ftz && from == Type.F32) x = floats.flush(x, from);
         // cvt.ftz.f64.f32 also makes a NaN canonical before widening (0x7fffffffe0000000 on NVIDIA's sm_90)
         if (ftz && from == Type.F32 && to == Type.F64) x = floats.canonical(x, from);
@@ -424,7 +437,8 @@ final class Conversions {
         String f = ins.has(".rni") ? "llvm.roundeven" : ins.has(".rzi") ? "llvm.trunc" : ins.has(".rmi") ? "llvm.floor"
                 : ins.has(".rpi") ? "llvm.ceil" : null;
         LLVMValueRef r = f == null ? x : Ll.intrinsic(l.module, b(), f, new LLVMTypeRef[] {l.llvmType(t)}, x);
-        return t == Type.F64 ? r : floats.canonical(r, t);
+        // NVPTX: the intrinsics are NVIDIA's cvt.rXi, which gives the canonical NaN itself
+        return t == Type.F64 || f != null && l.target.canonicalNaN() ? r : floats.canonical(r, t);
     }
 
     private LLVMValueRef intToInt(LLVMValueRef x, Type from, Type to, boolean sat) {

@@ -41,6 +41,12 @@ final class ScalarOps {
      */
     private LLVMValueRef divide(String op, boolean signed, LLVMValueRef x, LLVMValueRef y) {
         LLVMTypeRef t = LLVMTypeOf(y);
+        // a divisor known only at run time: the target's own division where it has PTX's results (NVPTX: NVIDIA's
+        // div/rem, which its compiler splits into a 32-bit path itself; LLVM's guard and its own split came on top)
+        if (LLVMIsConstant(y) == 0) {
+            LLVMValueRef own = l.target.ownInteger(l.b, op + (signed ? ".s" : ".u") + LLVMGetIntTypeWidth(t), x, y);
+            if (own != null) return own;
+        }
         LLVMValueRef zero = LLVMBuildICmp(l.b, LLVMIntEQ, y, LLVMConstInt(t, 0, 0), ""), one = LLVMConstInt(t, 1, 0);
         LLVMValueRef unsafe = zero;
         if (signed) {
@@ -168,6 +174,12 @@ final class ScalarOps {
             return;
         }
         LLVMValueRef x = l.read(i, o.get(1), t), y = l.read(i, o.get(2), t);
+        // .ftz f32: the target's own comparison where it has one (NVPTX: no flush of each operand before it)
+        LLVMValueRef own = t == Type.F32 && i.has(".ftz") ? l.target.ownCompare(l.b, "setp" + cmp + ".ftz.f32", x, y) : null;
+        if (own != null) {
+            combineAndWrite(i, own, LLVMBuildNot(l.b, own, ""));
+            return;
+        }
         if ((t == Type.F16 || t == Type.F32) && i.has(".ftz")) {  // subnormals compare as zeros
             x = l.floats.flush(x, t);
             y = l.floats.flush(y, t);

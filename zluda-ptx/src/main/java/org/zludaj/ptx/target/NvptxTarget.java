@@ -149,6 +149,12 @@ public record NvptxTarget(int sm) implements Target {
             String k = f64 ? "d" : "f";
             return Ll.pureAsm(b, LLVMTypeOf(in[0]), "sub" + r + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
         }
+        // abs/neg as NVIDIA's own (canonical NaN, .ftz): LLVM's fabs/fneg are sign-bit masks, which the generic
+        // lowering follows with a NaN test and a flush of its own
+        if ((op.equals("abs") || op.equals("neg")) && in.length == 1) {
+            String k = f64 ? "d" : "f";
+            return Ll.pureAsm(b, LLVMTypeOf(in[0]), op + f + (f64 ? ".f64" : ".f32") + " $0, $1;", "=" + k + "," + k, in);
+        }
         // min/max as NVIDIA's own instructions in inline PTX (see minMax below)
         if ((op.equals("min") || op.equals("max")) && in.length == 2) {
             String k = f64 ? "d" : "f";
@@ -349,16 +355,58 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /**
-     * prmt, dp4a and dp2a as NVIDIA's own instructions in inline PTX: their generic lowerings (a byte select of four
-     * shifts and masks each, four extended multiply-adds) made ggml's quantized matrix-vector kernels three times the
-     * size of NVIDIA's (128 prmt and 32 dp4a in one of them).
+     * prmt, dp4a, dp2a and integer div/rem as NVIDIA's own instructions in inline PTX: their generic lowerings (a byte
+     * select of four shifts and masks each, four extended multiply-adds; a zero-divisor guard and LLVM's split of
+     * 64-bit division on top of nvcc's own) made ggml's quantized matrix-vector kernels three times the size of
+     * NVIDIA's (128 prmt and 32 dp4a in one of them).
      */
     @Override
     public LLVMValueRef ownInteger(LLVMBuilderRef b, String instruction, LLVMValueRef... operands) {
         if (instruction.startsWith("dp") && sm < 61) return null;
         StringBuilder text = new StringBuilder(instruction).append(" $0");
-        for (int k = 1; k <= operands.length; k++) text.append(", $").append(k);
-        return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text.append(';').toString(), "=r" + ",r".repeat(operands.length), operands);
+        String result = constraint(LLVMTypeOf(operands[0]));
+        if (result == null) return null;
+        StringBuilder constraints = new StringBuilder("=").append(result);
+        for (int k = 1; k <= operands.length; k++) {
+            String c = constraint(LLVMTypeOf(operands[k - 1]));
+            if (c == null) return null;
+            text.append(", $").append(k);
+            constraints.append(',').append(c);
+        }
+        return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text.append(';').toString(), constraints.toString(), operands);
+    }
+
+    /** Float to integer conversions as NVIDIA's cvt (its saturation and NaN results are PTX's by definition). */
+    @Override
+    public LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef x) {
+        String from = constraint(LLVMTypeOf(x)), into = constraint(to);
+        if (from == null || into == null) return null;
+        return Ll.pureAsm(b, to, instruction + " $0, $1;", "=" + into + "," + from, x);
+    }
+
+    /** setp.CMP.ftz.f32 as NVIDIA's own (LLVM's fcmp would need each operand flushed first), through an i32. */
+    @Override
+    public LLVMValueRef ownCompare(LLVMBuilderRef b, String instruction, LLVMValueRef x, LLVMValueRef y) {
+        String k = constraint(LLVMTypeOf(x));
+        if (k == null || !k.equals("f")) return null;
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x)));
+        LLVMValueRef r = Ll.pureAsm(b, i32, "{ .reg .pred %zp; " + instruction + " %zp, $1, $2; selp.u32 $0, 1, 0, %zp; }",
+                "=r,f,f", x, y);
+        return LLVMBuildICmp(b, LLVMIntNE, r, LLVMConstInt(i32, 0, 0), "");
+    }
+
+    /** The inline-assembly register class of a scalar type (null: none used here). */
+    private static String constraint(LLVMTypeRef t) {
+        int kind = LLVMGetTypeKind(t);
+        if (kind == LLVMFloatTypeKind) return "f";
+        if (kind == LLVMDoubleTypeKind) return "d";
+        if (kind != LLVMIntegerTypeKind) return null;
+        return switch (LLVMGetIntTypeWidth(t)) {
+            case 16 -> "h";
+            case 32 -> "r";
+            case 64 -> "l";
+            default -> null;
+        };
     }
 
     @Override

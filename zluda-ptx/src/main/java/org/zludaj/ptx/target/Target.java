@@ -383,11 +383,29 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * A 32-bit integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
-     * dp2a.lo/.hi} with their types): {@code instruction} is its opcode and modifiers as PTX writes them ("dp4a.s32.u32"),
-     * the operands and result b32 registers. Null where the target has none (the generic lowering applies).
+     * An integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
+     * dp2a.lo/.hi} with their types, {@code div}/{@code rem} of a divisor known at run time): {@code instruction} is
+     * its opcode and modifiers as PTX writes them ("dp4a.s32.u32", "div.s64"), the result of the first operand's
+     * type. Null where the target has none (the generic lowering applies).
      */
     default LLVMValueRef ownInteger(LLVMBuilderRef b, String instruction, LLVMValueRef... operands) {
+        return null;
+    }
+
+    /**
+     * A conversion from f32/f64 to an integer the target executes itself with PTX's semantics (rounding, .ftz, .sat,
+     * NaN and out-of-range values): {@code instruction} as PTX writes it ("cvt.rzi.ftz.s32.f32"), {@code to} the
+     * result's LLVM type. Null where the target has none.
+     */
+    default LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef x) {
+        return null;
+    }
+
+    /**
+     * A float comparison the target executes itself with PTX's semantics ({@code instruction} as PTX writes it,
+     * "setp.lt.ftz.f32", without destinations): the i1 result, or null where the target has none.
+     */
+    default LLVMValueRef ownCompare(LLVMBuilderRef b, String instruction, LLVMValueRef x, LLVMValueRef y) {
         return null;
     }
 
