@@ -397,7 +397,8 @@ class NvptxLoweringTest {
      * What ggml's attention and matrix-vector kernels are made of reaches NVIDIA's GPUs as NVIDIA's own instructions
      * (ptxas then makes of it what it makes of NVIDIA's PTX): ld.global.nc stays non-coherent (vectors too, whole),
      * f16 to f32 is a bare cvt (NVIDIA's gives the canonical NaN itself), add/mul without a rounding modifier keep
-     * none, tanh.approx, prmt in both forms, dp4a and dp2a. Assembled by ptxas where it is installed.
+     * none, tanh.approx, prmt in both forms, dp4a and dp2a, abs.ftz, float-to-integer cvt, setp.ftz, and the division
+     * of a run-time divisor (a constant one stays LLVM's multiply). Assembled by ptxas where it is installed.
      */
     @Test
     void ggmlsInstructionsAreNvidiasOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
@@ -408,6 +409,7 @@ class NvptxLoweringTest {
                 	.reg .b16 %h<4>;
                 	.reg .f32 %f<16>;
                 	.reg .b64 %rd<4>;
+                	.reg .pred %p<2>;
                 	ld.param.u64 %rd1, [p];
                 	ld.param.u64 %rd2, [q];
                 	ld.global.nc.v2.f32 {%f1, %f2}, [%rd1];
@@ -422,8 +424,17 @@ class NvptxLoweringTest {
                 	prmt.b32.f4e %r6, %r3, %r4, %r5;
                 	dp4a.s32.u32 %r7, %r5, %r6, %r1;
                 	dp2a.hi.u32.s32 %r8, %r7, %r2, %r3;
+                	abs.ftz.f32 %f8, %f7;
+                	cvt.rzi.ftz.s32.f32 %r9, %f8;
+                	cvt.rni.f32.f32 %f9, %f8;
+                	setp.lt.ftz.f32 %p1, %f9, %f1;
+                	selp.b32 %r10, %r9, %r8, %p1;
+                	cvt.s64.s32 %rd3, %r10;
+                	div.s64 %rd3, %rd3, %rd1;
+                	div.u32 %r11, %r10, 12;
                 	st.global.f32 [%rd2], %f7;
-                	st.global.u32 [%rd2+4], %r8;
+                	st.global.u32 [%rd2+4], %r11;
+                	st.global.u64 [%rd2+8], %rd3;
                 	ret;
                 }
                 """;
@@ -432,7 +443,6 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "ld\\.global\\.nc\\.v4\\.u32"), out);
         assertEquals(1, count(out, "ld\\.global\\.nc\\.u16"), out);
         assertEquals(1, count(out, "\\bcvt\\.f32\\.f16\\b"), out);
-        assertEquals(0, count(out, "setp\\.nan"), "no NaN test after the conversion: " + out);
         assertEquals(1, count(out, "\\bmul\\.ftz\\.f32 "), out);
         assertEquals(1, count(out, "\\badd\\.ftz\\.f32 "), out);
         assertEquals(1, count(out, "\\badd\\.rn\\.f32 "), out);
@@ -441,6 +451,12 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "\\bprmt\\.b32\\.f4e "), out);
         assertEquals(1, count(out, "\\bdp4a\\.s32\\.u32 "), out);
         assertEquals(1, count(out, "\\bdp2a\\.hi\\.u32\\.s32 "), out);
+        assertEquals(1, count(out, "\\babs\\.ftz\\.f32 "), out);
+        assertEquals(1, count(out, "\\bcvt\\.rzi\\.ftz\\.s32\\.f32 "), out);
+        assertEquals(1, count(out, "\\bsetp\\.lt\\.ftz\\.f32 "), out);
+        assertEquals(1, count(out, "\\bdiv\\.s64 "), "a run-time divisor: NVIDIA's division, " + out);
+        assertEquals(0, count(out, "\\bdiv\\.u32 "), "a constant divisor: LLVM's multiply, " + out);
+        assertEquals(0, count(out, "setp\\.nan"), "no NaN selects: " + out);
         java.io.File ptxas = TargetsTest.findOnPath("ptxas");
         org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
         java.nio.file.Path in = dir.resolve("k.ptx");
