@@ -397,7 +397,7 @@ class NvptxLoweringTest {
      * What ggml's attention and matrix-vector kernels are made of reaches NVIDIA's GPUs as NVIDIA's own instructions
      * (ptxas then makes of it what it makes of NVIDIA's PTX): ld.global.nc stays non-coherent (vectors too, whole),
      * f16 to f32 is a bare cvt (NVIDIA's gives the canonical NaN itself), add/mul without a rounding modifier keep
-     * none, tanh.approx, prmt in both forms, dp4a and dp2a, abs.ftz, float-to-integer cvt, setp.ftz, and the division
+     * none, tanh.approx, prmt in both forms, dp4a and dp2a, abs.ftz, float-to-integer cvt, f32 pairs to f16x2, setp.ftz, and the division
      * of a run-time divisor (a constant one stays LLVM's multiply). Assembled by ptxas where it is installed.
      */
     @Test
@@ -432,6 +432,8 @@ class NvptxLoweringTest {
                 	cvt.s64.s32 %rd3, %r10;
                 	div.s64 %rd3, %rd3, %rd1;
                 	div.u32 %r11, %r10, 12;
+                	cvt.rn.f16x2.f32 %r12, %f8, %f9;
+                	xor.b32 %r11, %r11, %r12;
                 	st.global.f32 [%rd2], %f7;
                 	st.global.u32 [%rd2+4], %r11;
                 	st.global.u64 [%rd2+8], %rd3;
@@ -455,6 +457,7 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "\\bcvt\\.rzi\\.ftz\\.s32\\.f32 "), out);
         assertEquals(1, count(out, "\\bsetp\\.lt\\.ftz\\.f32 "), out);
         assertEquals(1, count(out, "\\bdiv\\.s64 "), "a run-time divisor: NVIDIA's division, " + out);
+        assertEquals(1, count(out, "\\bcvt\\.rn\\.f16x2\\.f32 "), out);
         assertEquals(0, count(out, "\\bdiv\\.u32 "), "a constant divisor: LLVM's multiply, " + out);
         assertEquals(0, count(out, "setp\\.nan"), "no NaN selects: " + out);
         java.io.File ptxas = TargetsTest.findOnPath("ptxas");

@@ -404,6 +404,15 @@ final class Conversions {
         Format tf = format(to);
         int lane = tf.width();
         LLVMValueRef hi = l.read(ins, ins.operands().get(1), Type.F32), lo = l.read(ins, ins.operands().get(2), Type.F32);
+        if ((to == Type.F16X2 || to == Type.BF16X2) && (rnd == Round.RN || rnd == Round.RZ)) {
+            String form = "cvt." + rnd.name().toLowerCase(java.util.Locale.ROOT) + (relu ? ".relu" : "") + (satfinite ? ".satfinite" : "")
+                    + to.modifier() + ".f32";
+            LLVMValueRef own = l.target.ownConvert(b(), form, i(32), hi, lo);
+            if (own != null) {
+                l.write(ins, ins.operands().get(0), own, Type.B32);
+                return;
+            }
+        }
         if (relu) {
             hi = relu(hi);
             lo = relu(lo);

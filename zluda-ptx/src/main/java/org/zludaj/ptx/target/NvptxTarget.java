@@ -376,12 +376,23 @@ public record NvptxTarget(int sm) implements Target {
         return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text.append(';').toString(), constraints.toString(), operands);
     }
 
-    /** Float to integer conversions as NVIDIA's cvt (its saturation and NaN results are PTX's by definition). */
+    /**
+     * Float to integer conversions and the packed f32 pairs to f16x2/bf16x2 (one instruction, not two conversions and
+     * a repack) as NVIDIA's cvt: its saturation and NaN results are PTX's by definition.
+     */
     @Override
-    public LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef x) {
-        String from = constraint(LLVMTypeOf(x)), into = constraint(to);
-        if (from == null || into == null) return null;
-        return Ll.pureAsm(b, to, instruction + " $0, $1;", "=" + into + "," + from, x);
+    public LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef... x) {
+        if (instruction.contains("bf16x2") && sm < 80) return null;
+        String into = constraint(to);
+        if (into == null) return null;
+        StringBuilder text = new StringBuilder(instruction).append(" $0"), constraints = new StringBuilder("=").append(into);
+        for (int k = 0; k < x.length; k++) {
+            String c = constraint(LLVMTypeOf(x[k]));
+            if (c == null) return null;
+            text.append(", $").append(k + 1);
+            constraints.append(',').append(c);
+        }
+        return Ll.pureAsm(b, to, text.append(';').toString(), constraints.toString(), x);
     }
 
     /** setp.CMP.ftz.f32 as NVIDIA's own (LLVM's fcmp would need each operand flushed first), through an i32. */

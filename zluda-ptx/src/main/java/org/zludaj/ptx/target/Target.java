@@ -393,11 +393,11 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * A conversion from f32/f64 to an integer the target executes itself with PTX's semantics (rounding, .ftz, .sat,
-     * NaN and out-of-range values): {@code instruction} as PTX writes it ("cvt.rzi.ftz.s32.f32"), {@code to} the
-     * result's LLVM type. Null where the target has none.
+     * A conversion the target executes itself with PTX's semantics (rounding, .ftz, .sat, .relu, NaN and out-of-range
+     * values): f32/f64 to an integer, two f32 to a packed f16x2/bf16x2; {@code instruction} as PTX writes it
+     * ("cvt.rzi.ftz.s32.f32", "cvt.rn.f16x2.f32"), {@code to} the result's LLVM type. Null where the target has none.
      */
-    default LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef x) {
+    default LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef... x) {
         return null;
     }
 
