@@ -434,6 +434,8 @@ class NvptxLoweringTest {
                 	div.u32 %r11, %r10, 12;
                 	cvt.rn.f16x2.f32 %r12, %f8, %f9;
                 	xor.b32 %r11, %r11, %r12;
+                	shr.u32 %r11, %r11, %r1;
+                	shl.b32 %r11, %r11, 3;
                 	st.global.f32 [%rd2], %f7;
                 	st.global.u32 [%rd2+4], %r11;
                 	st.global.u64 [%rd2+8], %rd3;
@@ -458,6 +460,8 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "\\bsetp\\.lt\\.ftz\\.f32 "), out);
         assertEquals(1, count(out, "\\bdiv\\.s64 "), "a run-time divisor: NVIDIA's division, " + out);
         assertEquals(1, count(out, "\\bcvt\\.rn\\.f16x2\\.f32 "), out);
+        assertEquals(1, count(out, "\\bshr\\.u32 %r\\d+, %r\\d+, %r\\d+;"), "a run-time amount: NVIDIA's clamping shift, " + out);
+        assertEquals(0, count(out, "\\bmin\\.u32"), "no clamp of the amount: " + out);
         assertEquals(0, count(out, "\\bdiv\\.u32 "), "a constant divisor: LLVM's multiply, " + out);
         assertEquals(0, count(out, "setp\\.nan"), "no NaN selects: " + out);
         java.io.File ptxas = TargetsTest.findOnPath("ptxas");

@@ -236,6 +236,12 @@ final class ScalarOps {
     /** PTX shifts clamp: amounts >= width give 0 (or the sign for arithmetic right shifts). */
     private LLVMValueRef shift(Type t, LLVMValueRef x, LLVMValueRef amount32, boolean left, boolean signed) {
         LLVMTypeRef lt = l.llvmType(t);
+        // an amount known only at run time: the target's own shift where it clamps as PTX does (NVPTX: NVIDIA's shl/shr,
+        // as in ggml's fast division by a run-time shift; LLVM's shifts past the width need a compare and select)
+        if (LLVMIsConstant(amount32) == 0) {
+            LLVMValueRef own = l.target.ownInteger(l.b, (left ? "shl.b" : signed ? "shr.s" : "shr.u") + t.bits(), x, amount32);
+            if (own != null) return own;
+        }
         LLVMValueRef width = LLVMConstInt(LLVMInt32TypeInContext(l.ctx), t.bits(), 0);
         LLVMValueRef big = LLVMBuildICmp(l.b, LLVMIntUGE, amount32, width, "");
         LLVMValueRef clamped = LLVMBuildSelect(l.b, big, LLVMConstInt(LLVMInt32TypeInContext(l.ctx), t.bits() - 1, 0), amount32, "");

@@ -384,7 +384,8 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
 
     /**
      * An integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
-     * dp2a.lo/.hi} with their types, {@code div}/{@code rem} of a divisor known at run time): {@code instruction} is
+     * dp2a.lo/.hi} with their types, {@code div}/{@code rem} of a divisor and {@code shl}/{@code shr} of an amount known
+     * at run time): {@code instruction} is
      * its opcode and modifiers as PTX writes them ("dp4a.s32.u32", "div.s64"), the result of the first operand's
      * type. Null where the target has none (the generic lowering applies).
      */
