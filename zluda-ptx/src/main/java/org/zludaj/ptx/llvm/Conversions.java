@@ -207,14 +207,17 @@ final class Conversions {
      * routine costs ~50 instructions each, and ggml's attention kernels hold thousands): f16 and bf16 widened exactly
      * (fpext; bf16 is f32's top half), f32 to f16 rounded to nearest even (fptrunc) and f32 to bf16 (integer rounding
      * of the top half); a NaN becomes the destination's canonical NaN as in {@link #exactConvert}, except bf16 to f32,
-     * where NVIDIA keeps it. On NVPTX fpext and fptrunc are NVIDIA's own cvt, which gives that NaN by itself: no test
-     * and select after each (376 of them in one of ggml's f16 attention kernels). Null for the rest.
+     * where NVIDIA keeps it. On NVPTX the target's own cvt in inline PTX, which gives NVIDIA's NaN by itself: no test
+     * and select after each (376 of them in one of ggml's f16 attention kernels); not LLVM's fpext/fptrunc, which LLVM
+     * moves across a negation (its NaN signs are unspecified: NVIDIA's 7fff became ffff, corpus kernel fuzz_1_00181).
+     * Null for the rest.
      */
     private LLVMValueRef fastConvert(LLVMValueRef v, Type from, Format ff, Type to, Format tf, Round rnd, boolean ties, boolean satfinite) {
         LLVMTypeRef i32 = i(32), i16 = i(16);
         if (ff == F16 && (tf == F32 || tf == F64)) {
-            LLVMValueRef r = LLVMBuildFPExt(b(), v, l.llvmType(to), "");
-            return l.target.canonicalNaN() ? r : canonicalIfNaN(v, r, to, tf);
+            LLVMValueRef own = l.target.ownConvert(b(), "cvt" + to.modifier() + ".f16", l.llvmType(to), LLVMBuildBitCast(b(), v, i16, ""));
+            if (own != null) return own;
+            return canonicalIfNaN(v, LLVMBuildFPExt(b(), v, l.llvmType(to), ""), to, tf);
         }
         if (ff == BF16 && (tf == F32 || tf == F64)) {
             LLVMValueRef bits = LLVMBuildZExt(b(), LLVMBuildBitCast(b(), v, i16, ""), i32, "");
@@ -225,8 +228,9 @@ final class Conversions {
         }
         boolean nearestEven = rnd == Round.RN && !ties && !satfinite;
         if (ff == F32 && tf == F16 && nearestEven) {
-            LLVMValueRef r = LLVMBuildFPTrunc(b(), v, l.llvmType(to), "");
-            return l.target.canonicalNaN() ? r : canonicalIfNaN(v, r, to, tf);
+            LLVMValueRef own = l.target.ownConvert(b(), "cvt.rn.f16.f32", i16, v);
+            if (own != null) return LLVMBuildBitCast(b(), own, l.llvmType(to), "");
+            return canonicalIfNaN(v, LLVMBuildFPTrunc(b(), v, l.llvmType(to), ""), to, tf);
         }
         if (ff == F32 && tf == BF16 && nearestEven) {
             // bits + 0x7fff + (bit 16): ties to even; overflow carries into the exponent and gives infinity
@@ -445,9 +449,13 @@ final class Conversions {
     private LLVMValueRef roundIntegral(Instruction ins, LLVMValueRef x, Type t) {
         String f = ins.has(".rni") ? "llvm.roundeven" : ins.has(".rzi") ? "llvm.trunc" : ins.has(".rmi") ? "llvm.floor"
                 : ins.has(".rpi") ? "llvm.ceil" : null;
+        if (f != null && (t == Type.F32 || t == Type.F64)) {  // NVPTX: NVIDIA's cvt.rXi itself, its NaN included
+            String rounding = ins.has(".rni") ? ".rni" : ins.has(".rzi") ? ".rzi" : ins.has(".rmi") ? ".rmi" : ".rpi";
+            LLVMValueRef own = l.target.ownConvert(b(), "cvt" + rounding + t.modifier() + t.modifier(), l.llvmType(t), x);
+            if (own != null) return own;
+        }
         LLVMValueRef r = f == null ? x : Ll.intrinsic(l.module, b(), f, new LLVMTypeRef[] {l.llvmType(t)}, x);
-        // NVPTX: the intrinsics are NVIDIA's cvt.rXi, which gives the canonical NaN itself
-        return t == Type.F64 || f != null && l.target.canonicalNaN() ? r : floats.canonical(r, t);
+        return t == Type.F64 ? r : floats.canonical(r, t);
     }
 
     private LLVMValueRef intToInt(LLVMValueRef x, Type from, Type to, boolean sat) {

@@ -149,12 +149,6 @@ public record NvptxTarget(int sm) implements Target {
             String k = f64 ? "d" : "f";
             return Ll.pureAsm(b, LLVMTypeOf(in[0]), "sub" + r + f + (f64 ? ".f64" : ".f32") + " $0, $1, $2;", "=" + k + "," + k + "," + k, in);
         }
-        // abs/neg as NVIDIA's own (canonical NaN, .ftz): LLVM's fabs/fneg are sign-bit masks, which the generic
-        // lowering follows with a NaN test and a flush of its own
-        if ((op.equals("abs") || op.equals("neg")) && in.length == 1) {
-            String k = f64 ? "d" : "f";
-            return Ll.pureAsm(b, LLVMTypeOf(in[0]), op + f + (f64 ? ".f64" : ".f32") + " $0, $1;", "=" + k + "," + k, in);
-        }
         // min/max as NVIDIA's own instructions in inline PTX (see minMax below)
         if ((op.equals("min") || op.equals("max")) && in.length == 2) {
             String k = f64 ? "d" : "f";
@@ -437,6 +431,7 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);
+        constantShiftsAndDivisors(m);
         selectedHalfConstants(m);
         predicatePhis(m);
         LLVMContextRef ctx = LLVMGetModuleContext(m);
@@ -501,7 +496,8 @@ public record NvptxTarget(int sm) implements Target {
     static void selectedHalfConstants(LLVMModuleRef m) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         Ll.withBuilder(m, b -> forEachInstruction(m, i -> {
-            if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind) {
+            if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMHalfTypeKind
+                    || halfWidening(i)) {
                 LLVMValueRef v = LLVMGetOperand(i, 0);
                 if (opcodeOf(v) == LLVMBitCast) v = LLVMGetOperand(v, 0);
                 LLVMValueRef cond = null;
@@ -524,6 +520,76 @@ public record NvptxTarget(int sm) implements Target {
                 }
             }
         }));
+    }
+
+    private static final java.util.regex.Pattern OWN_SHIFT_OR_DIVISION =
+            java.util.regex.Pattern.compile("(shl\\.b|shr\\.u|shr\\.s|div\\.u|div\\.s|rem\\.u|rem\\.s)(16|32|64) \\$0, \\$1, \\$2;");
+
+    /**
+     * {@link #ownInteger}'s shifts and divisions whose amount or divisor LLVM's middle end found constant go back to
+     * LLVM's own operations, with PTX's results (a shift past the width clamped, a zero divisor all ones): NVIDIA's
+     * optimizer folded {@code shl.b64} of a register by a constant 0x80000000 amount wrong where the register was known
+     * (corpus kernel fuzz_1_00135: right on the host and in NVIDIA's own PTX, whose amount is computed at run time), and
+     * LLVM turns a constant divisor into a multiplication itself.
+     */
+    static void constantShiftsAndDivisors(LLVMModuleRef m) {
+        java.util.List<LLVMValueRef> calls = new java.util.ArrayList<>();
+        java.util.List<java.util.regex.Matcher> forms = new java.util.ArrayList<>();
+        forEachInstruction(m, i -> {
+            String text = inlineText(i, 32);
+            java.util.regex.Matcher f = text == null ? null : OWN_SHIFT_OR_DIVISION.matcher(text);
+            if (f != null && f.matches() && LLVMIsAConstantInt(LLVMGetOperand(i, 1)) != null && !LLVMIsAConstantInt(LLVMGetOperand(i, 1)).isNull()) {
+                calls.add(i);
+                forms.add(f);
+            }
+        });
+        if (calls.isEmpty()) return;
+        Ll.withBuilder(m, b -> {
+            for (int k = 0; k < calls.size(); k++) {
+                LLVMValueRef i = calls.get(k), x = LLVMGetOperand(i, 0), y = LLVMGetOperand(i, 1);
+                String op = forms.get(k).group(1);
+                LLVMTypeRef t = LLVMTypeOf(i);
+                int width = LLVMGetIntTypeWidth(t);
+                long v = LLVMConstIntGetZExtValue(y);
+                LLVMPositionBuilderBefore(b, i);
+                LLVMValueRef r;
+                if (op.startsWith("sh")) {
+                    long amount = v & 0xffffffffL;  // the amount is a u32
+                    boolean arithmetic = op.equals("shr.s");
+                    if (amount >= width) r = arithmetic ? LLVMBuildAShr(b, x, LLVMConstInt(t, width - 1, 0), "") : LLVMConstInt(t, 0, 0);
+                    else {
+                        LLVMValueRef a = LLVMConstInt(t, amount, 0);
+                        r = op.equals("shl.b") ? LLVMBuildShl(b, x, a, "") : arithmetic ? LLVMBuildAShr(b, x, a, "") : LLVMBuildLShr(b, x, a, "");
+                    }
+                } else {
+                    long divisor = width == 64 ? v : v & ((1L << width) - 1);
+                    boolean signed = op.endsWith(".s");
+                    if (divisor == 0) r = LLVMConstAllOnes(t);  // NVIDIA's result for both
+                    else if (signed && LLVMConstIntGetSExtValue(y) == -1) continue;  // MIN / -1: left to NVIDIA's instruction
+                    else r = op.startsWith("div") ? (signed ? LLVMBuildSDiv(b, x, y, "") : LLVMBuildUDiv(b, x, y, ""))
+                            : (signed ? LLVMBuildSRem(b, x, y, "") : LLVMBuildURem(b, x, y, ""));
+                }
+                Ll.replace(i, r);
+            }
+        });
+    }
+
+    /** The text of an inline-PTX call (its first {@code most} characters), or null for any other instruction. */
+    private static String inlineText(LLVMValueRef i, int most) {
+        if (LLVMGetInstructionOpcode(i) != LLVMCall) return null;
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (callee == null || callee.isNull() || LLVMIsAInlineAsm(callee) == null || LLVMIsAInlineAsm(callee).isNull()) return null;
+        org.bytedeco.javacpp.SizeTPointer n = new org.bytedeco.javacpp.SizeTPointer(1);
+        org.bytedeco.javacpp.BytePointer p = LLVMGetInlineAsmAsmString(callee, n);
+        byte[] bytes = new byte[(int) Math.min(n.get(), most)];
+        p.get(bytes);
+        return new String(bytes, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** Whether {@code i} is {@link #ownConvert}'s cvt.f32.f16 or cvt.f64.f16 (an inline-PTX call of the i16 bits). */
+    private static boolean halfWidening(LLVMValueRef i) {
+        String text = inlineText(i, 16);
+        return text != null && (text.startsWith("cvt.f32.f16 ") || text.startsWith("cvt.f64.f16 "));
     }
 
     /**

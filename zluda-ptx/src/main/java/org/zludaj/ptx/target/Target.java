@@ -109,8 +109,8 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
-     * Whether the target's f32 arithmetic and its f16/f32/f64 conversions (fpext, fptrunc) give PTX's canonical NaN
-     * (0x7fffffff) by themselves, as NVIDIA's GPUs do; other targets replace a NaN result by it after each operation.
+     * Whether the target's f32 arithmetic gives PTX's canonical NaN (0x7fffffff) by itself, as NVIDIA's GPUs do;
+     * other targets replace a NaN result by it after each operation.
      */
     default boolean canonicalNaN() {
         return false;
@@ -395,7 +395,8 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
 
     /**
      * A conversion the target executes itself with PTX's semantics (rounding, .ftz, .sat, .relu, NaN and out-of-range
-     * values): f32/f64 to an integer, two f32 to a packed f16x2/bf16x2; {@code instruction} as PTX writes it
+     * values): f32/f64 to an integer, f16 to f32/f64 and f32 to f16 (16-bit operands as i16), two f32 to a packed
+     * f16x2/bf16x2; {@code instruction} as PTX writes it
      * ("cvt.rzi.ftz.s32.f32", "cvt.rn.f16x2.f32"), {@code to} the result's LLVM type. Null where the target has none.
      */
     default LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef... x) {
