@@ -132,7 +132,7 @@ start:                                            ; preds = %entry
   store float %49, ptr %f6, align 4
   %50 = load float, ptr %f6, align 4
   %51 = load float, ptr %f1, align 4
-  %52 = call float @llvm.nvvm.mul.rn.f(float %50, float %51)
+  %52 = call float asm "mul.f32 $0, $1, $2;", "=f,f,f"(float %50, float %51)
   %53 = fcmp ogt float %52, 1.000000e+00
   %54 = select i1 %53, float 1.000000e+00, float %52
   %55 = fcmp olt float %54, 0.000000e+00
@@ -165,9 +165,6 @@ declare float @llvm.nvvm.add.rz.ftz.f(float, float) #0
 
 ; Function Attrs: nocallback nofree nosync nounwind willreturn memory(none)
 declare float @llvm.nvvm.ex2.approx.ftz.f(float) #1
-
-; Function Attrs: nocallback nofree nosync nounwind speculatable willreturn memory(none)
-declare float @llvm.nvvm.mul.rn.f(float, float) #0
 
 attributes #0 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 attributes #1 = { nocallback nofree nosync nounwind willreturn memory(none) }
