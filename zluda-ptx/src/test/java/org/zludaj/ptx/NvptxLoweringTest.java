@@ -463,14 +463,7 @@ class NvptxLoweringTest {
         assertEquals(0, count(out, "\\bmin\\.u32"), "no clamp of the amount: " + out);
         assertEquals(0, count(out, "\\bdiv\\.u32 "), "a constant divisor: LLVM's multiply, " + out);
         assertEquals(0, count(out, "setp\\.nan"), "no NaN selects: " + out);
-        java.io.File ptxas = TargetsTest.findOnPath("ptxas");
-        org.junit.jupiter.api.Assumptions.assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
-        java.nio.file.Path in = dir.resolve("k.ptx");
-        java.nio.file.Files.writeString(in, out);
-        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), log + out);
+        TargetsTest.assertPtxasAccepts(dir, out);
     }
 
     /**

@@ -134,14 +134,19 @@ class TargetsTest {
         String ptx = Compiler.nvptx(vectoradd(), 90);
         assertTrue(ptx.contains(".target sm_90"), ptx);
         assertTrue(ptx.contains(".visible .entry _Z4vaddPKfS0_Pfi"), ptx);
+        assertPtxasAccepts(dir, ptx);
+    }
+
+    /** NVIDIA's ptxas assembles {@code ptx} for sm_90 (skipped with a message where the CUDA toolkit is absent). */
+    static void assertPtxasAccepts(Path dir, String ptx) throws Exception {
         File ptxas = findOnPath("ptxas");
         assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
-        Path in = dir.resolve("k.ptx");
+        Path in = Files.createTempFile(dir, "k", ".ptx");
         Files.writeString(in, ptx);
-        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
+        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", in + ".cubin", in.toString())
                 .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), out);
+        String log = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), log + ptx);
     }
 
     @Test
@@ -258,14 +263,7 @@ class TargetsTest {
         assertTrue(out.contains(".extern .func  (.param .b32 func_retval0) vprintf"), out);
         assertTrue(out.contains(".extern .func __assertfail"), out);
         assertTrue(out.contains("call.uni (retval0)") || out.contains("call.uni (retval0),"), out);
-        File ptxas = findOnPath("ptxas");
-        assumeTrue(ptxas != null, "ptxas (CUDA toolkit) not installed: NVPTX output not assembled");
-        Path in = dir.resolve("printf.ptx");
-        Files.writeString(in, out);
-        Process p = new ProcessBuilder(ptxas.getPath(), "-arch=sm_90", "-o", dir.resolve("k.cubin").toString(), in.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), log);
+        assertPtxasAccepts(dir, out);
     }
 
     @Test
