@@ -67,9 +67,9 @@ final class FloatOps {
         return LLVMBuildFCmp(b(), p, a, b, "");
     }
 
-    /** Whether the instruction names its rounding (.rn .rz .rm .rp). */
-    static boolean explicitRounding(Instruction i) {
-        return i.has(".rn") || i.has(".rz") || i.has(".rm") || i.has(".rp");
+    /** An add, sub or mul without a rounding modifier: round to nearest, and a compiler may fuse a mul into an add. */
+    static boolean unrounded(Instruction i) {
+        return Set.of("add", "sub", "mul").contains(i.opcode()) && !(i.has(".rn") || i.has(".rz") || i.has(".rm") || i.has(".rp"));
     }
 
     static Round rounding(Instruction i) {
@@ -127,8 +127,7 @@ final class FloatOps {
         if (lane == Type.F16 && !i.has(".xorsign") && !i.has(".sat") && !i.has(".relu") && rounding(i) == Round.RN) {
             LLVMValueRef[] words = new LLVMValueRef[i.operands().size() - 1];
             for (int k = 0; k < words.length; k++) words[k] = l.read(i, i.operands().get(k + 1), Type.B32);
-            boolean unrounded = Set.of("add", "sub", "mul").contains(i.opcode()) && !explicitRounding(i);
-            LLVMValueRef own = l.target.halfPairOp(l.module, b(), i.opcode(), i.has(".ftz"), unrounded, words);
+            LLVMValueRef own = l.target.halfPairOp(l.module, b(), i.opcode(), i.has(".ftz"), unrounded(i), words);
             if (own != null) {
                 l.write(i, i.operands().get(0), own, Type.B32);
                 return;
@@ -148,8 +147,7 @@ final class FloatOps {
     /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
     LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
         boolean ftz = i.has(".ftz") && (t == Type.F32 || t == Type.F16);
-        // add/sub/mul without a rounding modifier: round to nearest, and a compiler may fuse a mul into an add
-        boolean unrounded = Set.of("add", "sub", "mul").contains(i.opcode()) && !explicitRounding(i);
+        boolean unrounded = unrounded(i);
         if ((t == Type.F32 || t == Type.F64) && !i.has(".xorsign") && !i.has(".NaN") && !i.has(".full")) {
             LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64,
                     unrounded ? "" : rounding(i).name().toLowerCase(java.util.Locale.ROOT), ftz, i.has(".approx"), in);

@@ -95,23 +95,21 @@ public record NvptxTarget(int sm) implements Target {
         LLVMTypeRef i16 = LLVMInt16TypeInContext(LLVMGetModuleContext(m)), half = LLVMTypeOf(in[0]);
         LLVMValueRef[] bits = new LLVMValueRef[in.length];
         for (int k = 0; k < in.length; k++) bits[k] = LLVMBuildBitCast(b, in[k], i16, "");
-        String constraints = "=h" + ",h".repeat(in.length);
-        return LLVMBuildBitCast(b, Ll.pureAsm(b, i16, text, constraints, bits), half, "");
+        return LLVMBuildBitCast(b, inline(b, text, i16, bits), half, "");
     }
 
     /** f16x2 add/sub/mul/fma as NVIDIA's own packed instructions (one instruction, not two halves and a repack). */
     @Override
     public LLVMValueRef halfPairOp(LLVMModuleRef m, LLVMBuilderRef b, String op, boolean ftz, boolean unrounded, LLVMValueRef[] in) {
         String text = halfText(op, ftz, unrounded, ".f16x2", in.length);
-        if (text == null) return null;
-        return Ll.pureAsm(b, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), text, "=r" + ",r".repeat(in.length), in);
+        return text == null ? null : inline(b, text, LLVMInt32TypeInContext(LLVMGetModuleContext(m)), in);
     }
 
     private static String halfText(String op, boolean ftz, boolean unrounded, String type, int operands) {
         String f = ftz ? ".ftz" : "";
         return switch (op) {
-            case "add", "sub", "mul" -> operands == 2 ? op + (unrounded ? "" : ".rn") + f + type + " $0, $1, $2;" : null;
-            case "fma", "mad" -> operands == 3 ? "fma.rn" + f + type + " $0, $1, $2, $3;" : null;
+            case "add", "sub", "mul" -> operands == 2 ? op + (unrounded ? "" : ".rn") + f + type : null;
+            case "fma", "mad" -> operands == 3 ? "fma.rn" + f + type : null;
             default -> null;
         };
     }
@@ -357,17 +355,7 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public LLVMValueRef ownInteger(LLVMBuilderRef b, String instruction, LLVMValueRef... operands) {
         if (instruction.startsWith("dp") && sm < 61) return null;
-        StringBuilder text = new StringBuilder(instruction).append(" $0");
-        String result = constraint(LLVMTypeOf(operands[0]));
-        if (result == null) return null;
-        StringBuilder constraints = new StringBuilder("=").append(result);
-        for (int k = 1; k <= operands.length; k++) {
-            String c = constraint(LLVMTypeOf(operands[k - 1]));
-            if (c == null) return null;
-            text.append(", $").append(k);
-            constraints.append(',').append(c);
-        }
-        return Ll.pureAsm(b, LLVMTypeOf(operands[0]), text.append(';').toString(), constraints.toString(), operands);
+        return inline(b, instruction, LLVMTypeOf(operands[0]), operands);
     }
 
     /**
@@ -377,16 +365,21 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public LLVMValueRef ownConvert(LLVMBuilderRef b, String instruction, LLVMTypeRef to, LLVMValueRef... x) {
         if (instruction.contains("bf16x2") && sm < 80) return null;
-        String into = constraint(to);
+        return inline(b, instruction, to, x);
+    }
+
+    /** {@code instruction $0, $1, ...;} in inline PTX, its operands in the registers of their types; null for other types. */
+    private static LLVMValueRef inline(LLVMBuilderRef b, String instruction, LLVMTypeRef result, LLVMValueRef... operands) {
+        String into = constraint(result);
         if (into == null) return null;
         StringBuilder text = new StringBuilder(instruction).append(" $0"), constraints = new StringBuilder("=").append(into);
-        for (int k = 0; k < x.length; k++) {
-            String c = constraint(LLVMTypeOf(x[k]));
+        for (int k = 0; k < operands.length; k++) {
+            String c = constraint(LLVMTypeOf(operands[k]));
             if (c == null) return null;
             text.append(", $").append(k + 1);
             constraints.append(',').append(c);
         }
-        return Ll.pureAsm(b, to, text.append(';').toString(), constraints.toString(), x);
+        return Ll.pureAsm(b, result, text.append(';').toString(), constraints.toString(), operands);
     }
 
     /** setp.CMP.ftz.f32 as NVIDIA's own (LLVM's fcmp would need each operand flushed first), through an i32. */
