@@ -3,7 +3,8 @@
 # NVPTX of the GPU build's own PTX; a cache made here from the host build's PTX missed some kernels there).
 #   here:   tools/gpu-check/gpu-check.sh sm_90 device          (.device-carry: run.sh, the Java runtime, ggml's source)
 #           tools/gpu-check/ggml-device-kit.sh make            (.device-kit: LLVM and the jars, ggml's source, this script)
-#   call 1: bash .device-kit/ggml-device-kit.sh there          (carry .device-kit: LLVM unpacked, ggml built)
+#   call 1: bash .device-kit/ggml-device-kit.sh there          (carry .device-kit: LLVM unpacked, ggml built;
+#           GGML_DEFAULT_BUILD=1: llama.cpp's default build too, for run.sh's GGML_BUILD=default)
 #   call 2: bash .device-carry/run.sh ggml-prep; bash .device-carry/run.sh ggml-suite [GROUPS]   (carry .device-carry,
 #           on the same warm machine, within 30 s: every kernel compiled, then the suite both ways)
 # The two carries do not fit one call (64 MiB).
@@ -27,6 +28,12 @@ case "${1:-}" in
     GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" \
       bash "$here/build.sh" "$here/ggml-src.tar.xz" "$s/ggml-build" > "$out/ggml-build.log" 2>&1
     echo "ggml build: exit $? in $(( $(date +%s) - t0 )) s; $(nvcc --version | tail -2 | head -1)"
+    if [ -n "${GGML_DEFAULT_BUILD:-}" ]; then  # and llama.cpp's default build (MMQ on), for run.sh's GGML_BUILD=default
+      t0=$(date +%s)
+      GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" \
+        bash "$here/build.sh" "$here/ggml-src.tar.xz" "$s/ggml-build-default" default > "$out/ggml-build-default.log" 2>&1
+      echo "ggml default build: exit $? in $(( $(date +%s) - t0 )) s"
+    fi
     wait; ls -la "$k/lib" | tail -3
     nvidia-smi --query-gpu=name,driver_version --format=csv,noheader ;;
   *) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;

@@ -22,6 +22,8 @@
 #   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
 #                                            ops in groups of parallel processes (after ggml-prep, same warm machine)
 #   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS ...")
+#   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N)
+#                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
 #                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
@@ -194,8 +196,10 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
-  g=$scratch/ggml-build
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+  # GGML_BUILD=default: the build of llama.cpp's default options (MMQ on, no FORCE_CUBLAS) that 'ggml-device-kit.sh
+  # there' makes with GGML_DEFAULT_BUILD=1 (its device code is the same PTX: ggml-prep's cache serves both)
+  g=$scratch/ggml-build; [ "${GGML_BUILD:-}" = default ] && g=$scratch/ggml-build-default
   cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
   t0=$(date +%s)
   logs=$out/logs; mkdir -p "$logs"  # only a few files come back from the GPU machine: ggml.md holds what matters
@@ -344,21 +348,33 @@ PY
     } 2>&1 | tee "$out/ggml.md"
     exit 0
   fi
-  { names
-    # GPT-2 124M with random weights: prompt (a long prompt, one token generated) and generation (64 tokens)
+  # GPT-2 124M with random weights: prompt (a long prompt, one token generated) and generation (GGML_GPT2_N tokens
+  # after a one-token prompt), GGML_GPT2_RUNS times each way: the first run of a process compiles (NVIDIA's JIT of
+  # ggml's compute_75 PTX natively, unless its cache has it; ZLUDA-J's kernels come from its compile cache), the later
+  # ones show the steady state
+  gpt2_table() {
     python3 "$here/ggml/gpt2-random-model.py" "$scratch/gpt2.bin" > /dev/null
     long=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done)
-    echo; echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens)"
-    for who in nat oursg; do
-      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$logs/gpt2.prompt.$who" 2>&1
-      $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "H" -n 64 -ngl 1 -s 1 --top_k 1 > "$logs/gpt2.gen.$who" 2>&1
-      printf '%-8s prompt: %s | generation: %s\n' "$who" "$(grep -a 'predict time' "$logs/gpt2.prompt.$who" | sed 's/.*= *//')" \
-        "$(grep -a 'predict time' "$logs/gpt2.gen.$who" | sed 's/.*= *//')"
-      for k in prompt gen; do grep -aq 'predict time' "$logs/gpt2.$k.$who" || { echo "--- gpt2.$k.$who:"; tail -15 "$logs/gpt2.$k.$who"; }; done
+    echo; echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens), run by run"
+    for run in $(seq 1 "${GGML_GPT2_RUNS:-1}"); do
+      for who in nat oursg; do
+        $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$logs/gpt2.prompt.$who" 2>&1
+        $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "H" -n "${GGML_GPT2_N:-64}" -ngl 1 -s 1 --top_k 1 > "$logs/gpt2.gen.$who" 2>&1
+        printf 'run %d %-8s prompt: %s | generation: %s\n' "$run" "$who" "$(grep -a 'predict time' "$logs/gpt2.prompt.$who" | sed 's/.*= *//')" \
+          "$(grep -a 'predict time' "$logs/gpt2.gen.$who" | sed 's/.*= *//')"
+        for k in prompt gen; do grep -aq 'predict time' "$logs/gpt2.$k.$who" || { echo "--- gpt2.$k.$who:"; tail -15 "$logs/gpt2.$k.$who"; }; done
+      done
     done
     if [ "$(grep -a '^H' "$logs/gpt2.gen.nat")" = "$(grep -a '^H' "$logs/gpt2.gen.oursg")" ]; then
       echo "generated text: the same natively and through ZLUDA-J"
     else echo "generated text: DIFFERS"; fi
+  }
+  if [ "$1" = ggml-gpt2 ]; then  # 'run.sh ggml-gpt2': the GPT-2 table alone (GGML_GPT2_RUNS=3 for the steady state)
+    gpt2_table 2>&1 | tee "$out/ggml-gpt2.md"
+    exit 0
+  fi
+  { names
+    gpt2_table
     # speed: test-backend-ops perf per case, natively and through ZLUDA-J (us per run; ratio native / ours)
     echo; echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J"
     for op in ${GGML_PERF_OPS:-RMS_NORM GET_ROWS CPY SOFT_MAX ROPE}; do perf_table "$op" "${GGML_PERF_S:-60}"; done

@@ -73,8 +73,17 @@ public final class Compiler {
      * (a diagnostic: {@code zluda compile --passes default<O0>} shows whether an optimization changes a result).
      */
     public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
+        optimize(m, tm, false);
+    }
+
+    /** As above; {@code keepLoops}: no loop unrolling or interleaving ({@link Target#keepsLoops}). */
+    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, boolean keepLoops) throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
+            if (keepLoops) {
+                LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
+                LLVMPassBuilderOptionsSetLoopInterleaving(opts, 0);
+            }
             var e = LLVMRunPasses(m, System.getProperty("zluda.llvm.passes", "default<O2>"), tm, opts);
             if (e != null && !e.isNull()) throw new PtxException(new Diagnostic("-", 0, 0, "LLVM passes: " + Ll.message(LLVMGetErrorMessage(e))));
         } finally {
@@ -168,7 +177,7 @@ public final class Compiler {
         try {
             LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
-                optimize(m, tm);
+                optimize(m, tm, t.keepsLoops());
                 return null;
             });
             t.beforeCodegen(m);

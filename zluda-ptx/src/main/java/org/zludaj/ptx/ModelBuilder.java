@@ -29,6 +29,7 @@ final class ModelBuilder {
     final List<Function> functions = new ArrayList<>();
     private String currentFunction;
     private boolean currentFailed;
+    private boolean noUnroll;
 
     ModelBuilder(String moduleName) {
         this.moduleName = moduleName;
@@ -61,7 +62,19 @@ final class ModelBuilder {
                 if (currentFailed) failed.add(f.name());
                 else functions.add(f);
                 currentFunction = null;
+            } else if (t.pragmaDirective() != null && strings(t.pragmaDirective()).contains("\"nounroll\"")) {
+                noUnroll = true;
             }
+        }
+        // a module-level "nounroll" covers every loop of the module, those before it too: each function's directive
+        if (noUnroll) {
+            String pragma = ".pragma \"nounroll\";";
+            functions.replaceAll(f -> {
+                if (f.directives().contains(pragma)) return f;
+                List<String> d = new ArrayList<>(f.directives());
+                d.add(pragma);
+                return new Function(f.entry(), f.attributes(), f.name(), f.returns(), f.params(), List.copyOf(d), f.body(), f.line());
+            });
         }
     }
 

@@ -249,6 +249,7 @@ public final class Lowering {
             kernel = functions.get(f.name());
             LLVMSetLinkage(kernel, f.attributes().contains(".visible") ? LLVMExternalLinkage : LLVMInternalLinkage);
         }
+        if (target.keepsLoops() && f.directives().contains(NOUNROLL)) LoopPragmas.markAll(kernel);
         b = LLVMCreateBuilderInContext(ctx);
         try {
             entryBlock = LLVMAppendBasicBlockInContext(ctx, kernel, "entry");
@@ -427,6 +428,9 @@ public final class Lowering {
         }
     }
 
+    /** A function-level (or, spread by the parser, module-level) {@code .pragma "nounroll"} among a function's directives. */
+    public static final String NOUNROLL = ".pragma \"nounroll\";";
+
     private void statements(List<Statement> body) {
         for (Statement s : body) {
             if (s instanceof Statement.Label l) {
@@ -435,6 +439,9 @@ public final class Lowering {
                 LLVMPositionBuilderAtEnd(b, bb);
             } else if (s instanceof Statement.Block blk) {
                 statements(blk.statements());
+            } else if (s instanceof Statement.Pragma p) {
+                if (target.keepsLoops() && p.values().contains("\"nounroll\"")
+                        && LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) == null) LoopPragmas.mark(module, b);
             } else if (s instanceof Instruction i) {
                 if (LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(b)) != null) {
                     LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, kernel, "dead"));

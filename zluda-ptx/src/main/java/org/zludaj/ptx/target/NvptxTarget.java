@@ -10,6 +10,7 @@ import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 import org.zludaj.ptx.llvm.Ll;
+import org.zludaj.ptx.llvm.LoopPragmas;
 import org.zludaj.ptx.model.StateSpace;
 
 /** NVIDIA GPUs through LLVM's NVPTX back end: the cuda loopback backend runs our PTX output on NVIDIA's driver. */
@@ -413,53 +414,26 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /**
-     * Every loop of the optimized module starts with {@code .pragma "nounroll";} (inline PTX at the head of each block
-     * a branch goes back to): NVIDIA's ptxas (CUDA 13.0, driver 580) unrolled a loop that LLVM had already unrolled by
-     * four, hoisted a loop-invariant select into the preheader of its own sixteen-fold copy only, and the path that
-     * skipped that copy read the register uninitialized: a loop of {@code bfe.u64} gave 0 instead of its field (corpus
-     * kernel fuzz_1_00998; the same PTX with the pragma, or at -O0, is right). LLVM's middle end has unrolled what it
-     * found worth unrolling; ptxas keeps the loops as they are. (LLVM's own loop metadata for this,
-     * llvm.loop.unroll.disable, needs a self-referential node the C API cannot make safely.)
+     * The PTX's loops reach ptxas as they were: LLVM unrolls none of them, and each source {@code .pragma "nounroll"}
+     * is placed again at its loop's head ({@link LoopPragmas}), so ptxas unrolls what it would unroll of NVIDIA's own
+     * PTX (nvcc has unrolled what it wanted to). Until 2026-11-27 LLVM unrolled loops as it saw fit and every loop got
+     * the pragma: NVIDIA's ptxas (CUDA 13.0, driver 580) had unrolled a loop that LLVM had already unrolled by four,
+     * hoisted a loop-invariant select into the preheader of its own sixteen-fold copy only, and the path that skipped
+     * that copy read the register uninitialized (corpus kernel fuzz_1_00998); but with no loop unrolled by ptxas, ggml's
+     * f32 matrix-vector kernels came out at two thirds of NVIDIA's code size and ran at half its speed.
      */
+    @Override
+    public boolean keepsLoops() {
+        return true;
+    }
+
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);
         constantShiftsAndDivisors(m);
         selectedHalfConstants(m);
         predicatePhis(m);
-        LLVMContextRef ctx = LLVMGetModuleContext(m);
-        LLVMTypeRef voidFn = LLVMFunctionType(LLVMVoidTypeInContext(ctx), (org.bytedeco.javacpp.PointerPointer<?>) null, 0, 0);
-        String text = ".pragma \"nounroll\";";
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-        try {
-            for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
-                java.util.Map<LLVMValueRef, Integer> order = new java.util.HashMap<>();
-                java.util.List<LLVMBasicBlockRef> blocks = new java.util.ArrayList<>();
-                for (var bb = LLVMGetFirstBasicBlock(f); bb != null && !bb.isNull(); bb = LLVMGetNextBasicBlock(bb)) {
-                    order.put(LLVMBasicBlockAsValue(bb), blocks.size());
-                    blocks.add(bb);
-                }
-                java.util.Set<Integer> headers = new java.util.TreeSet<>();
-                for (int here = 0; here < blocks.size(); here++) {
-                    LLVMValueRef br = LLVMGetBasicBlockTerminator(blocks.get(here));
-                    if (br == null || br.isNull()) continue;
-                    for (int k = 0; k < LLVMGetNumSuccessors(br); k++) {
-                        Integer to = order.get(LLVMBasicBlockAsValue(LLVMGetSuccessor(br, k)));
-                        if (to != null && to <= here) headers.add(to);
-                    }
-                }
-                for (int h : headers) {
-                    LLVMValueRef first = LLVMGetFirstInstruction(blocks.get(h));
-                    while (first != null && !first.isNull() && LLVMGetInstructionOpcode(first) == LLVMPHI) first = LLVMGetNextInstruction(first);
-                    if (first == null || first.isNull()) continue;
-                    LLVMPositionBuilderBefore(b, first);
-                    LLVMValueRef asm = LLVMGetInlineAsm(voidFn, text, text.length(), "", 0, 1, 0, LLVMInlineAsmDialectATT, 0);
-                    LLVMBuildCall2(b, voidFn, asm, (org.bytedeco.javacpp.PointerPointer<?>) null, 0, "");
-                }
-            }
-        } finally {
-            LLVMDisposeBuilder(b);
-        }
+        LoopPragmas.place(m);
     }
 
     /**

@@ -411,6 +411,15 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return null;
     }
 
+    /**
+     * Whether LLVM keeps the PTX's loops (no unrolling or interleaving of its own) and the source's
+     * {@code .pragma "nounroll"} reaches the output ({@link org.zludaj.ptx.llvm.LoopPragmas}): targets whose output
+     * goes through NVIDIA's ptxas, which unrolls loops itself.
+     */
+    default boolean keepsLoops() {
+        return false;
+    }
+
     /** Module-level settings (flags) before code generation. */
     default void configureModule(LLVMModuleRef m) {}
 
