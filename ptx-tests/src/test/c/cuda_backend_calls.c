@@ -38,6 +38,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, CUstream);
 CUresult cuLaunchHostFunc(CUstream, void (*)(void *), void *);
 CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *, CUfunction, int, size_t);
+CUresult cuFuncGetAttribute(int *, int, CUfunction);
 #include <time.h>
 
 static void slow_host_function(void *unused) {
@@ -140,6 +142,17 @@ int main(void) {
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
     CHECK(cuGraphExecDestroy(e));
+
+    /* occupancy and the register-bound attributes are NVIDIA's answers for the compiled kernel (the fake's: 96
+       registers a thread, so 65536 / (96 * 128) = 5 blocks of 128 threads, at most 640 threads a block) */
+    int blocks = -1, regs = -1, threads = -1;
+    CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, b, 128, 0));
+    CHECK(cuFuncGetAttribute(&regs, 4 /* NUM_REGS */, b));
+    CHECK(cuFuncGetAttribute(&threads, 0 /* MAX_THREADS_PER_BLOCK */, b));
+    if (blocks != 5 || regs != 96 || threads != 640) {
+        printf("FAIL: occupancy %d blocks, %d registers, %d threads (want 5, 96, 640)\n", blocks, regs, threads);
+        return 1;
+    }
     printf("PASS: cuda backend calls\n");
     return 0;
 }

@@ -105,7 +105,15 @@ CUresult cuModuleGetGlobal_v2(CUdeviceptr *p, size_t *b, void *m, const char *na
     return 0;
 }
 CUresult cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
-CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : 0; return 0; }
+/* the fake's kernels use 96 registers: NUM_REGS 96, 640 threads per block at most (65536 / 96, in warps) */
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 640 : a == 4 ? 96 : 0; return 0; }
+/* blocks per multiprocessor by the fake's 96 registers a thread (65536 registers, in warps of 32) */
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block, size_t shared) {
+    (void)f; (void)shared;
+    record("cuOccupancyMaxActiveBlocksPerMultiprocessor block=%d shared=%zu", block, shared);
+    *n = block <= 0 ? 0 : 65536 / (96 * ((block + 31) / 32 * 32));
+    return 0;
+}
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
     (void)gy; (void)gz; (void)by; (void)bz; (void)stream; (void)extra;

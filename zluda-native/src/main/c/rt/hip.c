@@ -56,6 +56,9 @@ static hipError_t (*hip_disable_peer)(int);
 /* optional: virtual memory management (hipMemCreate, hipMemAddressReserve, hipMemMap ...), gpuvmm.h */
 static struct gpu_vmm hip_vmm;
 static hipError_t (*hip_cooperative)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **);
+/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessor and hipFuncGetAttribute (optional: looked up by themselves) */
+static hipError_t (*hip_occupancy)(int *, void *, int, size_t);
+static hipError_t (*hip_func_attribute)(int *, int, void *);
 
 /* Opens the HIP runtime; 0 and the file in msg, or -1 with the reason in msg. */
 JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
@@ -91,6 +94,8 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
         hip_vmm.set_access = (int (*)(uint64_t, size_t, const void *, size_t))dlsym(h, "hipMemSetAccess");
         hip_cooperative = (hipError_t(*)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *,
                                          void **))dlsym(h, "hipModuleLaunchCooperativeKernel");
+        hip_occupancy = (hipError_t(*)(int *, void *, int, size_t))dlsym(h, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor");
+        hip_func_attribute = (hipError_t(*)(int *, int, void *))dlsym(h, "hipFuncGetAttribute");
     }
     jsize n = (*e)->GetArrayLength(e, msg), len = (jsize)strlen(buf);
     (*e)->SetByteArrayRegion(e, msg, 0, len < n ? len : n, (const jbyte *)buf);
@@ -277,6 +282,22 @@ JNIEXPORT jint JNICALL JN(launchCooperative)(JNIEnv *e, jclass c, jlong f, jint 
     (void)e; (void)c;
     if (!hip_cooperative) return 801;
     return hip_cooperative(PTR(f), gx, gy, gz, bx, by, bz, shared, NULL, (void **)PTR(params));
+}
+
+/* Blocks of function f resident per compute unit by HIP's own count (its registers too), -1 where HIP has no answer. */
+JNIEXPORT jint JNICALL JN(occupancy)(JNIEnv *e, jclass c, jlong f, jint blockSize, jlong shared) {
+    (void)e; (void)c;
+    int n = 0;
+    if (!hip_occupancy || hip_occupancy(&n, PTR(f), blockSize, (size_t)shared)) return -1;
+    return n;
+}
+
+/* hipFuncGetAttribute (the CUDA numbering: 0 MAX_THREADS_PER_BLOCK, 4 NUM_REGS), -1 where HIP has no answer. */
+JNIEXPORT jint JNICALL JN(functionAttribute)(JNIEnv *e, jclass c, jlong f, jint attribute) {
+    (void)e; (void)c;
+    int v = 0;
+    if (!hip_func_attribute || hip_func_attribute(&v, attribute, PTR(f))) return -1;
+    return v;
 }
 
 JNIEXPORT jboolean JNICALL JN(hasCooperativeLaunch)(JNIEnv *e, jclass c) {

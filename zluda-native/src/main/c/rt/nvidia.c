@@ -57,6 +57,7 @@ typedef unsigned long long CUdeviceptr;
     X(cuModuleGetFunction, CUresult, (void **, void *, const char *))                                             \
     X(cuModuleGetGlobal_v2, CUresult, (CUdeviceptr *, size_t *, void *, const char *))                           \
     X(cuFuncSetAttribute, CUresult, (void *, int, int))                                                           \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor, CUresult, (int *, void *, int, size_t))                        \
     X(cuFuncGetAttribute, CUresult, (int *, int, void *))                                                         \
     X(cuLaunchCooperativeKernel, CUresult, (void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,   \
                                             void *, void **))                                                     \
@@ -312,6 +313,16 @@ JNIEXPORT jint JNICALL JN(functionAttribute)(JNIEnv *e, jclass c, jlong f, jint 
     int v = 0;
     if (current()) return 0;
     return nv_cuFuncGetAttribute(&v, attr, PTR(f)) ? 0 : v;
+}
+
+/* Blocks of function f resident per multiprocessor (NVIDIA's count: its registers, threads and shared memory), -1 on
+ * error. Dynamic shared memory over 48 KiB is first allowed on the function, as a launch of that size would. */
+JNIEXPORT jint JNICALL JN(occupancy)(JNIEnv *e, jclass c, jlong f, jint blockSize, jlong shared) {
+    (void)e; (void)c;
+    int n = 0;
+    if (current()) return -1;
+    if (shared > 48 * 1024 && nv_cuFuncSetAttribute(PTR(f), 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)shared)) return -1;
+    return nv_cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, PTR(f), blockSize, (size_t)shared) ? -1 : n;
 }
 
 /* Queues a launch on `stream` (0: NVIDIA's legacy stream); the driver waits where the host must see it done. */

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node; a launch's
  * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call); a
  * cooperative launch queued on its stream with no synchronization after it, and captured, an NVIDIA graph node with
- * the COOPERATIVE attribute.
+ * the COOPERATIVE attribute (the grid checked against NVIDIA's own occupancy of the kernel); occupancy, NUM_REGS and
+ * MAX_THREADS_PER_BLOCK as NVIDIA's driver counts them for the compiled kernel.
  */
 class CudaBackendFakeTest {
     @Test
@@ -52,13 +53,16 @@ class CudaBackendFakeTest {
                 "launch a grid 1 block 32 shared 0 arg 41",
                 "launch a grid 1 block 32 shared 0 arg 51",
                 "launch a grid 1 block 32 shared 0 arg 52",
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor block=32 shared=0",
                 "cooperative launch a grid 2 block 32 shared 0 arg 61 on a stream",
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor block=32 shared=0",
                 "graph node a grid 2 block 32 shared 0 arg 71 deps 0",
                 "graph node attribute 2 = 1",
                 "graph node b grid 1 block 32 shared 0 arg 72 deps 1",
                 "graph instantiate 3 of 2 nodes",
                 "graph launch 3",
-                "graph destroy 3"), Files.readAllLines(log), r.stderr());
+                "graph destroy 3",
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor block=128 shared=0"), Files.readAllLines(log), r.stderr());
     }
 
     /**

@@ -246,11 +246,17 @@ final class LaunchApi implements CuLaunchApi {
     static int attribute(Driver d, Kernel k, int attrib) throws CudaException {
         var dev = d.devices().get(0);
         return switch (attrib) {
-            case 0 -> maxThreads(dev.attribute(1), k);          // MAX_THREADS_PER_BLOCK
+            case 0 -> {                                        // MAX_THREADS_PER_BLOCK (the compiled code's registers limit it)
+                int own = d.backend.compiledAttribute(k.code, 0);
+                yield own > 0 ? Math.min(own, maxThreads(dev.attribute(1), k)) : maxThreads(dev.attribute(1), k);
+            }
             case 1 -> (int) k.staticShared();             // SHARED_SIZE_BYTES
             case 2 -> 0;                                       // CONST_SIZE_BYTES: module variables are not per kernel
             case 3 -> (int) k.code.localBytes();               // LOCAL_SIZE_BYTES
-            case 4 -> 32;                                      // NUM_REGS
+            case 4 -> {                                        // NUM_REGS: the compiled code's where the backend knows
+                int own = d.backend.compiledAttribute(k.code, 4);
+                yield own > 0 ? own : 32;
+            }
             case 5 -> k.library.ptx.smVersion();               // PTX_VERSION: the .target, as NVIDIA reports it
             case 6 -> dev.attribute(75) * 10 + dev.attribute(76);  // BINARY_VERSION
             case 7 -> 0;                                       // CACHE_MODE_CA
@@ -360,6 +366,10 @@ final class LaunchApi implements CuLaunchApi {
         var dev = d.devices().get(0);
         if (blockSize <= 0 || blockSize > dev.attribute(1)) return 0;
         if (dynamicShared > k.maxDynamicShared) return 0;
+        // the device driver's own count where the backend has one (registers limit it too: ggml splits its attention
+        // work by this answer, and a count of threads alone made it split far finer than NVIDIA's)
+        int own = d.backend.activeBlocks(k.code, blockSize, dynamicShared);
+        if (own >= 0) return own;
         int warps = (blockSize + 31) / 32, maxWarps = dev.attribute(39) / 32;
         int byThreads = maxWarps / warps, byBlocks = dev.attribute(106);
         long shared = k.staticShared() + dynamicShared;

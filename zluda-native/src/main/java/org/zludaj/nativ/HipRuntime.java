@@ -50,6 +50,12 @@ public final class HipRuntime {
 
     public static native boolean hasCooperativeLaunch();
 
+    /** hipModuleOccupancyMaxActiveBlocksPerMultiprocessor of a loaded function, -1 where HIP has no answer. */
+    public static native int occupancy(long function, int blockSize, long dynamicShared);
+
+    /** hipFuncGetAttribute (CUDA's numbering), -1 where HIP has no answer. */
+    public static native int functionAttribute(long function, int attribute);
+
     public static native int streamCreate(long[] out);
 
     public static native int streamDestroy(long stream);

@@ -48,6 +48,9 @@ public final class NvidiaDriver {
 
     public static native int functionAttribute(long function, int attribute);
 
+    /** cuOccupancyMaxActiveBlocksPerMultiprocessor of a loaded function, -1 on error. */
+    public static native int occupancy(long function, int blockSize, long dynamicShared);
+
     /** cuLaunchKernel in {@code stream} (queued: a fault shows at the next synchronization). */
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                                     long stream);

@@ -218,6 +218,24 @@ public interface Backend {
         return null;
     }
 
+    /**
+     * Blocks of {@code kernel} resident at once on one multiprocessor with {@code blockSize} threads and
+     * {@code dynamicShared} bytes of dynamic shared memory, as the device's own driver counts them (its registers
+     * included: cuOccupancyMaxActiveBlocksPerMultiprocessor); -1 where this backend has no such count (the driver's
+     * model of threads and shared memory then answers).
+     */
+    default int activeBlocks(Program.Kernel kernel, int blockSize, long dynamicShared) {
+        return -1;
+    }
+
+    /**
+     * A CUfunction_attribute of the compiled kernel as the device's own driver reports it: MAX_THREADS_PER_BLOCK (0)
+     * and NUM_REGS (4), which depend on the registers the code uses; -1 where this backend does not know.
+     */
+    default int compiledAttribute(Program.Kernel kernel, int attribute) {
+        return -1;
+    }
+
     /** Waits for all work of the backend. */
     void synchronize() throws CudaException;
 

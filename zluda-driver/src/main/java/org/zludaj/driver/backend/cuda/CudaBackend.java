@@ -321,6 +321,19 @@ public final class CudaBackend implements Backend {
         return p;
     }
 
+    /** NVIDIA's own occupancy of our compiled kernel: it knows the registers ptxas gave it. */
+    @Override
+    public int activeBlocks(Program.Kernel kernel, int blockSize, long dynamicShared) {
+        return NvidiaDriver.occupancy(kernel.entry(), blockSize, dynamicShared);
+    }
+
+    @Override
+    public int compiledAttribute(Program.Kernel kernel, int attribute) {
+        if (attribute != 0 && attribute != 4) return -1;
+        int v = NvidiaDriver.functionAttribute(kernel.entry(), attribute);
+        return v > 0 ? v : -1;
+    }
+
     /** A loaded CUmodule of our PTX: a module's variables unit, a kernel unit, or a whole module. */
     private record CudaProgram(long module, PtxModule ptx) implements Program {
         @Override

@@ -46,6 +46,12 @@ public interface Hip {
     /** Whether the runtime has hipModuleLaunchCooperativeKernel (ROCm 6 and later). */
     boolean hasCooperativeLaunch();
 
+    /** hipModuleOccupancyMaxActiveBlocksPerMultiprocessor of a loaded function; -1 where the runtime gives no answer. */
+    int occupancy(long function, int blockSize, long dynamicShared);
+
+    /** hipFuncGetAttribute (CUDA's numbering: 0 MAX_THREADS_PER_BLOCK, 4 NUM_REGS); -1 where the runtime gives no answer. */
+    int functionAttribute(long function, int attribute);
+
     /** hipStreamCreate (a blocking stream: it synchronizes with the null stream). */
     int streamCreate(long[] out);
 

@@ -488,6 +488,19 @@ public final class HipBackend implements Backend {
     private final List<Long> printfBuffers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final java.util.Map<Integer, Long> printfBuffer = new java.util.HashMap<>();
 
+    /** HIP's own occupancy of our code object's kernel (its VGPRs and SGPRs, LDS, waves per compute unit). */
+    @Override
+    public int activeBlocks(Program.Kernel kernel, int blockSize, long dynamicShared) {
+        return hip.occupancy(kernel.entry(), blockSize, dynamicShared);
+    }
+
+    @Override
+    public int compiledAttribute(Program.Kernel kernel, int attribute) {
+        if (attribute != 0 && attribute != 4) return -1;
+        int v = hip.functionAttribute(kernel.entry(), attribute);
+        return v > 0 ? v : -1;
+    }
+
     @Override
     public void synchronize() throws CudaException {
         fence("hipDeviceSynchronize");

@@ -45,6 +45,8 @@ public final class NativeHip implements Hip {
         return HipRuntime.launchCooperative(f, gx, gy, gz, bx, by, bz, shared, params);
     }
     @Override public boolean hasCooperativeLaunch() { return HipRuntime.hasCooperativeLaunch(); }
+    @Override public int occupancy(long f, int blockSize, long shared) { return HipRuntime.occupancy(f, blockSize, shared); }
+    @Override public int functionAttribute(long f, int attribute) { return HipRuntime.functionAttribute(f, attribute); }
     @Override public int streamCreate(long[] out) { return HipRuntime.streamCreate(out); }
     @Override public int streamDestroy(long stream) { return HipRuntime.streamDestroy(stream); }
     @Override public int streamSynchronize(long stream) { return HipRuntime.streamSynchronize(stream); }

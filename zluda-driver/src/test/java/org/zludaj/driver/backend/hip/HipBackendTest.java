@@ -56,6 +56,12 @@ class HipBackendTest {
             return cooperativeResult;
         }
         @Override public boolean hasCooperativeLaunch() { return cooperative; }
+        /** The fake's kernels use 128 VGPRs: 4 blocks of 256 threads per compute unit, 256 threads a block at most. */
+        @Override public int occupancy(long f, int blockSize, long shared) {
+            calls.add("occupancy " + Long.toHexString(f) + " " + blockSize + " " + shared);
+            return blockSize <= 256 ? 1024 / blockSize : 0;
+        }
+        @Override public int functionAttribute(long f, int attribute) { return attribute == 4 ? 128 : attribute == 0 ? 256 : -1; }
         boolean cooperative = true;
         int cooperativeResult;
         @Override public int streamDestroy(long s) { calls.add("streamDestroy " + Long.toHexString(s)); return 0; }
@@ -275,6 +281,23 @@ class HipBackendTest {
         String symbols = Tools.run("llvm-readobj", List.of("--dyn-symbols", f.toString()));
         Files.delete(f);
         assertTrue(symbols.contains("__zluda_got$counter") && !symbols.contains("Name: counter "), "the unit has the slot, not the variable: " + symbols);
+    }
+
+    /**
+     * Occupancy and the register-bound function attributes are HIP's answers for the loaded code object's kernel (its
+     * VGPRs limit them): ggml splits attention work by the occupancy it is told.
+     */
+    @Test
+    void occupancyIsHipsOwnCount() throws Exception {
+        RecordingHip hip = new RecordingHip();
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        Backend.Program.Kernel k = b.load(0, Ptx.parse("k.ptx", PTX)).kernel("k");
+        hip.calls.clear();
+        assertEquals(8, b.activeBlocks(k, 128, 512));
+        assertEquals(List.of("occupancy 6000 128 512"), hip.calls);
+        assertEquals(128, b.compiledAttribute(k, 4));
+        assertEquals(256, b.compiledAttribute(k, 0));
+        assertEquals(-1, b.compiledAttribute(k, 1), "shared memory sizes stay the driver's own");
     }
 
     /**
