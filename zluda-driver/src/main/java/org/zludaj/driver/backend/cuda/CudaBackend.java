@@ -208,14 +208,14 @@ public final class CudaBackend implements Backend {
 
     /** Our NVPTX for the device's sm, from the cache when it is there (then LLVM is not needed at all). */
     String nvptx(PtxModule ptx) throws CudaException {
+        long t0 = System.nanoTime();
         String key = CompileCache.unitKey("nvptx", "sm_" + sm, ptx);
         byte[] hit = cache == null ? null : cache.get(key);
         if (hit != null) {
-            LOG.debug("{} from the compile cache", ptx.name());
+            if (LOG.isDebugEnabled()) LOG.debug("{} from the compile cache in {} us", ptx.name(), (System.nanoTime() - t0) / 1000);
             return new String(hit, StandardCharsets.UTF_8);
         }
         try {
-            long t0 = System.nanoTime();
             String out = org.zludaj.ptx.CompileProgress.run(org.zludaj.ptx.CompileProgress.describe(ptx), "sm_" + sm,
                     () -> org.zludaj.ptx.Compiler.nvptx(ptx, sm));
             if (cache != null) cache.put(key, out.getBytes(StandardCharsets.UTF_8));
@@ -287,7 +287,9 @@ public final class CudaBackend implements Backend {
         byte[] text = (text(compiled) + "\0").getBytes(StandardCharsets.UTF_8);
         long[] out = new long[1];
         byte[] log = new byte[8192];
+        long t0 = System.nanoTime();
         int r = NvidiaDriver.moduleLoad(text, out, log);
+        if (LOG.isDebugEnabled()) LOG.debug("{}: NVIDIA's driver loaded {} bytes of PTX in {} us", ptx.name(), text.length, (System.nanoTime() - t0) / 1000);
         if (r != 0) {
             String msg = new String(log, StandardCharsets.UTF_8).trim();
             LOG.error("NVIDIA's driver refused our PTX for {} ({}): {}", ptx.name(), r, msg);
