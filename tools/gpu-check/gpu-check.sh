@@ -230,7 +230,7 @@ if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2)?$ ]]; then  # ggml built
   perf_table() {
     if [ -z "${GGML_PERF_PARSE_ONLY:-}" ]; then  # set: the logs of an earlier call, read again
       nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.native.$1" 2>&1
-      oursg env ${GGML_OURS_CC:+ZLUDA_CC=$GGML_OURS_CC} timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.ours.$1" 2>&1
+      oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.ours.$1" 2>&1
     fi
     python3 - "$logs/perf.native.$1" "$logs/perf.ours.$1" <<'PY'
 import re, sys
@@ -319,9 +319,9 @@ PY
     exit 0
   fi
   if [ "$1" = ggml-perf ]; then  # 'run.sh ggml-perf': the perf table of the ops llama.cpp's speed rests on
-    # GGML_OURS_CC=9.0: ZLUDA-J reports the GPU's own compute capability (not its default 8.6), so that ggml picks
-    # the same kernels both ways (it chooses flash-attention and matrix-vector kernels by capability)
-    { echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J (cuda backend, ZLUDA_CC=${GGML_OURS_CC:-8.6 by default}), each way bounded per op"
+    # the cuda backend reports the GPU's own compute capability (ZLUDA_CC is the host's and AMD's), so ggml picks the
+    # same kernels both ways (it chooses flash-attention and matrix-vector kernels by capability)
+    { echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J (cuda backend), each way bounded per op"
       for spec in ${GGML_PERF:-MUL_MAT:40 MUL_MAT_ID:30 FLASH_ATTN_EXT:40 SOFT_MAX:20 ROPE:20 RMS_NORM:15 GET_ROWS:15 CPY:20}; do
         echo "$spec:"; perf_table "${spec%%:*}" "${spec#*:}"
       done; } 2>&1 | tee "$out/ggml-perf.md"
