@@ -128,7 +128,7 @@ final class CodeLoader {
      * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
      */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
-        Read r = read(candidates, origin);
+        Read r = read(candidates, origin, d.variableUnits);
         if (r.whole() != null) return new Library(r.whole(), d.backend.load(0, r.whole()), module);
         if (!d.backend.compilesOnDemand()) {
             PtxModule whole = whole(r, candidates, origin);
@@ -156,8 +156,39 @@ final class CodeLoader {
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, origin + ": no candidate PTX parses");
     }
 
+    /** Parsed PTX by its text, at most {@code capacity} texts (then emptied): a text parsed twice gives one model. */
+    static final class ParsedTexts {
+        private final int capacity;
+        private final java.util.concurrent.ConcurrentHashMap<String, PtxModule> parsed = new java.util.concurrent.ConcurrentHashMap<>();
+
+        ParsedTexts(int capacity) {
+            this.capacity = capacity;
+        }
+
+        /** The text's module named {@code origin}, parsed now or taken from an earlier parse of the same text. */
+        Ptx.Parsed parse(String origin, String text) {
+            PtxModule m = parsed.get(text);
+            if (m != null) return new Ptx.Parsed(renamed(m, origin), List.of(), java.util.Set.of());
+            Ptx.Parsed p = Ptx.parseLenient(origin, text);
+            if (p.ok()) {
+                if (parsed.size() >= capacity) parsed.clear();
+                parsed.put(text, p.module());
+            }
+            return p;
+        }
+
+        private static PtxModule renamed(PtxModule m, String name) {
+            return new PtxModule(name, m.version(), m.targets(), m.addressSize(), m.globals(), m.functions());
+        }
+    }
+
     /** Reads the first candidate PTX that reads without error (as {@link #compile} and zluda precompile both do). */
     static Read read(List<String> candidates, String origin) throws CudaException {
+        return read(candidates, origin, null);
+    }
+
+    /** As above; {@code variableUnits} (or null) gives variables units parsed before from the same text. */
+    static Read read(List<String> candidates, String origin, ParsedTexts variableUnits) throws CudaException {
         Ptx.Parsed first = null;
         for (String text : candidates) {
             PtxIndex index = PtxIndex.of(text);
@@ -169,7 +200,7 @@ final class CodeLoader {
             }
             if (whole) return new Read(index, p.module(), null, p.module());
             if (p != null) return new Read(index, p.module(), PtxIndex.restrict(p.module(), java.util.Set.of()), null);
-            Ptx.Parsed v = Ptx.parseLenient(origin, index.variablesText());
+            Ptx.Parsed v = variableUnits != null ? variableUnits.parse(origin, index.variablesText()) : Ptx.parseLenient(origin, index.variablesText());
             if (!v.ok()) {
                 if (first == null) first = v;
                 continue;

@@ -20,6 +20,11 @@ public final class Driver {
 
     final Backend backend;
     final Handles handles = new Handles();
+    /**
+     * Parsed variables units by their PTX text: every translation unit of a library like ggml declares the same
+     * tables (96 KB of PTX in each of ggml's 141 modules), parsed once per process instead of once per module.
+     */
+    final CodeLoader.ParsedTexts variableUnits = new CodeLoader.ParsedTexts(64);
     /** Memory the application got from the driver: device allocations, and page-locked host allocations (base -> size). */
     final java.util.concurrent.ConcurrentSkipListMap<Long, Long> deviceMemory = new java.util.concurrent.ConcurrentSkipListMap<>(),
             pinnedMemory = new java.util.concurrent.ConcurrentSkipListMap<>();

@@ -54,14 +54,16 @@ public final class PtxIndex {
                 ix.pieces.add(new Piece(file ? Kind.OTHER : Kind.DIRECTIVE, null, false, false, d.group()));
                 t = t.substring(d.end());
             }
-            String head = stripComments(t).strip();
+            // the chunk up to its first brace, comments blanked: a function's body (up to megabytes) is not read
+            StringBuilder before = new StringBuilder();
+            boolean brace = headBeforeBrace(t, before);
+            String head = before.toString().strip();
             Piece p;
             Matcher m = FUNCTION.matcher(head);
-            int brace = head.indexOf('{');
             if (head.startsWith(".version") || head.startsWith(".target") || head.startsWith(".address_size")) {
                 p = new Piece(Kind.DIRECTIVE, null, false, false, t);
-            } else if (m.find() && (brace < 0 || m.start() < brace) && !head.startsWith(".section")) {
-                p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace >= 0, t);
+            } else if (m.find() && !head.startsWith(".section")) {
+                p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace, t);
                 ix.functions.computeIfAbsent(p.name, k -> new ArrayList<>()).add(p);
             } else if (head.matches("(?s)^(?:\\.(?:visible|extern|weak|common)\\s+)*\\.(?:global|const|shared)\\b.*")) {
                 p = new Piece(Kind.VARIABLE, null, false, false, t);
@@ -73,6 +75,31 @@ public final class PtxIndex {
             ix.pieces.add(p);
         }
         return ix;
+    }
+
+    /**
+     * Appends to {@code out} the text of {@code t} before its first '{' outside comments, each comment as one blank;
+     * returns whether there is such a brace.
+     */
+    static boolean headBeforeBrace(String t, StringBuilder out) {
+        int n = t.length();
+        for (int i = 0; i < n; i++) {
+            char c = t.charAt(i);
+            if (c == '/' && i + 1 < n && t.charAt(i + 1) == '/') {
+                int e = t.indexOf('\n', i);
+                i = e < 0 ? n : e - 1;
+                out.append(' ');
+            } else if (c == '/' && i + 1 < n && t.charAt(i + 1) == '*') {
+                int e = t.indexOf("*/", i + 2);
+                i = e < 0 ? n : e + 1;
+                out.append(' ');
+            } else if (c == '{') {
+                return true;
+            } else {
+                out.append(c);
+            }
+        }
+        return false;
     }
 
     private static String stripComments(String t) {

@@ -89,4 +89,24 @@ class PtxIndexTest {
                 + ".visible .global .u64 vtable[1] = {f};\n.visible .entry k() { ret; }\n";
         assertTrue(PtxIndex.of(m).variablesReferenceFunctions());
     }
+
+    /**
+     * A piece is classified by its text before the first brace outside comments (a body of megabytes is not read for
+     * it): comments there, braces inside comments, declarations without a body, a body whose comments name functions.
+     */
+    @Test
+    void piecesAreClassifiedByTheirHeadOnly() {
+        String m = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                + "// a comment { with a brace\n.extern .func (.param .b32 r) decl /* { */ (.param .b32 a);\n"
+                + ".visible .entry /* { .entry fake() */ k( .param .u64 p ) // {\n{ // .entry inner() {\n ret; }\n"
+                + ".global .align 4 .b8 table[2] = {1, 2};\n";
+        PtxIndex ix = PtxIndex.of(m);
+        assertEquals(List.of("k"), ix.kernels());
+        StringBuilder head = new StringBuilder();
+        assertTrue(PtxIndex.headBeforeBrace(".entry /* { */ k() // {\n{ body }", head));
+        assertEquals(".entry   k()  \n", head.toString());
+        StringBuilder none = new StringBuilder();
+        assertFalse(PtxIndex.headBeforeBrace(".extern .func f(); // {", none));
+        assertEquals(".extern .func f();  ", none.toString());
+    }
 }
