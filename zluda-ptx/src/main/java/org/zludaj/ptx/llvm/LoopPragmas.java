@@ -73,8 +73,8 @@ public final class LoopPragmas {
         try {
             for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
                 if (LLVMCountBasicBlocks(f) == 0) continue;
-                boolean all = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, ALL, ALL.length()) != null
-                        && !LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, ALL, ALL.length()).isNull();
+                var attribute = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, ALL, ALL.length());
+                boolean all = attribute != null && !attribute.isNull();
                 Loops loops = new Loops(f);
                 BitSet headers = new BitSet();
                 if (all) loops.headers.forEach(headers::set);
