@@ -48,7 +48,7 @@ final class WarpOps {
             return;
         }
         if (i.has(".arrive")) {  // bar.arrive a, b
-            if (l.target.blockBarrier(l.module, l.b, l.threadContext(), l.read(i, o.get(0), Type.U32), l.read(i, o.get(1), Type.U32), -2, null) == null)
+            if (l.target.blockBarrier(l.module, l.b, l.threadContext(), l.read(i, o.get(0), Type.U32), l.read(i, o.get(1), Type.U32), -2, null, aligned(i)) == null)
                 throw l.blockUnsupported(i);
             return;
         }
@@ -58,7 +58,7 @@ final class WarpOps {
             LLVMValueRef id = l.read(i, o.get(1), Type.U32);
             LLVMValueRef count = o.size() == 4 ? l.read(i, o.get(2), Type.U32) : l.i32(0);
             LLVMValueRef pred = LLVMBuildZExt(l.b, l.read(i, o.get(o.size() - 1), Type.PRED), LLVMInt32TypeInContext(l.ctx), "");
-            LLVMValueRef r = l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, op, pred);
+            LLVMValueRef r = l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, op, pred, aligned(i));
             if (r == null) throw l.blockUnsupported(i);
             if (popc) l.write(i, o.get(0), r, Type.U32);
             else l.write(i, o.get(0), LLVMBuildICmp(l.b, LLVMIntNE, r, l.i32(0), ""), Type.PRED);
@@ -66,7 +66,12 @@ final class WarpOps {
         }
         LLVMValueRef id = l.read(i, o.get(0), Type.U32);
         LLVMValueRef count = o.size() > 1 ? l.read(i, o.get(1), Type.U32) : l.i32(0);
-        if (l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, -1, null) == null) throw l.blockUnsupported(i);
+        if (l.target.blockBarrier(l.module, l.b, l.threadContext(), id, count, -1, null, aligned(i)) == null) throw l.blockUnsupported(i);
+    }
+
+    /** bar.* is barrier.*.aligned: every thread of a warp executes it together. */
+    private static boolean aligned(Instruction i) {
+        return i.opcode().equals("bar") || i.has(".aligned");
     }
 
     private void warp(Instruction i) {

@@ -201,7 +201,7 @@ public record AmdgpuTarget(String gfx) implements Target {
      */
     @Override
     public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
-                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred, boolean aligned) {
         if (redOp != -1) return null;
         return workgroupBarrier(m, b);
     }

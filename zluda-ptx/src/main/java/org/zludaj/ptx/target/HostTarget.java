@@ -249,7 +249,7 @@ public record HostTarget(String triple, String cpu, String features, String emul
 
     @Override
     public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
-                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred, boolean aligned) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
         if (redOp < 0) {

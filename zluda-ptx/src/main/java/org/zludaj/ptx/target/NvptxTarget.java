@@ -223,23 +223,24 @@ public record NvptxTarget(int sm) implements Target {
 
     @Override
     public LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
-                                     LLVMValueRef count, int redOp, LLVMValueRef pred) {
+                                     LLVMValueRef count, int redOp, LLVMValueRef pred, boolean aligned) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
         boolean all = LLVMIsAConstantInt(count) != null && LLVMConstIntGetZExtValue(count) == 0;
         String operands = all ? "$1" : "$1, $2";
+        String a = aligned ? ".aligned" : "";  // barrier.sync.aligned is bar.sync
         if (redOp == -2) {
-            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), "barrier.arrive $0, $1;", "r,r,~{memory}", id, count));
+            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), "barrier.arrive" + a + " $0, $1;", "r,r,~{memory}", id, count));
             return LLVMConstInt(i32, 0, 0);
         }
         if (redOp < 0) {
-            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync $0;" : "barrier.sync $0, $1;", all ? "r,~{memory}" : "r,r,~{memory}",
-                    all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count}));
+            Ll.convergent(Ll.asm(b, LLVMVoidTypeInContext(ctx), all ? "barrier.sync" + a + " $0;" : "barrier.sync" + a + " $0, $1;",
+                    all ? "r,~{memory}" : "r,r,~{memory}", all ? new LLVMValueRef[] {id} : new LLVMValueRef[] {id, count}));
             return LLVMConstInt(i32, 0, 0);
         }
         String text = redOp == 0
-                ? "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, " + operands + ", %zp; }"
-                : "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $3, 0; barrier.red." + (redOp == 1 ? "and" : "or") + ".pred %zq, "
+                ? "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc" + a + ".u32 $0, " + operands + ", %zp; }"
+                : "{ .reg .pred %zp, %zq; setp.ne.u32 %zp, $3, 0; barrier.red." + (redOp == 1 ? "and" : "or") + a + ".pred %zq, "
                   + operands + ", %zp; selp.u32 $0, 1, 0, %zq; }";
         return Ll.convergent(Ll.asm(b, i32, text, "=r,r,r,r,~{memory}", id, count, pred));
     }

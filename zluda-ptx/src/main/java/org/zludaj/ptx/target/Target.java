@@ -207,10 +207,12 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /**
      * bar.sync / bar.red / bar.arrive: waits for {@code count} threads (0 = the block) at barrier {@code id}; with
      * redOp 0/1/2 (popc/and/or) combines {@code pred} and returns the i32 result; redOp -2 arrives without waiting.
+     * {@code aligned}: the source's {@code bar.*} or {@code barrier.*.aligned}, which every thread of a warp executes
+     * together (NVIDIA's compiler then knows the warp converged after it; its shuffles need no divergence check).
      * Null when the target cannot.
      */
     default LLVMValueRef blockBarrier(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef id,
-                                      LLVMValueRef count, int redOp, LLVMValueRef pred) {
+                                      LLVMValueRef count, int redOp, LLVMValueRef pred, boolean aligned) {
         return null;
     }
 
