@@ -21,7 +21,7 @@
 #                                            bench/ggml-compile-kit.sh's kit1, unpacked there by a call just before)
 #   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
 #                                            ops in groups of parallel processes (after ggml-prep, same warm machine)
-#   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS ...")
+#   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...")
 #   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
@@ -229,8 +229,9 @@ if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2)?$ ]]; then  # ggml built
   # cases both reached compared: us per run and native / ours, geometric mean)
   perf_table() {
     if [ -z "${GGML_PERF_PARSE_ONLY:-}" ]; then  # set: the logs of an earlier call, read again
-      nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.native.$1" 2>&1
-      oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" > "$logs/perf.ours.$1" 2>&1
+      local p=(); [ -n "${3:-}" ] && p=(-p "$3")  # a third field of the spec: test-backend-ops' -p (a regex of the case's parameters)
+      nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" > "$logs/perf.native.$1" 2>&1
+      oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" > "$logs/perf.ours.$1" 2>&1
     fi
     python3 - "$logs/perf.native.$1" "$logs/perf.ours.$1" <<'PY'
 import re, sys
@@ -323,8 +324,10 @@ PY
     # same kernels both ways (it chooses flash-attention and matrix-vector kernels by capability)
     { echo "test-backend-ops perf -b CUDA0: us per run natively and through ZLUDA-J (cuda backend), each way bounded per op"
       for spec in ${GGML_PERF:-MUL_MAT:40 MUL_MAT_ID:30 FLASH_ATTN_EXT:40 SOFT_MAX:20 ROPE:20 RMS_NORM:15 GET_ROWS:15 CPY:20}; do
-        echo "$spec:"; perf_table "${spec%%:*}" "${spec#*:}"
+        IFS=: read -r op secs params <<< "$spec"
+        echo "$spec:"; perf_table "$op" "$secs" "$params"
       done; } 2>&1 | tee "$out/ggml-perf.md"
+    tar -C "$logs" -czf "$out/perf-logs.tgz" $(cd "$logs" && ls perf.*) 2>/dev/null || true
     exit 0
   fi
   if [ "$1" = ggml-bisect ]; then  # 'run.sh ggml-bisect REGEX...': GGML_OPS's cases with NVIDIA's JIT for the kernels each names

@@ -416,4 +416,13 @@ int64_t zluda_library_call(zluda_library *lib, int id, const int64_t *a) {
 int zluda_shutting_down(void) { return shutting_down; }
 
 /* At process exit (after the application's atexit handlers) calls answer CUDA_ERROR_DEINITIALIZED, as NVIDIA's do. */
-__attribute__((destructor)) static void zluda_shim_fini(void) { shutting_down = 1; }
+__attribute__((destructor)) static void zluda_shim_fini(void) {
+    shutting_down = 1;
+    const char *profile = getenv("ZLUDA_PROFILE");  /* "calls": the JVM's table of calls (CallProfile) */
+    if (!profile || strcmp(profile, "calls") || !vm || !jvm_ok) return;
+    JNIEnv *env = current_env();
+    jclass c = env ? (*env)->FindClass(env, "org/zludaj/driver/CallProfile") : NULL;
+    jmethodID m = c ? (*env)->GetStaticMethodID(env, c, "print", "()V") : NULL;
+    if (m) (*env)->CallStaticVoidMethod(env, c, m);
+    if (env && (*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+}

@@ -17,6 +17,16 @@ public final class Api {
     static volatile ErrorLog errorLog;
 
     public static int call(String function, Body body) {
+        if (CallProfile.ON) {
+            long t0 = System.nanoTime();
+            int r = run(function, body);
+            CallProfile.add(function, System.nanoTime() - t0);
+            return r;
+        }
+        return run(function, body);
+    }
+
+    private static int run(String function, Body body) {
         try {
             body.run();
             return CuResult.CUDA_SUCCESS;
