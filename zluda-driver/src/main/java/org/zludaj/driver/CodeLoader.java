@@ -10,6 +10,7 @@ import org.zludaj.driver.fatbin.Fatbin;
 import org.zludaj.nativ.HostRuntime;
 import org.zludaj.ptx.Ptx;
 import org.zludaj.ptx.PtxIndex;
+import org.zludaj.ptx.cache.CompileCache;
 import org.zludaj.ptx.model.PtxModule;
 
 /**
@@ -128,7 +129,7 @@ final class CodeLoader {
      * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
      */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
-        Read r = read(candidates, origin, d.variableUnits);
+        Read r = read(candidates, origin, d.variableUnits, d.parseMarks);
         if (r.whole() != null) return new Library(r.whole(), d.backend.load(0, r.whole()), module);
         if (!d.backend.compilesOnDemand()) {
             PtxModule whole = whole(r, candidates, origin);
@@ -182,22 +183,70 @@ final class CodeLoader {
         }
     }
 
-    /** Reads the first candidate PTX that reads without error (as {@link #compile} and zluda precompile both do). */
-    static Read read(List<String> candidates, String origin) throws CudaException {
-        return read(candidates, origin, null);
+    /**
+     * The texts this compiler build has parsed without error before, marked in the compile cache (a key of the text,
+     * an empty entry): a small module parsed whole at load only to report its errors there, as NVIDIA's driver does,
+     * needs no such parse again (ggml's modules of 0.1-1 MB took most of a cold process's 140 ms per module load).
+     * Without a cache (ZLUDA_CACHE=off) nothing is marked.
+     */
+    static final class ParseMarks {
+        private static final byte[] MARK = {1};
+        private volatile CompileCache cache;
+        private volatile boolean opened;
+        private final java.util.function.Supplier<CompileCache> open;
+
+        ParseMarks(java.util.function.Supplier<CompileCache> open) {
+            this.open = open;
+        }
+
+        private CompileCache cache() {
+            if (!opened) {
+                synchronized (this) {
+                    if (!opened) {
+                        cache = open.get();
+                        opened = true;
+                    }
+                }
+            }
+            return cache;
+        }
+
+        private static String key(String text) {
+            return CompileCache.key("parsed-without-error", org.zludaj.ptx.Build.ID, text);
+        }
+
+        boolean parsedBefore(String text) {
+            CompileCache c = cache();
+            return c != null && c.get(key(text)) != null;
+        }
+
+        void parsed(String text) {
+            CompileCache c = cache();
+            if (c != null) c.put(key(text), MARK);
+        }
     }
 
-    /** As above; {@code variableUnits} (or null) gives variables units parsed before from the same text. */
-    static Read read(List<String> candidates, String origin, ParsedTexts variableUnits) throws CudaException {
+    /** Reads the first candidate PTX that reads without error (as {@link #compile} and zluda precompile both do). */
+    static Read read(List<String> candidates, String origin) throws CudaException {
+        return read(candidates, origin, null, null);
+    }
+
+    /**
+     * As above; {@code variableUnits} (or null) gives variables units parsed before from the same text, {@code marks}
+     * (or null) the texts parsed without error before (read as large modules are: index and variables only).
+     */
+    static Read read(List<String> candidates, String origin, ParsedTexts variableUnits, ParseMarks marks) throws CudaException {
         Ptx.Parsed first = null;
         for (String text : candidates) {
             PtxIndex index = PtxIndex.of(text);
             boolean whole = index.variablesReferenceFunctions();
-            Ptx.Parsed p = text.length() <= PARSE_AT_LOAD || whole ? Ptx.parseLenient(origin, text) : null;
+            boolean small = text.length() <= PARSE_AT_LOAD && (marks == null || !marks.parsedBefore(text));
+            Ptx.Parsed p = small || whole ? Ptx.parseLenient(origin, text) : null;
             if (p != null && !p.ok()) {
                 if (first == null) first = p;
                 continue;
             }
+            if (p != null && marks != null && text.length() <= PARSE_AT_LOAD) marks.parsed(text);
             if (whole) return new Read(index, p.module(), null, p.module());
             if (p != null) return new Read(index, p.module(), PtxIndex.restrict(p.module(), java.util.Set.of()), null);
             Ptx.Parsed v = variableUnits != null ? variableUnits.parse(origin, index.variablesText()) : Ptx.parseLenient(origin, index.variablesText());

@@ -25,6 +25,8 @@ public final class Driver {
      * tables (96 KB of PTX in each of ggml's 141 modules), parsed once per process instead of once per module.
      */
     final CodeLoader.ParsedTexts variableUnits = new CodeLoader.ParsedTexts(64);
+    /** The module texts parsed without error before, in the compile cache (opened at the first module load). */
+    final CodeLoader.ParseMarks parseMarks = new CodeLoader.ParseMarks(org.zludaj.ptx.cache.CompileCache::fromEnvironment);
     /** Memory the application got from the driver: device allocations, and page-locked host allocations (base -> size). */
     final java.util.concurrent.ConcurrentSkipListMap<Long, Long> deviceMemory = new java.util.concurrent.ConcurrentSkipListMap<>(),
             pinnedMemory = new java.util.concurrent.ConcurrentSkipListMap<>();

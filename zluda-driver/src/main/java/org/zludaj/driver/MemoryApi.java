@@ -144,7 +144,7 @@ final class MemoryApi implements CuMemoryApi {
             if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
             Stream.Op op = () -> d.backend.copy(dst, src, bytes);
             if (stream != -1 && asyncAllowed(kind, dst, src)) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 
@@ -171,7 +171,7 @@ final class MemoryApi implements CuMemoryApi {
             if (count != 0 && dst == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "set of a NULL address");
             Stream.Op op = () -> d.backend.fill(dst, width, value, count);
             if (stream != -1 && (Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst))) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 
@@ -243,7 +243,7 @@ final class MemoryApi implements CuMemoryApi {
             };
             boolean pinned = (src.type != 1 || Driver.within(d.pinnedMemory, src.base)) && (dst.type != 1 || Driver.within(d.pinnedMemory, dst.base));
             if (stream != -1 && pinned) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 
@@ -303,7 +303,7 @@ final class MemoryApi implements CuMemoryApi {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
             Copy3D c = read3D(pCopy);
             if (stream != -1 && c.pinned) s.enqueue(name, c.op, null, null);
-            else s.run(name, c.op);
+            else s.run(name, c.op, d.backend.submitsAsynchronously());
         });
     }
 
@@ -321,7 +321,7 @@ final class MemoryApi implements CuMemoryApi {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
             Copy3D c = read3D(pCopy);
             if (stream != -1 && c.pinned) s.enqueue(name, c.op, null, null);
-            else s.run(name, c.op);
+            else s.run(name, c.op, d.backend.submitsAsynchronously());
         });
     }
 
@@ -431,7 +431,7 @@ final class MemoryApi implements CuMemoryApi {
             Stream.Op op = () -> d.backend.copy(dstSrc[0], dstSrc[1], n);
             boolean pinned = Driver.within(d.pinnedMemory, dstSrc[0]) || Driver.within(d.pinnedMemory, dstSrc[1]);
             if (stream != -1 && pinned) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 
@@ -459,7 +459,7 @@ final class MemoryApi implements CuMemoryApi {
                 for (long y = 0; y < h; y++) d.backend.fill(dst + y * pitch, width, value, w);
             };
             if (stream != -1 && (Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst))) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 
@@ -616,7 +616,7 @@ final class MemoryApi implements CuMemoryApi {
             if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
             Stream.Op op = () -> d.backend.copy(dst, src, bytes);
             if (stream != -1) s.enqueue(name, op, null, null);
-            else s.run(name, op);
+            else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }
 

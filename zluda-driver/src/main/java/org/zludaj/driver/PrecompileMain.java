@@ -90,7 +90,7 @@ public final class PrecompileMain {
                                          AtomicInteger cachedAlready, AtomicInteger failed) {
         CodeLoader.Read r;
         try {
-            r = CodeLoader.read(m.candidates(), m.origin());
+            r = CodeLoader.read(m.candidates(), m.origin(), null, new CodeLoader.ParseMarks(() -> cache));  // marks what a run then need not parse
         } catch (CudaException e) {
             System.out.println(m.origin() + ": PTX errors, skipped: " + e.getMessage().lines().findFirst().orElse(""));
             failed.incrementAndGet();

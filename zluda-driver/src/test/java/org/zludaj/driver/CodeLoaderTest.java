@@ -35,8 +35,8 @@ class CodeLoaderTest {
         String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n.global .align 4 .b8 table[4] = {1, 2, 3, 4};\n"
                 + ".visible .entry k() { ret; }\n";
         CodeLoader.ParsedTexts memo = new CodeLoader.ParsedTexts(4);
-        CodeLoader.Read a = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "a", memo);
-        CodeLoader.Read b = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "b", memo);
+        CodeLoader.Read a = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "a", memo, null);
+        CodeLoader.Read b = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "b", memo, null);
         assertNull(a.parsed(), "a module over 1 MiB is indexed, not parsed whole");
         assertEquals("a", a.variables().name());
         assertEquals("b", b.variables().name());
@@ -45,5 +45,31 @@ class CodeLoaderTest {
         CodeLoader.ParsedTexts small = new CodeLoader.ParsedTexts(1);
         assertFalse(small.parse("bad", ".version 7.0\n.target sm_75\n.address_size 64\n.global .u32 x = ;\n").ok());
         assertFalse(small.parse("bad", ".version 7.0\n.target sm_75\n.address_size 64\n.global .u32 x = ;\n").ok(), "errors again, not kept");
+    }
+
+    /**
+     * A small module is parsed whole at its first load (its errors are the load's, as NVIDIA's), and marked in the
+     * compile cache; a later load of the same text, by this process or another, reads it as large modules are read
+     * (index and variables). A text with errors is never marked: it fails at every load.
+     */
+    @Test
+    void aSmallModuleParsedWithoutErrorIsNotParsedWholeAgain(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String ptx = ".version 7.0\n.target sm_75\n.address_size 64\n.global .align 4 .b8 table[4] = {1, 2, 3, 4};\n"
+                + ".visible .entry k(.param .u64 p) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [p]; ret; }\n";
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 20);
+        CodeLoader.Read first = CodeLoader.read(List.of(ptx), "m", null, new CodeLoader.ParseMarks(() -> cache));
+        assertNotNull(first.parsed(), "parsed whole at the first load");
+        CodeLoader.Read again = CodeLoader.read(List.of(ptx), "m", null, new CodeLoader.ParseMarks(() -> cache));
+        assertNull(again.parsed(), "not parsed whole again");
+        assertEquals(List.of("k"), again.index().kernels());
+        assertEquals(1, again.variables().globals().size());
+        assertEquals(first.variables().globals().get(0).name(), again.variables().globals().get(0).name());
+        String bad = ptx.replace("ret;", "ret ret;");
+        for (int i = 0; i < 2; i++) {
+            var e = assertThrows(CudaException.class, () -> CodeLoader.read(List.of(bad), "bad", null, new CodeLoader.ParseMarks(() -> cache)));
+            assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_PTX, e.result());
+        }
+        CodeLoader.Read off = CodeLoader.read(List.of(ptx), "m", null, new CodeLoader.ParseMarks(() -> null));
+        assertNotNull(off.parsed(), "no cache (ZLUDA_CACHE=off): parsed whole");
     }
 }
