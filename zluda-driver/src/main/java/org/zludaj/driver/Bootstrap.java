@@ -20,6 +20,8 @@ public final class Bootstrap {
             long tDispatch = System.nanoTime();
             org.zludaj.driver.cublas.Cublas.install(driver);
             long t2 = System.nanoTime();
+            String warm = System.getenv("ZLUDA_PARSER_WARMUP");  // default: on the GPU backends
+            if ("1".equals(warm) || (backend.submitsAsynchronously() && !"0".equals(warm))) PtxWarmUp.start();
             if (TRACE)
                 System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: backend %.1f ms, driver %.1f ms, dispatch %.1f ms, cuBLAS %.1f ms%n",
                         (t1 - t0) / 1e6, (tDriver - t1) / 1e6, (tDispatch - tDriver) / 1e6, (t2 - tDispatch) / 1e6);

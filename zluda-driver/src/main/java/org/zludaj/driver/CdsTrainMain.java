@@ -29,6 +29,7 @@ public final class CdsTrainMain {
         call("cuStreamSynchronize", HostRuntime.getLong(cell), 0);
         call("cuCtxSynchronize", 0, 0);
         call("cuDevicePrimaryCtxRelease_v2", 0, 0);
+        PtxWarmUp.read(40);
     }
 
     private static void call(String name, long a0, long a1) {

@@ -1,0 +1,61 @@
+package org.zludaj.driver;
+
+/**
+ * Reading PTX before the application's first module: the start-up archive's training run reads a sample module
+ * (CdsTrainMain: the archive then holds the parser's classes, ANTLR's among them, and on JDK 25 their profiles), and
+ * on the GPU backends a daemon thread reads it once while the application starts (ANTLR builds its prediction tables
+ * at a parser's first use in a process: 150-200 ms of a cold process's first kernel, measured on ggml's modules), so
+ * that the first module load finds the parser warm. ZLUDA_PARSER_WARMUP=0 turns the thread off, =1 on for every backend.
+ */
+final class PtxWarmUp {
+    private PtxWarmUp() {}
+
+    /** Starts the warm-up thread (once per process). */
+    static void start() {
+        Thread t = new Thread(() -> {
+            try {
+                read(3);
+            } catch (RuntimeException e) {
+                org.zludaj.api.Log.of(PtxWarmUp.class).debug("parser warm-up: {}", e.toString());
+            }
+        }, "zluda-parser-warmup");
+        t.setDaemon(true);
+        t.setPriority(Thread.MIN_PRIORITY);
+        t.start();
+    }
+
+    /**
+     * Does {@code times} over what a module load and a kernel's first use do before any compilation: index a module,
+     * parse its text, its variables and a kernel's unit, print the unit for its cache key and hash it.
+     */
+    static void read(int times) {
+        StringBuilder text = new StringBuilder(".version 8.0\n.target sm_75\n.address_size 64\n"
+                + ".global .align 4 .b8 table[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n.extern .shared .align 16 .b8 smem[];\n");
+        for (int k = 0; k < 8; k++) {
+            text.append(".visible .entry k").append(k).append("(.param .u64 p, .param .u32 n)\n{\n")
+                .append("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<16>;\n\t.reg .f32 %f<16>;\n\t.reg .b64 %rd<8>;\n")
+                .append("\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [n];\n\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ctaid.x;\n")
+                .append("\tmad.lo.s32 %r4, %r3, 256, %r2;\n\tsetp.ge.s32 %p1, %r4, %r1;\n\t@%p1 bra DONE;\n")
+                .append("\tcvta.to.global.u64 %rd2, %rd1;\n\tmul.wide.s32 %rd3, %r4, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n")
+                .append("\tld.global.nc.f32 %f1, [%rd4];\n\tld.global.nc.u16 %rs1, [%rd4+2];\n\tcvt.f32.f16 %f2, %rs1;\n")
+                .append("\tfma.rn.ftz.f32 %f3, %f1, %f2, 0f3F800000;\n\tmov.b32 %r5, %f3;\n")
+                .append("\tshfl.sync.bfly.b32 %r6|%p2, %r5, 16, 31, -1;\n\tmov.b32 %f4, %r6;\n\tadd.ftz.f32 %f5, %f3, %f4;\n")
+                .append("\tshl.b32 %r7, %r2, 2;\n\tmov.u32 %r8, smem;\n\tadd.s32 %r9, %r8, %r7;\n\tst.shared.f32 [%r9], %f5;\n")
+                .append("\tbar.sync 0;\n\tld.shared.f32 %f6, [%r9];\n\tmax.ftz.f32 %f7, %f6, %f5;\n\tex2.approx.ftz.f32 %f8, %f7;\n")
+                .append("\tcvt.rzi.s32.f32 %r10, %f8;\n\tprmt.b32 %r11, %r10, %r5, 0x5140;\n\tdp4a.s32.s32 %r12, %r11, %r10, %r4;\n")
+                .append("\tsetp.lt.f32 %p3, %f8, %f1;\n\tselp.b32 %r13, %r12, %r11, %p3;\n\tst.global.u32 [%rd4], %r13;\n")
+                .append("DONE:\n\tret;\n}\n");
+        }
+        String ptx = text.toString();
+        for (int i = 0; i < times; i++) {
+            org.zludaj.ptx.PtxIndex index = org.zludaj.ptx.PtxIndex.of(ptx);
+            org.zludaj.ptx.Ptx.Parsed whole = org.zludaj.ptx.Ptx.parseLenient("train", ptx);
+            org.zludaj.ptx.Ptx.Parsed variables = org.zludaj.ptx.Ptx.parseLenient("train", index.variablesText());
+            org.zludaj.ptx.Ptx.Parsed unit = org.zludaj.ptx.Ptx.parseLenient("train", index.kernelText("k" + (i % 8)));
+            if (!whole.ok() || !variables.ok() || !unit.ok())
+                throw new IllegalStateException("the training PTX does not parse: " + whole.log() + variables.log() + unit.log());
+            org.zludaj.ptx.cache.CompileCache.unitKey("nvptx", "sm_90", unit.module());
+        }
+    }
+
+}
