@@ -262,8 +262,23 @@ final class CodeLoader {
 
     /** Gives a loaded library its handle. */
     static long register(Driver d, Library lib) {
+        if (lib.module) lib.owner = d.current();
         lib.handle = d.handles.add(lib);
         return lib.handle;
+    }
+
+    /**
+     * The modules loaded in context {@code c} become invalid handles, their functions too (its primary context reset
+     * or its destruction, as NVIDIA's driver: cuModuleGetFunction then answers INVALID_HANDLE). On the cuda backend
+     * their NVIDIA modules belonged to a context that is gone: a launch of one crashed inside NVIDIA's driver.
+     */
+    static void unloadModulesOf(Driver d, Context c) {
+        for (long h : d.handles.all(Library.class)) {
+            if (d.handles.peek(h) instanceof Library lib && lib.module && lib.owner == c) {
+                lib.kernels.values().forEach(d.handles::remove);
+                d.handles.remove(h);
+            }
+        }
     }
 
     /** The kernel {@code name} of a library, with a stable handle. */

@@ -114,6 +114,7 @@ final class ContextApi implements CuContextApi {
             Context c = d.handles.get(ctx, Context.class);
             if (c.primary) throw new CudaException(CuResult.CUDA_ERROR_INVALID_CONTEXT, "cuCtxDestroy of a primary context");
             c.drain();
+            CodeLoader.unloadModulesOf(d, c);
             d.stack().removeIf(x -> x == c);
             d.handles.remove(ctx);
             c.destroyed = true;
@@ -288,6 +289,7 @@ final class ContextApi implements CuContextApi {
         return Api.call("cuDevicePrimaryCtxReset", () -> {
             Context c = d.primary[d.checkDevice(dev)];
             c.drain();
+            CodeLoader.unloadModulesOf(d, c);
             c.localStorage.clear();
             c.sticky = null;
             List<Stream> all = new ArrayList<>(c.streams());

@@ -52,6 +52,15 @@ public final class Handles {
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "0x" + Long.toHexString(handle) + " is not a " + type.getSimpleName());
     }
 
+    /** The live handles whose objects are {@code type}'s instances. */
+    public <T> java.util.List<Long> all(Class<T> type) {
+        java.util.List<Long> out = new java.util.ArrayList<>();
+        live.forEach((n, o) -> {
+            if (type.isInstance(o)) out.add(BASE + n * STEP);
+        });
+        return out;
+    }
+
     /** The live object behind {@code handle} if it is one of {@code types}' instances, else null. */
     public Object peek(long handle) {
         return live.get(number(handle));

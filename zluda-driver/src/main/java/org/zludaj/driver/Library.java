@@ -35,6 +35,8 @@ public final class Library {
     final ConcurrentHashMap<String, Long> kernels = new ConcurrentHashMap<>();
     /** Its texture and surface references by name (cuModuleGetTexRef, cuModuleGetSurfRef). */
     final java.util.Map<String, TextureReference> references = new java.util.HashMap<>();
+    /** The context a module (cuModuleLoad*) was loaded in (its reset or destruction unloads it); null for a library. */
+    volatile Context owner;
     /** Its handle (cuFuncGetModule), set when the application receives it. */
     volatile long handle;
 
