@@ -24,6 +24,7 @@
 #   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...")
 #   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
+#   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
 #                                            through ZLUDA-J once per REGEX with ZLUDA_NVIDIA_JIT=REGEX ("none": ours only)
 set -euo pipefail
@@ -432,6 +433,16 @@ if [ "${1:-}" = dirs ]; then  # 'run.sh dirs DIR [CACHE_TGZ]': DIR's test folder
   [ -n "${3:-}" ] && tar -C "$scratch/cache" --strip-components=1 -xzf "$3"
   cd "$2" && runall "$out/dirs.native" "$scratch/ptxrun" && runall "$out/dirs.ours" "${ours_env[@]}" "$scratch/ptxrun"
   python3 "$here/fuzz_corpus.py" classify "$out/dirs.native" "$out/dirs.ours"
+  exit 0
+fi
+if [ "${1:-}" = repeat ]; then  # 'run.sh repeat PROGRAM [N]': c/PROGRAM.c once natively, N times (8) through ZLUDA-J with
+  # debug logs; the last lines of each run, and any JVM crash report (hs_err) comes back: an intermittent failure's trace
+  cd "$out" && gcc -O1 -o "$scratch/bin/$2" "$here/c/$2.c" "$nvlib" -lpthread || exit 1
+  "$scratch/bin/$2" > "$2.native" 2>&1; echo "native: exit $?: $(tail -1 "$2.native")"
+  for i in $(seq 1 "${3:-8}"); do
+    ours env ZLUDA_LOG=debug "$scratch/bin/$2" > "$2.ours.$i" 2>&1; echo "ours $i: exit $?: $(tail -1 "$2.ours.$i")"
+  done
+  ls hs_err_pid*.log 2>/dev/null
   exit 0
 fi
 # runsplit OUT CMD...: runall's work over 16 processes at once (each a sixteenth of the folders), outputs joined in OUT
