@@ -133,10 +133,10 @@ start:                                            ; preds = %entry
   %53 = lshr i64 %51, 32
   %54 = trunc i64 %53 to i1
   store i32 %52, ptr %r4, align 4
-  call void asm sideeffect "barrier.sync $0;", "r,~{memory}"(i32 0) #1
+  call void asm sideeffect "barrier.sync.aligned $0;", "r,~{memory}"(i32 0) #1
   %55 = load i1, ptr %p1, align 1
   %56 = zext i1 %55 to i32
-  %57 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %56) #1
+  %57 = call i32 asm sideeffect "{ .reg .pred %zp; setp.ne.u32 %zp, $3, 0; barrier.red.popc.aligned.u32 $0, $1, %zp; }", "=r,r,r,r,~{memory}"(i32 0, i32 0, i32 %56) #1
   store i32 %57, ptr %r5, align 4
   %58 = load i32, ptr %r3, align 4
   %59 = load i32, ptr %r4, align 4
