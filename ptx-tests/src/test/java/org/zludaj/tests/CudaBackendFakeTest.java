@@ -81,4 +81,26 @@ class CudaBackendFakeTest {
         assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0"), r.toString());
         assertTrue(r.stdout().contains("PASS: sticky errors"), r.toString());
     }
+
+    /**
+     * c/driver_library_reset.c on the cuda backend: a cuLibrary's kernel loaded before a fault (which made the backend
+     * reset NVIDIA's context) never reaches NVIDIA's driver, whose cuLaunchKernel crashed on a function of its
+     * destroyed context: the launch is queued and fails with CUDA_ERROR_CONTEXT_IS_DESTROYED, which the next
+     * synchronization reports (as an asynchronous launch's failure); a module loaded after the reset launches.
+     */
+    @Test
+    void aKernelOfTheContextAFaultDestroyedIsRefused(@TempDir Path dir) throws Exception {
+        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
+                Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
+        Path program = Programs.gccAgainstDist(dir, "driver_library_reset.c", "driver_library_reset");
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+                "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("before: 0, fault: 0 719, reset: 0, stale kernel: 0, new module: 0 0 709"), r.toString());
+        List<String> launches = Files.readAllLines(log).stream().filter(l -> l.startsWith("launch ")).toList();
+        assertEquals(3, launches.size(), launches.toString());
+        assertTrue(launches.get(0).startsWith("launch store ") && launches.get(1).equals("launch fault")
+                && launches.get(2).startsWith("launch store "), launches.toString());
+    }
 }

@@ -184,9 +184,10 @@ final class CodeLoader {
     }
 
     /**
-     * The texts this compiler build has parsed without error before, marked in the compile cache (a key of the text,
-     * an empty entry): a small module parsed whole at load only to report its errors there, as NVIDIA's driver does,
-     * needs no such parse again (ggml's modules of 0.1-1 MB took most of a cold process's 140 ms per module load).
+     * The texts this compiler build has parsed without error before, marked in the compile cache (a one-byte entry
+     * keyed by the build and the text): a small module, parsed whole at load only to report its errors there as
+     * NVIDIA's driver does, needs no such parse again (ggml's modules of 0.1-1 MB took most of a cold process's 140 ms
+     * per module load).
      * Without a cache (ZLUDA_CACHE=off) nothing is marked.
      */
     static final class ParseMarks {

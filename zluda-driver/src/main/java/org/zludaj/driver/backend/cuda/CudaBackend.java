@@ -326,12 +326,13 @@ public final class CudaBackend implements Backend {
     /** NVIDIA's own occupancy of our compiled kernel: it knows the registers ptxas gave it. */
     @Override
     public int activeBlocks(Program.Kernel kernel, int blockSize, long dynamicShared) {
+        if (stale(kernel)) return -1;  // the driver's own model answers
         return NvidiaDriver.occupancy(kernel.entry(), blockSize, dynamicShared);
     }
 
     @Override
     public int compiledAttribute(Program.Kernel kernel, int attribute) {
-        if (attribute != 0 && attribute != 4) return -1;
+        if ((attribute != 0 && attribute != 4) || stale(kernel)) return -1;
         int v = NvidiaDriver.functionAttribute(kernel.entry(), attribute);
         return v > 0 ? v : -1;
     }
@@ -343,6 +344,7 @@ public final class CudaBackend implements Backend {
             Function f = ptx.function(name);
             long[] fn = new long[1];
             if (f == null || !f.entry() || NvidiaDriver.function(module, name, fn) != 0) return null;
+            LOADED_IN.put(fn[0], RESETS.get());
             int staticShared = NvidiaDriver.functionAttribute(fn[0], 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
             return new Kernel(name, fn[0], f, staticShared, false, NvidiaDriver.functionAttribute(fn[0], 3));
         }
@@ -363,6 +365,7 @@ public final class CudaBackend implements Backend {
     @Override
     public void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
                        long queue) throws CudaException {
+        loadedInThisContext(kernel);
         int r = NvidiaDriver.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams,
                 queue);
         if (r != 0) throw faulted(r, "kernel " + kernel.name());
@@ -374,6 +377,7 @@ public final class CudaBackend implements Backend {
         long[] nodes = new long[10 * launches.size()];
         int i = 0;
         for (SequencedLaunch l : launches) {
+            loadedInThisContext(l.kernel());
             nodes[i++] = l.kernel().entry();
             for (int v : l.grid()) nodes[i++] = v;
             for (int v : l.block()) nodes[i++] = v;
@@ -425,10 +429,32 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw faulted(r, "a kernel (cuStreamSynchronize)");
     }
 
+    /** How many times a fault made the backend reset NVIDIA's context. */
+    private static final java.util.concurrent.atomic.AtomicInteger RESETS = new java.util.concurrent.atomic.AtomicInteger();
+    /** NVIDIA's CUfunction of each kernel loaded, and the reset count when it was: a later reset destroyed it. */
+    private static final java.util.concurrent.ConcurrentHashMap<Long, Integer> LOADED_IN = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * A kernel loaded in NVIDIA's context before the backend reset it (a fault) is refused, as NVIDIA's driver refuses
+     * work after a fault (709): its function belongs to the destroyed context, and NVIDIA's cuLaunchKernel crashed on
+     * one (a module of the reset context; a cuLibrary's kernel, which outlives contexts, would be the same).
+     */
+    private static void loadedInThisContext(Program.Kernel kernel) throws CudaException {
+        if (stale(kernel))
+            throw new CudaException(CuResult.CUDA_ERROR_CONTEXT_IS_DESTROYED,
+                    "kernel " + kernel.name() + " was loaded in NVIDIA's context before a fault reset it");
+    }
+
+    private static boolean stale(Program.Kernel kernel) {
+        Integer at = LOADED_IN.get(kernel.entry());
+        return at != null && at != RESETS.get();
+    }
+
     /** A fault leaves NVIDIA's context unusable: it is reset, as an application recreating its context expects. */
     private static CudaException faulted(int r, String what) {
         if (r == 700 || r == 702 || (r >= 710 && r <= 719)) {
             int reset = NvidiaDriver.reset();
+            RESETS.incrementAndGet();
             LOG.warn("{} faulted on NVIDIA's driver ({}); its context was reset ({})", what, r, reset);
         }
         return new CudaException(r, what + " on NVIDIA's driver: " + r);
@@ -443,6 +469,7 @@ public final class CudaBackend implements Backend {
     @Override
     public void launchCooperative(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes,
                                   long queue) throws CudaException {
+        loadedInThisContext(kernel);
         int r = NvidiaDriver.launchCooperative(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes,
                 kernelParams, queue);
         if (r != 0) throw faulted(r, "cooperative kernel " + kernel.name());
