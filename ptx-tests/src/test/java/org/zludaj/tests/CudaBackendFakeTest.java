@@ -22,14 +22,19 @@ import org.junit.jupiter.api.io.TempDir;
  * MAX_THREADS_PER_BLOCK as NVIDIA's driver counts them for the compiled kernel.
  */
 class CudaBackendFakeTest {
-    @Test
-    void launchesAndGraphReplaysReachNvidiasDriverAsExpected(@TempDir Path dir) throws Exception {
+    /** c/SOURCE.c built against the distribution and run through our shim on the cuda backend over the fake driver. */
+    private static Programs.Result overFake(Path dir, String source, Path log) throws Exception {
         Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
                 Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
-        Path program = Programs.gccAgainstDist(dir, "cuda_backend_calls.c", "cuda_backend_calls");
-        Path log = dir.resolve("calls.txt");
-        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+        Path program = Programs.gccAgainstDist(dir, source + ".c", source);
+        return Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
                 "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+    }
+
+    @Test
+    void launchesAndGraphReplaysReachNvidiasDriverAsExpected(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = overFake(dir, "cuda_backend_calls", log);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: cuda backend calls"), r.toString());
         assertEquals(List.of(
@@ -72,11 +77,7 @@ class CudaBackendFakeTest {
      */
     @Test
     void aFaultReportedBySynchronizationIsSticky(@TempDir Path dir) throws Exception {
-        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
-                Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
-        Path program = Programs.gccAgainstDist(dir, "driver_sticky.c", "driver_sticky");
-        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
-                "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        Programs.Result r = overFake(dir, "driver_sticky", dir.resolve("calls.txt"));
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("results: 0 719 719 719 719 719 719 719 719 719 719 719 719 0 0"), r.toString());
         assertTrue(r.stdout().contains("PASS: sticky errors"), r.toString());
@@ -90,12 +91,8 @@ class CudaBackendFakeTest {
      */
     @Test
     void aKernelOfTheContextAFaultDestroyedIsRefused(@TempDir Path dir) throws Exception {
-        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
-                Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
-        Path program = Programs.gccAgainstDist(dir, "driver_library_reset.c", "driver_library_reset");
         Path log = dir.resolve("calls.txt");
-        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
-                "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        Programs.Result r = overFake(dir, "driver_library_reset", log);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("before: 0, fault: 0 719, reset: 0, stale kernel: 0, new module: 0 0 709"), r.toString());
         List<String> launches = Files.readAllLines(log).stream().filter(l -> l.startsWith("launch ")).toList();
