@@ -446,8 +446,10 @@ public final class CudaBackend implements Backend {
     }
 
     private static boolean stale(Program.Kernel kernel) {
+        int resets = RESETS.get();
+        if (resets == 0) return false;  // no fault yet: a launch pays no lookup
         Integer at = LOADED_IN.get(kernel.entry());
-        return at != null && at != RESETS.get();
+        return at != null && at != resets;
     }
 
     /** A fault leaves NVIDIA's context unusable: it is reset, as an application recreating its context expects. */
