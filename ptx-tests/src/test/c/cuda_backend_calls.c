@@ -30,6 +30,7 @@ CUresult cuStreamBeginCapture_v2(CUstream, int);
 CUresult cuStreamEndCapture(CUstream, CUgraph *);
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *, CUgraph, unsigned long long);
 CUresult cuGraphLaunch(CUgraphExec, CUstream);
+CUresult cuCtxSynchronize(void);
 CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS_v1 *);
 CUresult cuGraphExecDestroy(CUgraphExec);
@@ -153,6 +154,13 @@ int main(void) {
         printf("FAIL: occupancy %d blocks, %d registers, %d threads (want 5, 96, 640)\n", blocks, regs, threads);
         return 1;
     }
+    /* the legacy stream is NVIDIA's legacy stream (CUDA's implicit synchronization between kernels is NVIDIA's then);
+       a blocking stream is a blocking NVIDIA stream */
+    CUstream blocking;
+    CHECK(cuStreamCreate(&blocking, 0));
+    CHECK(launch(a, 1, 32, 81, 0));
+    CHECK(launch(b, 1, 32, 82, blocking));
+    CHECK(cuCtxSynchronize());
     printf("PASS: cuda backend calls\n");
     return 0;
 }

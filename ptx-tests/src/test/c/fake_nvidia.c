@@ -72,7 +72,12 @@ CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
 static int faulted;
 CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; faulted = 0; return 0; }
 CUresult cuCtxSynchronize(void) { record("context synchronize"); return faulted ? 719 : 0; }
-CUresult cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(16); return 0; }
+CUresult cuStreamCreate(void **s, unsigned f) {
+    *s = malloc(16);
+    record("stream created, %s", f == 1 ? "non-blocking" : f == 0 ? "blocking" : "unknown flags");
+    return 0;
+}
+#define CU_STREAM_LEGACY ((void *)1)
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
 CUresult cuStreamSynchronize(void *s) { (void)s; return faulted ? 719 : 0; }
 static void *block(size_t n) { return aligned_alloc(256, (n + 511) / 256 * 256); }
@@ -83,6 +88,11 @@ CUresult cuMemFreeHost(void *p) { free(p); return 0; }
 CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned f) { (void)f; return cuMemAlloc_v2(p, n); }
 CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return 0; }
+CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, void *stream) {
+    record("copy of %zu bytes%s", n, stream == (void *)1 ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    return cuMemcpy(d, s, n);
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *stream) { (void)stream; return cuMemsetD8_v2(d, v, n); }
 CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) {
     for (size_t i = 0; i < n; i++) ((unsigned short *)(uintptr_t)d)[i] = v;
     return 0;
@@ -90,6 +100,11 @@ CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) {
 CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n) {
     for (size_t i = 0; i < n; i++) ((unsigned *)(uintptr_t)d)[i] = v;
     return 0;
+}
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, void *stream) { (void)stream; return cuMemsetD16_v2(d, v, n); }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *stream) {
+    record("set of %zu words%s", n, stream == (void *)1 ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    return cuMemsetD32_v2(d, v, n);
 }
 CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void **v) {
     (void)img; (void)n; (void)o; (void)v;
@@ -122,7 +137,8 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
         record("launch fault");
         return 0;
     }
-    record("launch %s grid %u block %u shared %u arg %lld", (const char *)f, gx, bx, shared, first_arg(params));
+    record("launch %s grid %u block %u shared %u arg %lld%s", (const char *)f, gx, bx, shared, first_arg(params),
+           stream == CU_STREAM_LEGACY ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
     return 0;
 }
 CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
@@ -161,6 +177,9 @@ CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long fl
     record("graph instantiate %d of %d nodes", e[0], e[1]);
     return 0;
 }
-CUresult cuGraphLaunch(void *exec, void *stream) { (void)stream; record("graph launch %d", ((int *)exec)[0]); return 0; }
+CUresult cuGraphLaunch(void *exec, void *stream) {
+    record("graph launch %d%s", ((int *)exec)[0], stream == CU_STREAM_LEGACY ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    return 0;
+}
 CUresult cuGraphExecDestroy(void *exec) { record("graph destroy %d", ((int *)exec)[0]); free(exec); return 0; }
 CUresult cuGraphDestroy(void *g) { free(g); return 0; }

@@ -35,6 +35,10 @@ typedef int hipError_t;
     X(hipMemsetD8, (void *, unsigned char, size_t))                                                                \
     X(hipMemsetD16, (void *, unsigned short, size_t))                                                              \
     X(hipMemsetD32, (void *, int, size_t))                                                                         \
+    X(hipMemcpyAsync, (void *, const void *, size_t, int, void *))                                                 \
+    X(hipMemsetD8Async, (void *, unsigned char, size_t, void *))                                                   \
+    X(hipMemsetD16Async, (void *, unsigned short, size_t, void *))                                                 \
+    X(hipMemsetD32Async, (void *, int, size_t, void *))                                                            \
     X(hipModuleLoadData, (void **, const void *))                                                                  \
     X(hipModuleGetFunction, (void **, void *, const char *))                                                       \
     X(hipModuleGetGlobal, (void **, size_t *, void *, const char *))                                               \
@@ -191,6 +195,21 @@ JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint 
         case 1: return hip_hipMemsetD8(PTR(dst), (unsigned char)value, (size_t)count);
         case 2: return hip_hipMemsetD16(PTR(dst), (unsigned short)value, (size_t)count);
         default: return hip_hipMemsetD32(PTR(dst), value, (size_t)count);
+    }
+}
+
+/* A copy queued on a stream (HIP copies pageable host memory synchronously). */
+JNIEXPORT jint JNICALL JN(copyAsync)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n, jlong stream) {
+    (void)e; (void)c;
+    return hip_hipMemcpyAsync(PTR(dst), PTR(src), (size_t)n, 4 /* hipMemcpyDefault */, PTR(stream));
+}
+
+JNIEXPORT jint JNICALL JN(fillAsync)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count, jlong stream) {
+    (void)e; (void)c;
+    switch (size) {
+        case 1: return hip_hipMemsetD8Async(PTR(dst), (unsigned char)value, (size_t)count, PTR(stream));
+        case 2: return hip_hipMemsetD16Async(PTR(dst), (unsigned short)value, (size_t)count, PTR(stream));
+        default: return hip_hipMemsetD32Async(PTR(dst), value, (size_t)count, PTR(stream));
     }
 }
 

@@ -52,6 +52,10 @@ typedef unsigned long long CUdeviceptr;
     X(cuMemsetD8_v2, CUresult, (CUdeviceptr, unsigned char, size_t))                                              \
     X(cuMemsetD16_v2, CUresult, (CUdeviceptr, unsigned short, size_t))                                            \
     X(cuMemsetD32_v2, CUresult, (CUdeviceptr, unsigned, size_t))                                                  \
+    X(cuMemcpyAsync, CUresult, (CUdeviceptr, CUdeviceptr, size_t, void *))                                         \
+    X(cuMemsetD8Async, CUresult, (CUdeviceptr, unsigned char, size_t, void *))                                     \
+    X(cuMemsetD16Async, CUresult, (CUdeviceptr, unsigned short, size_t, void *))                                   \
+    X(cuMemsetD32Async, CUresult, (CUdeviceptr, unsigned, size_t, void *))                                         \
     X(cuModuleLoadDataEx, CUresult, (void **, const void *, unsigned, int *, void **))                            \
     X(cuModuleUnload, CUresult, (void *))                                                                          \
     X(cuModuleGetFunction, CUresult, (void **, void *, const char *))                                             \
@@ -255,6 +259,24 @@ JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint 
         case 1: return nv_cuMemsetD8_v2((CUdeviceptr)dst, (unsigned char)value, (size_t)count);
         case 2: return nv_cuMemsetD16_v2((CUdeviceptr)dst, (unsigned short)value, (size_t)count);
         default: return nv_cuMemsetD32_v2((CUdeviceptr)dst, (unsigned)value, (size_t)count);
+    }
+}
+
+/* A copy queued on a stream (pageable host memory: NVIDIA's driver returns once it is done with it). */
+JNIEXPORT jint JNICALL JN(copyAsync)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n, jlong stream) {
+    (void)e; (void)c;
+    CUresult r = current();
+    return r ? r : nv_cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, (size_t)n, PTR(stream));
+}
+
+JNIEXPORT jint JNICALL JN(fillAsync)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count, jlong stream) {
+    (void)e; (void)c;
+    CUresult r = current();
+    if (r) return r;
+    switch (size) {
+        case 1: return nv_cuMemsetD8Async((CUdeviceptr)dst, (unsigned char)value, (size_t)count, PTR(stream));
+        case 2: return nv_cuMemsetD16Async((CUdeviceptr)dst, (unsigned short)value, (size_t)count, PTR(stream));
+        default: return nv_cuMemsetD32Async((CUdeviceptr)dst, (unsigned)value, (size_t)count, PTR(stream));
     }
 }
 

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call); a
  * cooperative launch queued on its stream with no synchronization after it, and captured, an NVIDIA graph node with
  * the COOPERATIVE attribute (the grid checked against NVIDIA's own occupancy of the kernel); occupancy, NUM_REGS and
- * MAX_THREADS_PER_BLOCK as NVIDIA's driver counts them for the compiled kernel.
+ * MAX_THREADS_PER_BLOCK as NVIDIA's driver counts them for the compiled kernel; a CUDA stream's (blocking) NVIDIA stream
+ * made at its first use, asynchronous sets queued there, and the legacy stream's kernels on NVIDIA's legacy stream
+ * (CU_STREAM_LEGACY), so that NVIDIA's driver keeps CUDA's implicit synchronization between them.
  */
 class CudaBackendFakeTest {
     /** c/SOURCE.c built against the distribution and run through our shim on the cuda backend over the fake driver. */
@@ -40,6 +42,7 @@ class CudaBackendFakeTest {
         assertEquals(List.of(
                 "program: context current",
                 "primary context retained",
+                "stream created, blocking",
                 "launch a grid 1 block 32 shared 0 arg 11",
                 "launch b grid 2 block 64 shared 0 arg 12",
                 "graph node a grid 1 block 32 shared 0 arg 21 deps 0",
@@ -55,6 +58,7 @@ class CudaBackendFakeTest {
                 "graph instantiate 2 of 3 nodes",
                 "graph launch 2",
                 "graph destroy 2",
+                "set of 256 words",
                 "launch a grid 1 block 32 shared 0 arg 41",
                 "launch a grid 1 block 32 shared 0 arg 51",
                 "launch a grid 1 block 32 shared 0 arg 52",
@@ -67,7 +71,11 @@ class CudaBackendFakeTest {
                 "graph instantiate 3 of 2 nodes",
                 "graph launch 3",
                 "graph destroy 3",
-                "cuOccupancyMaxActiveBlocksPerMultiprocessor block=128 shared=0"), Files.readAllLines(log), r.stderr());
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor block=128 shared=0",
+                "launch a grid 1 block 32 shared 0 arg 81 on the legacy stream",
+                "stream created, blocking",
+                "launch b grid 1 block 32 shared 0 arg 82",
+                "context synchronize"), Files.readAllLines(log), r.stderr());
     }
 
     /**

@@ -21,4 +21,18 @@ class DriverStreamsTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: streams"), r.toString());
     }
+
+    /**
+     * c/driver_stream_order.c: CUDA's implicit synchronization between the legacy stream and blocking streams holds
+     * for kernels, and asynchronous copies and sets keep their stream's order (a slow kernel first, then what reads
+     * its result). On the GPU machine natively and through the cuda backend (tools/gpu-check).
+     */
+    @Test
+    void kernelsAndAsynchronousCopiesKeepCudasOrderBetweenStreams(@TempDir Path dir) throws Exception {
+        Path exe = Programs.gccAgainstDist(dir, "driver_stream_order.c", "driver_stream_order");
+        Programs.Result r = Programs.withShim(exe, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("results: 42 52 61 72 81 91"), r.toString());
+        assertTrue(r.stdout().contains("PASS: stream order"), r.toString());
+    }
 }

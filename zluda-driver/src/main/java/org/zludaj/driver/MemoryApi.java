@@ -142,6 +142,13 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call(name, () -> {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
             if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
+            if (stream != -1 && d.backend.submitsAsynchronously()) {
+                // the device stream orders it: queued from the caller where nothing is pending in ours, as a launch
+                Stream.Op op = () -> d.backend.copyAsync(dst, src, bytes, Stream.runningQueue(d.backend));
+                if (asyncAllowed(kind, dst, src)) s.submit(name, op, true);
+                else s.run(name, op, true);  // pageable: the device runtime returns once done with the host memory
+                return;
+            }
             Stream.Op op = () -> d.backend.copy(dst, src, bytes);
             if (stream != -1 && asyncAllowed(kind, dst, src)) s.enqueue(name, op, null, null);
             else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
@@ -169,8 +176,13 @@ final class MemoryApi implements CuMemoryApi {
         return Api.call(name, () -> {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
             if (count != 0 && dst == 0) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "set of a NULL address");
+            boolean deviceSide = Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst);
+            if (stream != -1 && deviceSide && d.backend.submitsAsynchronously()) {
+                s.submit(name, () -> d.backend.fillAsync(dst, width, value, count, Stream.runningQueue(d.backend)), true);
+                return;
+            }
             Stream.Op op = () -> d.backend.fill(dst, width, value, count);
-            if (stream != -1 && (Driver.within(d.deviceMemory, dst) || Driver.within(d.pinnedMemory, dst))) s.enqueue(name, op, null, null);
+            if (stream != -1 && deviceSide) s.enqueue(name, op, null, null);
             else s.run(name, op, d.backend.submitsAsynchronously());  // synchronous: on the caller where the stream is idle
         });
     }

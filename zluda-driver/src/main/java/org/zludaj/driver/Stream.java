@@ -318,7 +318,7 @@ public final class Stream {
         if (queueAsked) return deviceQueue;  // every launch after the first: no lock, no backend call
         synchronized (this) {
             if (!queueAsked) {
-                deviceQueue = backend.createQueue(context.device);
+                deviceQueue = backend.createQueue(context.device, legacy);
                 queueAsked = true;
             }
             return deviceQueue;

@@ -36,6 +36,12 @@ public final class HipRuntime {
 
     public static native int fill(long dst, int elementBytes, int value, long count);
 
+    /** hipMemcpyAsync (hipMemcpyDefault) on {@code stream}. */
+    public static native int copyAsync(long dst, long src, long bytes, long stream);
+
+    /** hipMemsetD8Async/D16Async/D32Async on {@code stream}. */
+    public static native int fillAsync(long dst, int elementBytes, int value, long count, long stream);
+
     public static native int moduleLoad(byte[] codeObject, long[] out);
 
     public static native int function(long module, String name, long[] out);

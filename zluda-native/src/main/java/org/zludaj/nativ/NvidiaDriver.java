@@ -38,6 +38,12 @@ public final class NvidiaDriver {
 
     public static native int fill(long dst, int elementBytes, int value, long count);
 
+    /** cuMemcpyAsync on {@code stream}. */
+    public static native int copyAsync(long dst, long src, long bytes, long stream);
+
+    /** cuMemsetD8Async/D16Async/D32Async on {@code stream}. */
+    public static native int fillAsync(long dst, int elementBytes, int value, long count, long stream);
+
     /** Loads PTX text (NUL-terminated bytes); NVIDIA's JIT error log goes to {@code log} on failure. */
     public static native int moduleLoad(byte[] ptx, long[] out, byte[] log);
 

@@ -64,6 +64,22 @@ public interface Backend {
     /** Sets {@code count} elements of {@code elementBytes} (1, 2 or 4) to {@code value}. */
     void fill(long dst, int elementBytes, int value, long count) throws CudaException;
 
+    /**
+     * A copy queued on device queue {@code queue} ({@link #createQueue}; 0 the device's default queue) behind the
+     * queue's earlier work, where the backend {@link #submitsAsynchronously}: it returns once the copy is queued, or,
+     * with pageable host memory, once the device runtime is done with that memory (as NVIDIA's and HIP's asynchronous
+     * copies do: a copy from it returns when the data is staged, one to it when the data is there). By default a
+     * synchronous {@link #copy}.
+     */
+    default void copyAsync(long dst, long src, long bytes, long queue) throws CudaException {
+        copy(dst, src, bytes);
+    }
+
+    /** {@link #fill} queued on device queue {@code queue}, as {@link #copyAsync}; by default a synchronous fill. */
+    default void fillAsync(long dst, int elementBytes, int value, long count, long queue) throws CudaException {
+        fill(dst, elementBytes, value, count);
+    }
+
     /** Compiles and loads a module's kernels for {@code device}. */
     Program load(int device, PtxModule ptx) throws CudaException;
 
@@ -95,11 +111,15 @@ public interface Backend {
     }
 
     /**
-     * A device queue for one CUDA stream on {@code device}: GPU backends make a stream of the device runtime, which
-     * synchronizes with the device's default stream (so that plain copies stay ordered after its kernels); 0 when
-     * the backend has none (the host runs kernels to completion).
+     * A device queue for one CUDA stream on {@code device}: GPU backends give the {@code legacy} default stream the
+     * device runtime's own legacy (null) stream, and make a blocking stream of the device runtime for every other, so
+     * that the device keeps CUDA's implicit synchronization between the legacy stream's work and the other streams'
+     * kernels (a legacy-stream kernel waits for the kernels queued before it in blocking streams, and they for it).
+     * Non-blocking CUDA streams get blocking device streams too: the synchronous copies and sets that stream
+     * operations make on the legacy stream (graph memcpy and memset nodes, 2D copies) rely on waiting for them, at
+     * the cost of waiting where CUDA would not. 0 when the backend has none (the host runs kernels to completion).
      */
-    default long createQueue(int device) throws CudaException {
+    default long createQueue(int device, boolean legacy) throws CudaException {
         return 0;
     }
 

@@ -158,6 +158,19 @@ public final class CudaBackend implements Backend {
         check(NvidiaDriver.fill(dst, elementBytes, value, count), "cuMemset");
     }
 
+    /** cuMemcpyAsync on the queue's NVIDIA stream (pageable host memory: NVIDIA's driver returns once done with it). */
+    @Override
+    public void copyAsync(long dst, long src, long bytes, long queue) throws CudaException {
+        if (bytes == 0) return;
+        check(NvidiaDriver.copyAsync(dst, src, bytes, queue), "cuMemcpyAsync");
+    }
+
+    @Override
+    public void fillAsync(long dst, int elementBytes, int value, long count, long queue) throws CudaException {
+        if (count == 0) return;
+        check(NvidiaDriver.fillAsync(dst, elementBytes, value, count, queue), "cuMemsetAsync");
+    }
+
     /** One virtual memory operation on NVIDIA's driver (its errors are CUresults already). */
     private long vmm(int op, long a, long b, long c, long d) throws CudaException {
         if (granularity == 0) throw new CudaException(CuResult.CUDA_ERROR_NOT_SUPPORTED, "NVIDIA's driver has no virtual memory management");
@@ -407,14 +420,23 @@ public final class CudaBackend implements Backend {
 
     /** A blocking NVIDIA stream for one CUDA stream of the application (kernels of different streams may overlap). */
     @Override
-    public long createQueue(int dev) throws CudaException {
+    public long createQueue(int dev, boolean legacy) throws CudaException {
+        if (legacy) return CU_STREAM_LEGACY;
         long[] out = new long[1];
         check(NvidiaDriver.streamCreate(out), "cuStreamCreate");
         return out[0];
     }
 
+    /**
+     * NVIDIA's handle of its legacy default stream: the legacy stream's kernels and copies go there, so NVIDIA's driver
+     * keeps CUDA's implicit synchronization with the blocking streams (handle 0 would be the per-thread stream in a
+     * program compiled for it; this one is the legacy stream always).
+     */
+    static final long CU_STREAM_LEGACY = 1;
+
     @Override
     public void destroyQueue(long queue) {
+        if (queue == CU_STREAM_LEGACY) return;
         int r = NvidiaDriver.streamDestroy(queue);
         if (r != 0) LOG.warn("cuStreamDestroy on NVIDIA's driver: {}", r);
     }

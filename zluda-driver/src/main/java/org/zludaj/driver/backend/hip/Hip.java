@@ -28,6 +28,12 @@ public interface Hip {
 
     int fill(long dst, int elementBytes, int value, long count);
 
+    /** hipMemcpyAsync (hipMemcpyDefault) on {@code stream}: pageable host memory is copied synchronously. */
+    int copyAsync(long dst, long src, long bytes, long stream);
+
+    /** hipMemsetD8Async/D16Async/D32Async on {@code stream}. */
+    int fillAsync(long dst, int elementBytes, int value, long count, long stream);
+
     /** hipMemcpy2D with hipMemcpyDefault: {@code height} rows of {@code width} bytes. */
     int copy2D(long dst, long dpitch, long src, long spitch, long width, long height);
 

@@ -199,6 +199,17 @@ public final class HipBackend implements Backend {
         if (count != 0) check(hip.fill(dst, elementBytes, value, count), "hipMemset");
     }
 
+    /** hipMemcpyAsync on the queue's HIP stream (0: the null stream); pageable host memory HIP copies synchronously. */
+    @Override
+    public void copyAsync(long dst, long src, long bytes, long queue) throws CudaException {
+        if (bytes != 0) check(hip.copyAsync(dst, src, bytes, queue), "hipMemcpyAsync");
+    }
+
+    @Override
+    public void fillAsync(long dst, int elementBytes, int value, long count, long queue) throws CudaException {
+        if (count != 0) check(hip.fillAsync(dst, elementBytes, value, count, queue), "hipMemsetAsync");
+    }
+
     /** hipDeviceCanAccessPeer between the two GPUs (a GPU is not its own peer). */
     @Override
     public boolean canAccessPeer(int device, int peer) throws CudaException {
@@ -418,9 +429,14 @@ public final class HipBackend implements Backend {
         }
     }
 
-    /** A HIP stream of the device for one CUDA stream (blocking: HIP's null-stream copies wait for its kernels). */
+    /**
+     * A HIP stream of the device for one CUDA stream: the legacy stream is HIP's null stream of the device (0, which
+     * HIP's blocking streams synchronize with, as CUDA's legacy stream), the others blocking HIP streams (HIP's
+     * null-stream copies wait for their kernels).
+     */
     @Override
-    public long createQueue(int dev) throws CudaException {
+    public long createQueue(int dev, boolean legacy) throws CudaException {
+        if (legacy) return 0;
         select(dev);
         long[] out = new long[1];
         check(hip.streamCreate(out), "hipStreamCreate");
@@ -430,6 +446,7 @@ public final class HipBackend implements Backend {
 
     @Override
     public void destroyQueue(long queue) {
+        if (queue == 0) return;  // the null stream
         Integer device = queueDevice.remove(queue);
         try {
             if (device != null) selectHip(device);

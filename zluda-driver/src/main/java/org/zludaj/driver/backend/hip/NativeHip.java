@@ -35,6 +35,10 @@ public final class NativeHip implements Hip {
         return HipRuntime.copy2D(dst, dpitch, src, spitch, width, height);
     }
     @Override public int fill(long dst, int elementBytes, int value, long count) { return HipRuntime.fill(dst, elementBytes, value, count); }
+    @Override public int copyAsync(long dst, long src, long bytes, long stream) { return HipRuntime.copyAsync(dst, src, bytes, stream); }
+    @Override public int fillAsync(long dst, int elementBytes, int value, long count, long stream) {
+        return HipRuntime.fillAsync(dst, elementBytes, value, count, stream);
+    }
     @Override public int moduleLoad(byte[] codeObject, long[] out) { return HipRuntime.moduleLoad(codeObject, out); }
     @Override public int function(long module, String name, long[] out) { return HipRuntime.function(module, name, out); }
     @Override public int global(long module, String name, long[] out) { return HipRuntime.global(module, name, out); }

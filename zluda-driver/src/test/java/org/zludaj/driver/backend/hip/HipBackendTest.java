@@ -37,6 +37,14 @@ class HipBackendTest {
         @Override public int free(int kind, long a) { calls.add("free " + kind); return 0; }
         @Override public int copy(long dst, long src, long n) { calls.add("copy " + Long.toHexString(dst) + " " + n); return 0; }
         @Override public int fill(long dst, int size, int value, long count) { calls.add("fill " + size + " " + value + " " + count); return 0; }
+        @Override public int copyAsync(long dst, long src, long n, long stream) {
+            calls.add("copyAsync " + Long.toHexString(dst) + " " + n + " on " + Long.toHexString(stream));
+            return 0;
+        }
+        @Override public int fillAsync(long dst, int size, int value, long count, long stream) {
+            calls.add("fillAsync " + size + " " + value + " " + count + " on " + Long.toHexString(stream));
+            return 0;
+        }
         @Override public int copy2D(long dst, long dp, long src, long sp, long w, long h) {
             calls.add("copy2D " + Long.toHexString(dst) + " " + dp + " " + Long.toHexString(src) + " " + sp + " " + w + "x" + h);
             return 0;
@@ -301,8 +309,10 @@ class HipBackendTest {
     }
 
     /**
-     * Each CUDA stream gets a HIP stream of its GPU at its first launch: launches go there, a stream's fence waits for
-     * that stream only, the device fence for all of the GPU's work, and a destroyed stream gives its HIP stream back.
+     * Each CUDA stream gets a (blocking) HIP stream of its GPU at its first launch, and the legacy stream HIP's null
+     * stream (so HIP keeps CUDA's implicit synchronization between kernels): launches and asynchronous copies and sets
+     * go there, a stream's fence waits for that stream only, the device fence for all of the GPU's work, and a
+     * destroyed stream gives its HIP stream back (the null stream is never destroyed).
      */
     @Test
     void cudaStreamsBecomeHipStreams() throws Exception {
@@ -310,14 +320,21 @@ class HipBackendTest {
         HipBackend b = HipBackend.open(hip, 8, 6, null);
         Backend.Program.Kernel k = b.load(0, Ptx.parse("k.ptx", PTX)).kernel("k");
         hip.calls.clear();
-        long q1 = b.createQueue(0), q2 = b.createQueue(0);
+        long q1 = b.createQueue(0, false), q2 = b.createQueue(0, false), legacy = b.createQueue(0, true);
+        assertEquals(0, legacy, "the legacy stream is HIP's null stream, which HIP's blocking streams synchronize with");
         b.launch(k, new int[] {1, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0, q1);
         b.launch(k, new int[] {2, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0, q2);
+        b.launch(k, new int[] {3, 1, 1}, new int[] {32, 1, 1}, 0, 0x10, 0, legacy);
+        b.copyAsync(0x7000, 0x8000, 64, q2);
+        b.fillAsync(0x7000, 4, 5, 16, q1);
         b.fence(q2);
         b.fence(0);
         b.destroyQueue(q1);
-        assertEquals(List.of("streamCreate", "streamCreate", "launch 6000 1x1x1 32x1x1 0 on 3000", "launch 6000 2x1x1 32x1x1 0 on 3010",
-                "streamSynchronize 3010", "synchronize", "streamDestroy 3000"), hip.calls);
+        b.destroyQueue(legacy);
+        assertEquals(List.of("streamCreate", "streamCreate", "launch 6000 1x1x1 32x1x1 0 on 3000",
+                "launch 6000 2x1x1 32x1x1 0 on 3010", "launch 6000 3x1x1 32x1x1 0", "copyAsync 7000 64 on 3010",
+                "fillAsync 4 5 16 on 3000", "streamSynchronize 3010", "synchronize",
+                "streamDestroy 3000"), hip.calls);
         hip.syncResult = 700;
         assertEquals(org.zludaj.api.CuResult.CUDA_ERROR_ILLEGAL_ADDRESS, assertThrows(CudaException.class, () -> b.fence(q2)).result(),
                 "a fault in the stream's kernel is the stream fence's error");
