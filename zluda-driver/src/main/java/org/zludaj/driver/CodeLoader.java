@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import org.zludaj.api.CuResult;
+import org.zludaj.driver.backend.Backend;
 import org.zludaj.driver.fatbin.Fatbin;
 import org.zludaj.nativ.HostRuntime;
 import org.zludaj.ptx.Ptx;
@@ -46,6 +47,7 @@ final class CodeLoader {
 
     static Library load(Driver d, long image, boolean module) throws CudaException {
         Mem.nonNull(image, "image");
+        PtxWarmUp.stop();
         int magic = ByteBuffer.wrap(HostRuntime.bytes(image, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
         List<Fatbin.Entry> entries;
         String origin;
@@ -135,16 +137,35 @@ final class CodeLoader {
             PtxModule whole = whole(r, candidates, origin);
             return new Library(whole, d.backend.load(0, whole), module);
         }
-        Library lib = new Library(r.variables(), d.backend.load(0, r.variables()), module, r.index(), r.parsed(), d.backend, origin);
+        Backend.Program program = r.variables() != null ? d.backend.load(0, r.variables())
+                : d.backend.loadVariables(0, r.declarations(), r.index().variablesText(), () -> variables(r, origin, d.variableUnits));
+        Library lib = new Library(r.declarations(), program, module, r.index(), r.parsed(), d.backend, origin);
         if ("EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"))) lib.compileAll();
         return lib;
     }
 
     /**
-     * A module as the loader sees it: its index, the whole module when parsed at load (small modules), the
-     * variables unit, or (when variables hold function addresses) the whole module to compile as one.
+     * A module as the loader sees it: its index, the whole module when parsed at load (small modules), its variables
+     * unit when parsed (null where only {@code declarations} were: large and marked modules, see {@link #variables}),
+     * the module-scope variables declared without their initializers (what the driver reads of them: names, spaces,
+     * sizes), or (when variables hold function addresses) the whole module to compile as one.
      */
-    record Read(PtxIndex index, PtxModule parsed, PtxModule variables, PtxModule whole) {}
+    record Read(PtxIndex index, PtxModule parsed, PtxModule variables, PtxModule whole, PtxModule declarations) {}
+
+    /**
+     * The variables unit of a read (directives and variables with their initializers), parsed now if the read only
+     * declared them; {@code memo} (or null) gives texts parsed before.
+     */
+    static PtxModule variables(Read r, String origin, ParsedTexts memo) throws CudaException {
+        if (r.variables() != null) return r.variables();
+        String text = r.index().variablesText();
+        Ptx.Parsed v = memo != null ? memo.parse(origin, text) : Ptx.parseLenient(origin, text);
+        if (!v.ok()) {
+            LOG.error("the module-scope variables of {} have errors:\n{}", origin, v.log());
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, v.log());
+        }
+        return v.module();
+    }
 
     /** The whole module of a read (parsed now if the load only indexed it). */
     static PtxModule whole(Read r, List<String> candidates, String origin) throws CudaException {
@@ -248,14 +269,20 @@ final class CodeLoader {
                 continue;
             }
             if (p != null && marks != null && text.length() <= PARSE_AT_LOAD) marks.parsed(text);
-            if (whole) return new Read(index, p.module(), null, p.module());
-            if (p != null) return new Read(index, p.module(), PtxIndex.restrict(p.module(), java.util.Set.of()), null);
-            Ptx.Parsed v = variableUnits != null ? variableUnits.parse(origin, index.variablesText()) : Ptx.parseLenient(origin, index.variablesText());
+            if (whole) return new Read(index, p.module(), null, p.module(), p.module());
+            if (p != null) {
+                PtxModule variables = PtxIndex.restrict(p.module(), java.util.Set.of());
+                return new Read(index, p.module(), variables, null, variables);
+            }
+            // the variables' declarations only: their initializers (ggml's 96 KB of tables) are parsed only if the
+            // backend does not find the compiled variables unit by its text (Backend.loadVariables)
+            String declarations = index.declarationsText();
+            Ptx.Parsed v = variableUnits != null ? variableUnits.parse(origin, declarations) : Ptx.parseLenient(origin, declarations);
             if (!v.ok()) {
                 if (first == null) first = v;
                 continue;
             }
-            return new Read(index, null, v.module(), null);
+            return new Read(index, null, null, null, v.module());
         }
         LOG.error("PTX of {} has errors (functions {}):\n{}", origin, first.failedFunctions(), first.log());
         throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, first.log());

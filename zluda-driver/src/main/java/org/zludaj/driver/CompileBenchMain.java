@@ -192,7 +192,7 @@ public final class CompileBenchMain {
                 units.add(CodeLoader.whole(r, m.candidates(), m.origin()));
                 names.add("(whole module)");
             } else {
-                units.add(r.variables());
+                units.add(CodeLoader.variables(r, m.origin(), null));
                 names.add("(variables)");
                 for (String k : ks) {
                     units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));

@@ -99,6 +99,7 @@ public final class PrecompileMain {
         List<String> kernels = r.index().kernels().stream().filter(want).toList();
         if (kernels.isEmpty()) return;
         List<PtxModule> units = new ArrayList<>();
+        String variablesSource = null;  // the variables unit's text, when a run finds it by that (CodeLoader.read)
         boolean whole = r.whole() != null;  // modules whose variables hold function addresses
         if (whole) {
             try {
@@ -108,7 +109,13 @@ public final class PrecompileMain {
                 return;
             }
         } else {
-            units.add(r.variables());  // each kernel's unit reaches the module's variables in this one
+            try {
+                units.add(CodeLoader.variables(r, m.origin(), null));  // each kernel's unit reaches the module's variables in this one
+            } catch (CudaException e) {
+                failed.incrementAndGet();
+                return;
+            }
+            variablesSource = r.parsed() == null ? r.index().variablesText() : null;
             for (String k : kernels) {
                 try {
                     units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
@@ -118,16 +125,22 @@ public final class PrecompileMain {
                 }
             }
         }
+        PtxModule variablesUnit = variablesSource == null ? null : units.get(0);
+        String source = variablesSource;
         units.parallelStream().forEach(u -> {
             try {
                 boolean did;
                 if (host != null) did = host.precompile(u);
                 else if (t.startsWith("sm_")) {
-                    Compiler.nvptxCached(cache, u, Integer.parseInt(t.substring(3)));
+                    String out = Compiler.nvptxCached(cache, u, Integer.parseInt(t.substring(3)));
                     did = Compiler.lastCompiled();
+                    if (u == variablesUnit) cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey("nvptx", t, source),
+                            out.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 } else {
-                    Compiler.amdgpuCached(cache, u, t);
+                    byte[] out = Compiler.amdgpuCached(cache, u, t);
                     did = Compiler.lastCompiled();
+                    if (u == variablesUnit)
+                        cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey(Compiler.codeObjectKind(Compiler.LLD), t, source), out);
                 }
                 (did ? compiled : cachedAlready).incrementAndGet();
             } catch (PtxException | RuntimeException e) {

@@ -5,10 +5,19 @@ package org.zludaj.driver;
  * (CdsTrainMain: the archive then holds the parser's classes, ANTLR's among them, and on JDK 25 their profiles), and
  * on the GPU backends a daemon thread reads it once while the application starts (ANTLR builds its prediction tables
  * at a parser's first use in a process: 150-200 ms of a cold process's first kernel, measured on ggml's modules), so
- * that the first module load finds the parser warm. ZLUDA_PARSER_WARMUP=0 turns the thread off, =1 on for every backend.
+ * that the first module load finds the parser warm. The sample holds lookup tables as nvcc writes them: reading
+ * ggml's tables (54,000 tokens a module) took a cold JVM 240 ms, a warm one 10. ZLUDA_PARSER_WARMUP=0 turns the thread off, =1 on for every backend.
  */
 final class PtxWarmUp {
     private PtxWarmUp() {}
+
+    /** Set at the application's first module load: the thread stops after its current round (it only helps ahead of it). */
+    private static volatile boolean stop;
+
+    /** The application reads its own PTX now: the warm-up thread leaves the cores to it after its current round. */
+    static void stop() {
+        stop = true;
+    }
 
     /** Starts the warm-up thread (once per process). */
     static void start() {
@@ -25,12 +34,20 @@ final class PtxWarmUp {
     }
 
     /**
-     * Does {@code times} over what a module load and a kernel's first use do before any compilation: index a module,
-     * parse its text, its variables and a kernel's unit, print the unit for its cache key and hash it.
+     * Does {@code times} over (fewer once the application reads its own PTX) what a module load and a kernel's first
+     * use do before any compilation: index a module, hash it, parse it whole, parse its variables' declarations, hash its
+     * variables text, parse a kernel's unit and print the unit for its cache key and hash it.
      */
     static void read(int times) {
         StringBuilder text = new StringBuilder(".version 8.0\n.target sm_75\n.address_size 64\n"
                 + ".global .align 4 .b8 table[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n.extern .shared .align 16 .b8 smem[];\n");
+        // lookup tables as nvcc writes them (ggml's modules each carry 96 KB of them: most of a module's variables unit)
+        java.util.Random r = new java.util.Random(1);
+        for (int t = 0; t < 4; t++) {
+            text.append(".global .align 8 .b8 grid").append(t).append("[2048] = {");
+            for (int i = 0; i < 2048; i++) text.append(i == 0 ? "" : ", ").append(r.nextInt(256));
+            text.append("};\n");
+        }
         for (int k = 0; k < 8; k++) {
             text.append(".visible .entry k").append(k).append("(.param .u64 p, .param .u32 n)\n{\n")
                 .append("\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<16>;\n\t.reg .f32 %f<16>;\n\t.reg .b64 %rd<8>;\n")
@@ -47,14 +64,17 @@ final class PtxWarmUp {
                 .append("DONE:\n\tret;\n}\n");
         }
         String ptx = text.toString();
-        for (int i = 0; i < times; i++) {
+        for (int i = 0; i < times && !stop; i++) {
             org.zludaj.ptx.PtxIndex index = org.zludaj.ptx.PtxIndex.of(ptx);
-            org.zludaj.ptx.Ptx.Parsed whole = org.zludaj.ptx.Ptx.parseLenient("train", ptx);
-            org.zludaj.ptx.Ptx.Parsed variables = org.zludaj.ptx.Ptx.parseLenient("train", index.variablesText());
-            org.zludaj.ptx.Ptx.Parsed unit = org.zludaj.ptx.Ptx.parseLenient("train", index.kernelText("k" + (i % 8)));
-            if (!whole.ok() || !variables.ok() || !unit.ok())
-                throw new IllegalStateException("the training PTX does not parse: " + whole.log() + variables.log() + unit.log());
-            org.zludaj.ptx.cache.CompileCache.unitKey("nvptx", "sm_90", unit.module());
+            org.zludaj.ptx.cache.CompileCache.key("parsed-without-error", org.zludaj.ptx.Build.ID, ptx);  // CodeLoader.ParseMarks
+            org.zludaj.ptx.Ptx.Parsed whole = org.zludaj.ptx.Ptx.parseLenient("train", ptx);  // a small module's first load
+            org.zludaj.ptx.Ptx.Parsed declarations = org.zludaj.ptx.Ptx.parseLenient("train", index.declarationsText());
+            org.zludaj.ptx.cache.CompileCache.sourceKey("nvptx", "sm_90", index.variablesText());  // Backend.loadVariables
+            String name = "k" + (i % 8);
+            org.zludaj.ptx.Ptx.Parsed unit = org.zludaj.ptx.Ptx.parseLenient("train", index.kernelText(name));
+            if (!whole.ok() || !declarations.ok() || !unit.ok())
+                throw new IllegalStateException("the training PTX does not parse: " + whole.log() + declarations.log() + unit.log());
+            org.zludaj.ptx.cache.CompileCache.unitKey("nvptx", "sm_90", org.zludaj.ptx.PtxIndex.asKernelUnit(unit.module(), name));
         }
     }
 

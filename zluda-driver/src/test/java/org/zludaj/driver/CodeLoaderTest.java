@@ -27,8 +27,9 @@ class CodeLoaderTest {
     }
 
     /**
-     * The same variables text (each of ggml's modules declares the same 96 KB of tables) is parsed once per process:
-     * the second module gets the first one's model under its own name; a text with errors is not kept.
+     * A large module's variables are read declared only, without their initializers (each of ggml's modules carries
+     * 96 KB of tables), and the same text is parsed once per process: the second module gets the first one's model
+     * under its own name; the variables unit itself is parsed when asked for; a text with errors is not kept.
      */
     @Test
     void aVariablesTextIsParsedOnce() throws Exception {
@@ -38,10 +39,15 @@ class CodeLoaderTest {
         CodeLoader.Read a = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "a", memo, null);
         CodeLoader.Read b = CodeLoader.read(List.of(ptx + "\n".repeat(2 << 20)), "b", memo, null);
         assertNull(a.parsed(), "a module over 1 MiB is indexed, not parsed whole");
-        assertEquals("a", a.variables().name());
-        assertEquals("b", b.variables().name());
-        assertSame(a.variables().globals(), b.variables().globals(), "parsed once");
-        assertEquals(1, b.variables().globals().size());
+        assertNull(a.variables(), "its variables only declared: their initializers are the backend's to parse, if at all");
+        assertEquals("a", a.declarations().name());
+        assertEquals("b", b.declarations().name());
+        assertSame(a.declarations().globals(), b.declarations().globals(), "parsed once");
+        assertEquals(1, b.declarations().globals().size());
+        assertNull(b.declarations().globals().get(0).initializer());
+        var table = CodeLoader.variables(b, "b", memo).globals().get(0);
+        assertEquals("table", table.name());
+        assertNotNull(table.initializer(), "the variables unit, parsed when asked for");
         CodeLoader.ParsedTexts small = new CodeLoader.ParsedTexts(1);
         assertFalse(small.parse("bad", ".version 7.0\n.target sm_75\n.address_size 64\n.global .u32 x = ;\n").ok());
         assertFalse(small.parse("bad", ".version 7.0\n.target sm_75\n.address_size 64\n.global .u32 x = ;\n").ok(), "errors again, not kept");
@@ -62,8 +68,8 @@ class CodeLoaderTest {
         CodeLoader.Read again = CodeLoader.read(List.of(ptx), "m", null, new CodeLoader.ParseMarks(() -> cache));
         assertNull(again.parsed(), "not parsed whole again");
         assertEquals(List.of("k"), again.index().kernels());
-        assertEquals(1, again.variables().globals().size());
-        assertEquals(first.variables().globals().get(0).name(), again.variables().globals().get(0).name());
+        assertEquals(1, again.declarations().globals().size());
+        assertEquals(first.variables().globals().get(0).name(), again.declarations().globals().get(0).name());
         String bad = ptx.replace("ret;", "ret ret;");
         for (int i = 0; i < 2; i++) {
             var e = assertThrows(CudaException.class, () -> CodeLoader.read(List.of(bad), "bad", null, new CodeLoader.ParseMarks(() -> cache)));

@@ -294,8 +294,12 @@ public final class Compiler {
     /** {@link #amdgpu} with {@code linker} through the cache; the linker is part of the key. */
     public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx, CodeObjectLinker linker)
             throws PtxException {
-        String kind = linker == LLD ? "amdgpu-code-object" : "amdgpu-code-object+" + linker.name();
-        return cached(cache, kind, gfx, ptx, () -> amdgpu(ptx, gfx, linker));
+        return cached(cache, codeObjectKind(linker), gfx, ptx, () -> amdgpu(ptx, gfx, linker));
+    }
+
+    /** The compile cache's kind of output for AMD code objects linked by {@code linker}. */
+    public static String codeObjectKind(CodeObjectLinker linker) {
+        return linker == LLD ? "amdgpu-code-object" : "amdgpu-code-object+" + linker.name();
     }
 
     /** {@link #nvptx} through the cache (what the cuda backend loads). */

@@ -147,22 +147,82 @@ public final class PtxIndex {
 
     /** The text of a unit: directives, variables and other top-level statements, and the pieces of {@code names}. */
     public String unitText(Set<String> names) {
+        return unitText(names, false);
+    }
+
+    /**
+     * As {@link #unitText(Set)}; {@code declareVariables}: the module-scope variables without their initializers where
+     * they can be cut (a kernel unit declares them only, {@link #asKernelUnit}: ggml's modules carry 96 KB of lookup
+     * tables, which every kernel's parse read again).
+     */
+    private String unitText(Set<String> names, boolean declareVariables) {
         StringBuilder s = new StringBuilder();
         for (Piece p : pieces) {
             if (p.kind == Kind.FUNCTION && !names.contains(p.name)) continue;
-            s.append(p.text).append('\n');
+            s.append(declareVariables && p.kind == Kind.VARIABLE ? withoutInitializer(p.text) : p.text).append('\n');
         }
         return s.toString();
     }
 
-    /** The unit of one kernel: see {@link #unitText}. */
+    /**
+     * A module-scope variable's text without its initializer ({@code = {...}} or {@code = value}), its lines kept (so
+     * the unit's line numbers stay the module's); the text unchanged where the cut could change the declaration: an
+     * array sized by its initializer ({@code []}), several declarators, anything but one initializer before the ';'.
+     */
+    static String withoutInitializer(String t) {
+        int n = t.length(), eq = -1;
+        for (int i = 0; i < n && eq < 0; i++) {
+            char c = t.charAt(i);
+            if (c == '/' && i + 1 < n && (t.charAt(i + 1) == '/' || t.charAt(i + 1) == '*')) i = skipComment(t, i) - 1;
+            else if (c == '=') eq = i;
+            else if (c == ',' || c == ';' || c == '{') return t;  // several declarators, or no initializer
+        }
+        if (eq < 0 || t.substring(0, eq).matches("(?s).*\\[\\s*\\].*")) return t;
+        int depth = 0, end = -1;
+        for (int i = eq + 1; i < n && end < 0; i++) {
+            char c = t.charAt(i);
+            if (c == '/' && i + 1 < n && (t.charAt(i + 1) == '/' || t.charAt(i + 1) == '*')) i = skipComment(t, i) - 1;
+            else if (c == '{') depth++;
+            else if (c == '}') depth--;
+            else if (depth == 0 && c == ',') return t;  // another declarator follows
+            else if (depth == 0 && c == ';') end = i;
+        }
+        if (end < 0 || depth != 0) return t;
+        int from = eq;
+        while (from > 0 && (t.charAt(from - 1) == ' ' || t.charAt(from - 1) == '\t')) from--;
+        String cut = t.substring(from, end);
+        StringBuilder out = new StringBuilder(t.length() - cut.length() + 16).append(t, 0, from);
+        for (int i = 0; i < cut.length(); i++) if (cut.charAt(i) == '\n') out.append('\n');
+        return out.append(t, end, n).toString();
+    }
+
+    /** The index just past the comment starting at {@code i} ('//' to the line's end, or a block comment). */
+    private static int skipComment(String t, int i) {
+        if (t.charAt(i + 1) == '/') {
+            int e = t.indexOf('\n', i);
+            return e < 0 ? t.length() : e;
+        }
+        int e = t.indexOf("*/", i + 2);
+        return e < 0 ? t.length() : e + 2;
+    }
+
+    /** The unit of one kernel: see {@link #unitText}; its variables declared without their initializers. */
     public String kernelText(String kernel) {
-        return unitText(closure(kernel));
+        return unitText(closure(kernel), true);
     }
 
     /** Directives and module-scope variables only. */
     public String variablesText() {
         return unitText(Set.of());
+    }
+
+    /**
+     * Directives and module-scope variables without their initializers where they can be cut (see
+     * {@link #withoutInitializer}): what the driver reads of a module's variables (their names, spaces and sizes), a
+     * few kilobytes where the variables text of one of ggml's modules is 96 KB of lookup tables.
+     */
+    public String declarationsText() {
+        return unitText(Set.of(), true);
     }
 
     /** Bytes of PTX text indexed. */

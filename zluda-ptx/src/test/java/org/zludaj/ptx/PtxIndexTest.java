@@ -109,4 +109,35 @@ class PtxIndexTest {
         assertFalse(PtxIndex.headBeforeBrace(".extern .func f(); // {", none));
         assertEquals(".extern .func f();  ", none.toString());
     }
+
+    /**
+     * A kernel's unit text declares the module's variables without their initializers (asKernelUnit drops them, and
+     * ggml's 96 KB of lookup tables were parsed again for every kernel): the unit it gives is the one cut from the
+     * whole module, printed alike (the compile cache's key), line numbers kept.
+     */
+    @Test
+    void kernelUnitTextsLeaveTheInitializersOut() throws Exception {
+        PtxIndex ix = PtxIndex.of(MODULE);
+        String text = ix.kernelText("second");
+        assertFalse(text.contains("{1, 2"), text);
+        assertTrue(text.contains(".global .align 4 .b8 table[8];") && text.contains(".visible .global .u32 counter;"), text);
+        assertTrue(ix.variablesText().contains("{1, 2, 3, 4, 5, 6, 7, 8}"), "the variables unit defines them");
+        PtxModule fromText = PtxIndex.asKernelUnit(Ptx.parse("u", text), "second");
+        PtxModule fromWhole = PtxIndex.asKernelUnit(PtxIndex.restrict(Ptx.parse("u", MODULE), ix.closure("second")), "second");
+        assertEquals(PtxPrinter.print(fromWhole), PtxPrinter.print(fromText));
+        assertEquals(ix.unitText(ix.closure("second")).lines().count(), text.lines().count(), "the unit's lines are the same");
+    }
+
+    /** Only a single declarator's initializer is cut, and only where the declaration stays the same without it. */
+    @Test
+    void initializersAreCutWhereTheDeclarationStaysTheSame() {
+        assertEquals(".global .align 4 .b8 t[4];", PtxIndex.withoutInitializer(".global .align 4 .b8 t[4] = {1, 2, 3, 4};"));
+        assertEquals(".const .f32 c;", PtxIndex.withoutInitializer(".const .f32 c = 0f3F800000;"));
+        assertEquals(".global .v2 .u32 v[2]\n\n;", PtxIndex.withoutInitializer(".global .v2 .u32 v[2] = {{1, 2},\n{3, 4}\n};"),
+                "lines kept");
+        assertEquals("// x = 1\n.global .u32 x;", PtxIndex.withoutInitializer("// x = 1\n.global .u32 x = /* ; */ 5;"));
+        for (String same : List.of(".global .b8 t[] = {1, 2};", ".global .u32 a = 1, b = 2;", ".global .u32 a, b = 2;",
+                ".shared .align 4 .b8 s[16];", ".global .u32 x;", ".global .u32 x = {1, 2"))
+            assertEquals(same, PtxIndex.withoutInitializer(same));
+    }
 }

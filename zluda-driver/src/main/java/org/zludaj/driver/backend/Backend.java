@@ -83,6 +83,23 @@ public interface Backend {
     /** Compiles and loads a module's kernels for {@code device}. */
     Program load(int device, PtxModule ptx) throws CudaException;
 
+    /** A unit's model, parsed when asked for. */
+    interface Parse {
+        PtxModule get() throws CudaException;
+    }
+
+    /**
+     * Loads a module's variables unit ({@link #loadUnit}'s {@code module}) known by its text: {@code source}, the
+     * module's directives and variables with their initializers, whose model {@code parse} gives; {@code declarations}
+     * is the model without initializers (what the driver itself reads). GPU backends look the compiled unit up in the
+     * compile cache by the text ({@code CompileCache.sourceKey}) and parse it only when it is not there: ggml's
+     * modules each carry 96 KB of lookup tables, a cold JVM's parse of which cost every module load 100-300 ms. By
+     * default {@link #load} of the parsed text.
+     */
+    default Program loadVariables(int device, PtxModule declarations, String source, Parse parse) throws CudaException {
+        return load(device, parse.get());
+    }
+
     /**
      * Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values; {@code stackBytes} is
      * the context's per-thread stack limit (CU_LIMIT_STACK_SIZE).

@@ -119,6 +119,15 @@ public final class CompileCache {
         return key(kind, org.zludaj.ptx.Build.ID, target, org.zludaj.ptx.PtxPrinter.print(ptx));
     }
 
+    /**
+     * The key of a device-code unit by its PTX text as the loader has it, before any parse: the same output as
+     * {@link #unitKey} of the text's model, stored under both. A module's variables unit is mostly lookup tables (ggml's
+     * 96 KB took a cold JVM 100-300 ms to parse): a load that finds it by its text does not parse it.
+     */
+    public static String sourceKey(String kind, String target, String source) {
+        return key(kind + " by source", org.zludaj.ptx.Build.ID, target, source);
+    }
+
     private static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");

@@ -296,8 +296,29 @@ public final class CudaBackend implements Backend {
         return load(ptx, ptx);
     }
 
+    /**
+     * The variables unit's NVPTX from the compile cache by its text, parsed and compiled (or found by its model) only
+     * where it is not there (see Backend.loadVariables); ZLUDA_NVIDIA_JIT's kernels need the parsed variables.
+     */
+    @Override
+    public Program loadVariables(int dev, PtxModule declarations, String source, Parse parse) throws CudaException {
+        if (cache == null || NVIDIA_JIT != null) return load(dev, parse.get());
+        String key = CompileCache.sourceKey("nvptx", "sm_" + sm, source);
+        byte[] hit = cache.get(key);
+        if (hit != null) return loadText(declarations, new String(hit, StandardCharsets.UTF_8));
+        PtxModule variables = parse.get();
+        String out = nvptx(variables);
+        cache.put(key, out.getBytes(StandardCharsets.UTF_8));
+        return loadText(variables, out);
+    }
+
     private Program load(PtxModule ptx, PtxModule compiled) throws CudaException {
-        byte[] text = (text(compiled) + "\0").getBytes(StandardCharsets.UTF_8);
+        return loadText(ptx, text(compiled));
+    }
+
+    /** Loads our NVPTX (or PTX for NVIDIA's JIT) of {@code ptx} into NVIDIA's driver. */
+    private Program loadText(PtxModule ptx, String code) throws CudaException {
+        byte[] text = (code + "\0").getBytes(StandardCharsets.UTF_8);
         long[] out = new long[1];
         byte[] log = new byte[8192];
         long t0 = System.nanoTime();

@@ -290,16 +290,38 @@ public final class HipBackend implements Backend {
     @Override
     public Program load(int dev, PtxModule ptx) throws CudaException {
         select(dev);
-        String gfx = gpus.get(dev).gfx();
-        int hipIndex = gpus.get(dev).hipIndex();
-        byte[] code;
+        return loadCode(dev, ptx, codeObject(ptx, gpus.get(dev).gfx()));
+    }
+
+    /** Our code object of {@code ptx} for {@code gfx}, through the compile cache. */
+    private byte[] codeObject(PtxModule ptx, String gfx) throws CudaException {
         try {
-            code = org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker);
+            return org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker);
         } catch (PtxException e) {
             LOG.error("cannot compile {} for {}:\n{}", ptx.name(), gfx, e.getMessage());
             throw new CudaException(e.getMessage().contains("not supported") ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX,
                     e.getMessage());
         }
+    }
+
+    /** The variables unit's code object from the compile cache by its text, parsed only where it is not there. */
+    @Override
+    public Program loadVariables(int dev, PtxModule declarations, String source, Parse parse) throws CudaException {
+        if (cache == null) return load(dev, parse.get());
+        select(dev);
+        String gfx = gpus.get(dev).gfx();
+        String key = org.zludaj.ptx.cache.CompileCache.sourceKey(org.zludaj.ptx.Compiler.codeObjectKind(linker), gfx, source);
+        byte[] code = cache.get(key);
+        if (code != null) return loadCode(dev, declarations, code);
+        PtxModule variables = parse.get();
+        code = codeObject(variables, gfx);
+        cache.put(key, code);
+        return loadCode(dev, variables, code);
+    }
+
+    /** Loads a code object of {@code ptx} on GPU {@code dev} (selected), with the device printf buffer it may use. */
+    private Program loadCode(int dev, PtxModule ptx, byte[] code) throws CudaException {
+        int hipIndex = gpus.get(dev).hipIndex();
         long[] out = new long[1];
         check(hip.moduleLoad(code, out), "hipModuleLoadData");
         long module = out[0];

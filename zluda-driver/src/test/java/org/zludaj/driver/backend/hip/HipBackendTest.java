@@ -292,6 +292,35 @@ class HipBackendTest {
     }
 
     /**
+     * A module's variables unit is found in the compile cache by its text (Backend.loadVariables): the first load parses
+     * and compiles it (or finds it by its model), a later one, in another process with the same cache, loads the very
+     * same code object without parsing (ggml's modules carry 96 KB of tables each), the entry its model has too.
+     */
+    @Test
+    void aVariablesUnitIsFoundByItsTextWithoutAParse(@TempDir Path dir) throws Exception {
+        String ptx = PTX.replace(".visible .global .u32 counter;", ".visible .global .u32 counter = 7;\n.global .align 4 .b8 table[4] = {1, 2, 3, 4};");
+        var index = org.zludaj.ptx.PtxIndex.of(ptx);
+        var declarations = Ptx.parse("k.ptx", index.declarationsText());
+        assertNull(declarations.globals().get(1).initializer(), "declared without the table");
+        int[] parses = {0};
+        Backend.Parse parse = () -> {
+            parses[0]++;
+            return Ptx.parseLenient("k.ptx", index.variablesText()).module();
+        };
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 24);
+        RecordingHip first = new RecordingHip();
+        HipBackend.open(first, 8, 6, cache).loadVariables(0, declarations, index.variablesText(), parse);
+        assertEquals(1, parses[0]);
+        RecordingHip again = new RecordingHip();
+        HipBackend.open(again, 8, 6, cache).loadVariables(0, declarations, index.variablesText(), parse);
+        assertEquals(1, parses[0], "found by its text: not parsed");
+        assertArrayEquals(first.codeObject, again.codeObject);
+        RecordingHip byModel = new RecordingHip();
+        HipBackend.open(byModel, 8, 6, cache).load(0, Ptx.parse("k.ptx", index.variablesText()));
+        assertArrayEquals(first.codeObject, byModel.codeObject, "the same entry as the model's");
+    }
+
+    /**
      * Occupancy and the register-bound function attributes are HIP's answers for the loaded code object's kernel (its
      * VGPRs limit them): ggml splits attention work by the occupancy it is told.
      */
