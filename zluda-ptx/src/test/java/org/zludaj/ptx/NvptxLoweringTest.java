@@ -468,6 +468,46 @@ class NvptxLoweringTest {
     }
 
     /**
+     * A kernel's launch bounds reach ptxas: .maxntid, .reqntid, .minnctapersm and .maxnreg in our NVPTX as in the PTX
+     * (ggml's flash-attention kernels declare .maxntid 128, 1, 1 and .minnctapersm 1; without them ptxas allocated
+     * their registers otherwise than for NVIDIA's PTX, and the larger ones spilled where NVIDIA's did not).
+     */
+    @Test
+    void launchBoundsReachPtxas(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String text = HEAD + """
+                .visible .entry bounded(.param .u64 p)
+                .maxntid 128, 1, 1
+                .minnctapersm 2
+                {
+                	.reg .b64 %rd<2>;
+                	ld.param.u64 %rd1, [p];
+                	st.global.u32 [%rd1], 1;
+                	ret;
+                }
+                .visible .entry exact(.param .u64 p)
+                .reqntid 64, 2
+                .maxnreg 40
+                {
+                	.reg .b64 %rd<2>;
+                	ld.param.u64 %rd1, [p];
+                	st.global.u32 [%rd1], 2;
+                	ret;
+                }
+                .visible .entry free(.param .u64 p)
+                {
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("bounds.ptx", text), 90);
+        String bounded = out.substring(out.indexOf(".entry bounded"), out.indexOf(".entry exact"));
+        String exact = out.substring(out.indexOf(".entry exact"), out.indexOf(".entry free"));
+        assertTrue(bounded.matches("(?s).*\\.maxntid 128, 1, 1\\s.*") && bounded.contains(".minnctapersm 2"), out);
+        assertTrue(exact.matches("(?s).*\\.reqntid 64, 2, 1\\s.*") && exact.contains(".maxnreg 40"), out);
+        assertFalse(out.substring(out.indexOf(".entry free")).matches("(?s).*\\.(maxntid|reqntid|minnctapersm|maxnreg).*"), out);
+        TargetsTest.assertPtxasAccepts(dir, out);
+    }
+
+    /**
      * abs.s32/.s64/.s16 are the ISA's arithmetic, not NVIDIA's abs, whose sign NVIDIA's optimizer takes for positive:
      * a saturating addition of abs(INT_MIN) tests that sign (corpus kernel fuzz_1_02412).
      */

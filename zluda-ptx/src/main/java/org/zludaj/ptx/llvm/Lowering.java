@@ -245,6 +245,7 @@ public final class Lowering {
             kernel = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.kernelType(ctx, paramTypes));
             target.markKernel(module, kernel);
             target.boundThreads(kernel, f.maxThreads());
+            target.kernelDirectives(module, kernel, f);
         } else {
             kernel = functions.get(f.name());
             LLVMSetLinkage(kernel, f.attributes().contains(".visible") ? LLVMExternalLinkage : LLVMInternalLinkage);

@@ -25,6 +25,19 @@ public record Function(boolean entry, List<String> attributes, String name, List
         return null;
     }
 
+    /** The value of a one-number directive ({@code .minnctapersm 2}, {@code .maxnreg 64}), or -1 if absent. */
+    public long value(String name) {
+        for (String d : directives) {
+            if (!d.startsWith(name + " ")) continue;
+            try {
+                return Long.parseLong(d.substring(name.length()).trim());
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     /** The most threads a block of this kernel may have by its .maxntid or .reqntid (0: not declared). */
     public long maxThreads() {
         int[] n = threads(".maxntid");

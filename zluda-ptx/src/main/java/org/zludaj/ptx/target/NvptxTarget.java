@@ -415,6 +415,37 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /**
+     * The kernel's .maxntid, .reqntid, .minnctapersm and .maxnreg reach ptxas as they were (LLVM 20 takes them as
+     * {@code nvvm.annotations}): without them ptxas neither knows the block size a kernel is limited to nor the
+     * occupancy it was written for, and allocates registers otherwise than for NVIDIA's PTX of the same kernel.
+     */
+    @Override
+    public void kernelDirectives(LLVMModuleRef m, LLVMValueRef kernel, org.zludaj.ptx.model.Function f) {
+        for (String d : List.of(".maxntid", ".reqntid")) {
+            int[] n = f.threads(d);
+            if (n == null) continue;
+            String name = d.substring(1);
+            annotate(m, kernel, name + "x", n[0], name + "y", n[1], name + "z", n[2]);
+        }
+        long minBlocks = f.value(".minnctapersm"), maxRegisters = f.value(".maxnreg");
+        if (minBlocks > 0) annotate(m, kernel, "minctasm", minBlocks);
+        if (maxRegisters > 0) annotate(m, kernel, "maxnreg", maxRegisters);
+    }
+
+    /** One {@code !nvvm.annotations} entry of {@code kernel}: name, value pairs. */
+    private static void annotate(LLVMModuleRef m, LLVMValueRef kernel, Object... pairs) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMValueRef[] ops = new LLVMValueRef[pairs.length + 1];
+        ops[0] = kernel;
+        for (int i = 0; i < pairs.length; i += 2) {
+            String name = (String) pairs[i];
+            ops[i + 1] = LLVMMDStringInContext(ctx, name, name.length());
+            ops[i + 2] = LLVMConstInt(LLVMInt32TypeInContext(ctx), ((Number) pairs[i + 1]).longValue(), 0);
+        }
+        LLVMAddNamedMetadataOperand(m, "nvvm.annotations", LLVMMDNodeInContext(ctx, new org.bytedeco.javacpp.PointerPointer<>(ops), ops.length));
+    }
+
+    /**
      * The PTX's loops reach ptxas as they were: LLVM unrolls none of them, and each source {@code .pragma "nounroll"}
      * is placed again at its loop's head ({@link LoopPragmas}), so ptxas unrolls what it would unroll of NVIDIA's own
      * PTX (nvcc has unrolled what it wanted to). Until 2026-11-27 LLVM unrolled loops as it saw fit and every loop got

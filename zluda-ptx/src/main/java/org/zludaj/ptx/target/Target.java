@@ -370,6 +370,13 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     default void boundThreads(LLVMValueRef kernel, long threads) {}
 
     /**
+     * The kernel's performance directives ({@code .maxntid}, {@code .reqntid}, {@code .minnctapersm}, {@code .maxnreg})
+     * as the target's own, where its code generator takes them (NVPTX: they reach ptxas, which allocates registers by
+     * them as it does for NVIDIA's PTX).
+     */
+    default void kernelDirectives(LLVMModuleRef m, LLVMValueRef kernel, org.zludaj.ptx.model.Function f) {}
+
+    /**
      * {@code bfe} (operands a, pos, len) or {@code bfi} (a, b, pos, len) of {@code type} as the target's own instruction,
      * or null where it has none (the lowering then computes the field). NVPTX keeps NVIDIA's instructions: their
      * 64-bit forms behave exactly as NVIDIA's do, and NVIDIA's optimizer mistranslated loops of the shift-and-select
