@@ -4,6 +4,8 @@
  *   call:*    ns per trivial call (best of 5 rounds of N calls)
  *   launch    us per asynchronous launch of an empty kernel (N launches, then one synchronize)
  *   launch+wait  us per launch followed by cuStreamSynchronize
+ *   round     us per round of ggml's host-synchronized MUL_MAT_ID path: a 64-byte download to pageable memory, a
+ *             synchronization, a 64-byte upload from it, a synchronization and 10 launches (cuMemcpy*Async, one stream)
  *   graph100  us per cuGraphLaunch of a graph of 100 empty-kernel nodes (N launches, then one synchronize)
  *   graph100+wait  us per graph launch followed by cuStreamSynchronize
  * Each measurement is taken in the steady state: after WARM_S seconds of the same work (ZLUDA-J's Java is compiled by
@@ -41,6 +43,8 @@ static CUresult (*cuStreamQuery)(CUstream);
 static CUresult (*cuStreamSynchronize)(CUstream);
 static CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                                   void **, void **);
+static CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+static CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
 static CUresult (*cuStreamBeginCapture)(CUstream, int);
 static CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
 static CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
@@ -111,7 +115,8 @@ int main(int argc, char **argv) {
     SYM(cuDriverGetVersion); SYM(cuDeviceGet); SYM(cuDeviceGetAttribute); SYM(cuDevicePrimaryCtxRetain); SYM(cuCtxSetCurrent);
     SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
     SYM(cuFuncGetAttribute); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
-    SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
+    SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    SYMN(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
     *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
     SYM(cuGraphLaunch);
     CUcontext ctx;
@@ -169,6 +174,26 @@ int main(int argc, char **argv) {
         if (per < best) best = per;
     }
     printf("launch+wait %.2f us\n", best);
+    char pageable[64] = {0};
+    for (double until = now() + WARM_S; now() < until;) {
+        CHECK(cuMemcpyDtoHAsync(pageable, mem, 64, s));
+        CHECK(cuStreamSynchronize(s));
+    }
+    best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < n / 10; i++) {
+            cuMemcpyDtoHAsync(pageable, mem, 64, s);
+            cuStreamSynchronize(s);
+            cuMemcpyHtoDAsync(mem, pageable, 64, s);
+            cuStreamSynchronize(s);
+            for (int k = 0; k < 10; k++) cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0);
+        }
+        CHECK(cuStreamSynchronize(s));
+        double per = (now() - t) / (n / 10) / 1e3;
+        if (per < best) best = per;
+    }
+    printf("round %.2f us\n", best);
 
     if (launches_only) return 0;
     CUgraph g;
