@@ -131,7 +131,9 @@ final class CodeLoader {
      * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
      */
     private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
+        long t0 = System.nanoTime();
         Read r = read(candidates, origin, d.variableUnits, d.parseMarks);
+        long t1 = System.nanoTime();
         if (r.whole() != null) return new Library(r.whole(), d.backend.load(0, r.whole()), module);
         if (!d.backend.compilesOnDemand()) {
             PtxModule whole = whole(r, candidates, origin);
@@ -140,6 +142,9 @@ final class CodeLoader {
         Backend.Program program = r.variables() != null ? d.backend.load(0, r.variables())
                 : d.backend.loadVariables(0, r.declarations(), r.index().variablesText(), () -> variables(r, origin, d.variableUnits));
         Library lib = new Library(r.declarations(), program, module, r.index(), r.parsed(), d.backend, origin);
+        if (LOG.isDebugEnabled())
+            LOG.debug("{}: {} KB of PTX read ({}) in {} ms, its variables loaded in {} ms", origin, candidates.get(0).length() >> 10,
+                    r.parsed() != null ? "parsed whole" : "indexed, variables declared", (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
         if ("EAGER".equalsIgnoreCase(System.getenv("CUDA_MODULE_LOADING"))) lib.compileAll();
         return lib;
     }
