@@ -23,6 +23,7 @@ CUresult cuCtxSetCurrent(CUcontext);
 CUresult cuCtxPushCurrent_v2(CUcontext);
 CUresult cuCtxPopCurrent_v2(CUcontext *);
 CUresult cuCtxGetDevice(CUdevice *);
+CUresult cuCtxGetDevice_v2(CUdevice *, CUcontext);
 
 static int failures;
 #define EXPECT(what, cond) do { if (!(cond)) { failures++; printf("FAIL: %s\n", what); } } while (0)
@@ -35,11 +36,13 @@ static CUcontext current(const char *what) {
     return a;
 }
 
+/* the current context's device, asked twice through cuCtxGetDevice and twice through cuCtxGetDevice_v2 with no
+   context (what cuGetProcAddress gives cudart 13 for cuCtxGetDevice): all four answers equal */
 static int device(void) {
-    CUdevice a = -5, b = -6;
-    CUresult r1 = cuCtxGetDevice(&a), r2 = cuCtxGetDevice(&b);
-    if (r1 != r2) return -100 - r1;
-    return r1 ? -r1 : (a == b ? a : -99);
+    CUdevice a = -5, b = -6, c = -7, d = -8;
+    CUresult r1 = cuCtxGetDevice(&a), r2 = cuCtxGetDevice(&b), r3 = cuCtxGetDevice_v2(&c, NULL), r4 = cuCtxGetDevice_v2(&d, NULL);
+    if (r1 != r2 || r1 != r3 || r1 != r4) return -100 - r1;
+    return r1 ? -r1 : (a == b && a == c && a == d ? a : -99);
 }
 
 static CUcontext shared;
@@ -88,6 +91,9 @@ int main(void) {
     EXPECT("its device", device() == 0);
     EXPECT("set NULL again: empty", cuCtxSetCurrent(NULL) == 0 && current("set NULL again") == NULL);
     EXPECT("cuCtxGetDevice without a context again: 201", device() == -201);
+    CUdevice named = -1;
+    EXPECT("cuCtxGetDevice_v2 of a named context without a current one",
+           cuCtxGetDevice_v2(&named, A) == 0 && named == 0 && device() == -201);
     EXPECT("set A", cuCtxSetCurrent(A) == 0 && current("set A") == A);
     shared = B;
     pthread_t t;

@@ -5,7 +5,9 @@
  * device attributes, the error names and strings (the JVM's C strings live as long as the process), and per thread
  * the current context and its device. The last two also depend on the thread's context stack and on contexts being
  * destroyed: the JVM bumps zluda_ctx_epoch on every such change (Driver.contextsChanged), and a thread's kept answer
- * holds only while the epoch is the one read before the JVM gave it. Errors are never kept (they go to the JVM
+ * holds only while the epoch is the one read before the JVM gave it. cuCtxGetDevice_v2 (what cuGetProcAddress gives
+ * cudart 13 for cuCtxGetDevice: ggml asks it before most operations) shares cuCtxGetDevice's answer when its context
+ * argument is NULL (the current one). Errors are never kept (they go to the JVM
  * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
 #include "shim.h"
 #include "zluda_ids.h"
@@ -72,6 +74,9 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         if (!a[0] || ctx_epoch != epoch_before) return 0;
         *(void **)ptr(a[0]) = ctx;
         return 1;
+    case ZID_cuCtxGetDevice_v2:
+        if (a[1]) return 0;  /* a context named: the JVM checks it */
+        /* fall through: NULL is the current context */
     case ZID_cuCtxGetDevice:
         epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
         if (!a[0] || dev_epoch != epoch_before) return 0;
@@ -117,6 +122,9 @@ void zluda_memo_put(int id, const int64_t *a) {
         ctx = *(void **)ptr(a[0]);
         ctx_epoch = epoch_before;
         break;
+    case ZID_cuCtxGetDevice_v2:
+        if (a[1]) break;
+        /* fall through */
     case ZID_cuCtxGetDevice:
         dev = *(int *)ptr(a[0]);
         dev_epoch = epoch_before;
