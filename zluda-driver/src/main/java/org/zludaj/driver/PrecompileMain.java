@@ -115,7 +115,7 @@ public final class PrecompileMain {
                 failed.incrementAndGet();
                 return;
             }
-            variablesSource = r.parsed() == null ? r.index().variablesText() : null;
+            variablesSource = r.index().variablesText();  // a marked small module is read as a large one next time
             for (String k : kernels) {
                 try {
                     units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
