@@ -25,6 +25,10 @@ static void record(const char *fmt, ...) {
     fputc('\n', f);
     fclose(f);
 }
+/* where the driver was asked to queue work: NVIDIA's legacy stream (CU_STREAM_LEGACY), stream 0, or a created one */
+static const char *on(void *stream) {
+    return stream == (void *)1 ? " on the legacy stream" : stream == NULL ? " on stream 0" : "";
+}
 
 static long long first_arg(void **params) {
     long long v = 0;
@@ -77,7 +81,6 @@ CUresult cuStreamCreate(void **s, unsigned f) {
     record("stream created, %s", f == 1 ? "non-blocking" : f == 0 ? "blocking" : "unknown flags");
     return 0;
 }
-#define CU_STREAM_LEGACY ((void *)1)
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
 CUresult cuStreamSynchronize(void *s) { (void)s; return faulted ? 719 : 0; }
 static void *block(size_t n) { return aligned_alloc(256, (n + 511) / 256 * 256); }
@@ -89,7 +92,7 @@ CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned f) { (void)f; retu
 CUresult cuMemcpy(CUdeviceptr d, CUdeviceptr s, size_t n) { memmove((void *)(uintptr_t)d, (void *)(uintptr_t)s, n); return 0; }
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { memset((void *)(uintptr_t)d, v, n); return 0; }
 CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, void *stream) {
-    record("copy of %zu bytes%s", n, stream == (void *)1 ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    record("copy of %zu bytes%s", n, on(stream));
     return cuMemcpy(d, s, n);
 }
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *stream) { (void)stream; return cuMemsetD8_v2(d, v, n); }
@@ -103,7 +106,7 @@ CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned v, size_t n) {
 }
 CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, void *stream) { (void)stream; return cuMemsetD16_v2(d, v, n); }
 CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *stream) {
-    record("set of %zu words%s", n, stream == (void *)1 ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    record("set of %zu words%s", n, on(stream));
     return cuMemsetD32_v2(d, v, n);
 }
 CUresult cuModuleLoadDataEx(void **m, const void *img, unsigned n, int *o, void **v) {
@@ -138,7 +141,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
         return 0;
     }
     record("launch %s grid %u block %u shared %u arg %lld%s", (const char *)f, gx, bx, shared, first_arg(params),
-           stream == CU_STREAM_LEGACY ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+           on(stream));
     return 0;
 }
 CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
@@ -178,7 +181,7 @@ CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long fl
     return 0;
 }
 CUresult cuGraphLaunch(void *exec, void *stream) {
-    record("graph launch %d%s", ((int *)exec)[0], stream == CU_STREAM_LEGACY ? " on the legacy stream" : stream == NULL ? " on stream 0" : "");
+    record("graph launch %d%s", ((int *)exec)[0], on(stream));
     return 0;
 }
 CUresult cuGraphExecDestroy(void *exec) { record("graph destroy %d", ((int *)exec)[0]); free(exec); return 0; }
