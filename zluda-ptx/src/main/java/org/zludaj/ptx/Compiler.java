@@ -73,18 +73,21 @@ public final class Compiler {
      * (a diagnostic: {@code zluda compile --passes default<O0>} shows whether an optimization changes a result).
      */
     public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
-        optimize(m, tm, false);
+        optimize(m, tm, "default<O2>", false);
     }
 
-    /** As above; {@code keepLoops}: no loop unrolling or interleaving ({@link Target#keepsLoops}). */
-    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, boolean keepLoops) throws PtxException {
+    /**
+     * Runs {@code pipeline} ({@link Target#middleEnd}), or the one the system property {@code zluda.llvm.passes} names;
+     * {@code keepLoops}: no loop unrolling or interleaving ({@link Target#keepsLoops}).
+     */
+    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, String pipeline, boolean keepLoops) throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
             if (keepLoops) {
                 LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
                 LLVMPassBuilderOptionsSetLoopInterleaving(opts, 0);
             }
-            var e = LLVMRunPasses(m, System.getProperty("zluda.llvm.passes", "default<O2>"), tm, opts);
+            var e = LLVMRunPasses(m, System.getProperty("zluda.llvm.passes", pipeline), tm, opts);
             if (e != null && !e.isNull()) throw new PtxException(new Diagnostic("-", 0, 0, "LLVM passes: " + Ll.message(LLVMGetErrorMessage(e))));
         } finally {
             LLVMDisposePassBuilderOptions(opts);
@@ -177,7 +180,7 @@ public final class Compiler {
         try {
             LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
-                optimize(m, tm, t.keepsLoops());
+                optimize(m, tm, t.middleEnd(), t.keepsLoops());
                 return null;
             });
             t.beforeCodegen(m);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -504,6 +505,78 @@ class NvptxLoweringTest {
         assertTrue(bounded.matches("(?s).*\\.maxntid 128, 1, 1\\s.*") && bounded.contains(".minnctapersm 2"), out);
         assertTrue(exact.matches("(?s).*\\.reqntid 64, 2, 1\\s.*") && exact.contains(".maxnreg 40"), out);
         assertFalse(out.substring(out.indexOf(".entry free")).matches("(?s).*\\.(maxntid|reqntid|minnctapersm|maxnreg).*"), out);
+        TargetsTest.assertPtxasAccepts(dir, out);
+    }
+
+    /**
+     * Code that does not change in a loop stays in the loop in LLVM's IR: the middle end for NVPTX ({@code NvptxTarget.middleEnd})
+     * leaves code motion to NVIDIA's optimizers (the PTX's own and ptxas), which LLVM's LICM overruled: its hoisted
+     * values stayed live across the loops of ggml's flash-attention kernels, which then spilled.
+     */
+    @Test
+    void loopInvariantCodeStaysInItsLoop(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        var compiled = Compiler.compile(Ptx.parse("invariant.ptx", HEAD + """
+                .visible .entry k(.param .u64 p, .param .u32 n, .param .u32 a, .param .u32 b)
+                {
+                	.reg .pred %p<2>;
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<4>;
+                	ld.param.u64 %rd1, [p];
+                	ld.param.u32 %r1, [n];
+                	ld.param.u32 %r2, [a];
+                	ld.param.u32 %r3, [b];
+                	mov.u32 %r4, 0;
+                $L_loop:
+                	mul.lo.s32 %r5, %r2, %r3;
+                	xor.b32 %r6, %r5, %r4;
+                	mul.wide.u32 %rd2, %r4, 4;
+                	add.s64 %rd3, %rd1, %rd2;
+                	st.global.u32 [%rd3], %r6;
+                	add.s32 %r4, %r4, 1;
+                	setp.lt.u32 %p1, %r4, %r1;
+                	@%p1 bra $L_loop;
+                	ret;
+                }
+                """), new org.zludaj.ptx.target.NvptxTarget(90), org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile);
+        String ir = compiled.llvmIr(), out = new String(compiled.code(), java.nio.charset.StandardCharsets.UTF_8);
+        java.util.List<String> lines = ir.lines().toList();
+        int xor = -1;
+        for (int n = 0; n < lines.size(); n++) if (lines.get(n).contains(" = xor i32 ")) xor = n;
+        int block = xor;
+        while (block > 0 && !lines.get(block).matches("^(\"[^\"]+\"|[\\w.$-]+):.*")) block--;
+        assertTrue(xor > 0 && block > 0 && lines.subList(block, xor).stream().anyMatch(l -> l.contains(" = mul i32 ")), ir);
+        TargetsTest.assertPtxasAccepts(dir, out);
+    }
+
+    /**
+     * abs and neg of f32/f64 stay NVIDIA's instructions: their NaN, -0 and flush to zero are the GPU's, one instruction
+     * each where LLVM's fabs/fneg with those made explicit took ten for an abs.ftz.f32 (ggml's quantizing copies).
+     */
+    @Test
+    void absAndNegAreNvidiasOwn(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String out = Compiler.nvptx(Ptx.parse("absneg.ptx", HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .f32 %f<6>;
+                	.reg .f64 %fd<4>;
+                	.reg .b64 %rd<2>;
+                	ld.param.u64 %rd1, [p];
+                	ld.global.f32 %f1, [%rd1];
+                	abs.ftz.f32 %f2, %f1;
+                	neg.ftz.f32 %f3, %f2;
+                	abs.f32 %f4, %f3;
+                	neg.f32 %f5, %f4;
+                	st.global.f32 [%rd1], %f5;
+                	ld.global.f64 %fd1, [%rd1+8];
+                	abs.f64 %fd2, %fd1;
+                	neg.f64 %fd3, %fd2;
+                	st.global.f64 [%rd1+8], %fd3;
+                	ret;
+                }
+                """), 90);
+        for (String own : List.of("abs.ftz.f32", "neg.ftz.f32", "abs.f32", "neg.f32", "abs.f64", "neg.f64"))
+            assertTrue(Pattern.compile("(?m)^\\s*" + Pattern.quote(own) + "\\s").matcher(out).find(), own + "\n" + out);
+        assertFalse(out.contains("setp.nan") || out.contains("testp"), out);
         TargetsTest.assertPtxasAccepts(dir, out);
     }
 

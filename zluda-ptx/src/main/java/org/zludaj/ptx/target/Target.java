@@ -429,6 +429,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return false;
     }
 
+    /**
+     * LLVM's middle end for this target, as a pass pipeline ({@code LLVMRunPasses}): LLVM's O2, unless the target's
+     * output goes through an optimizer of its own that wants the PTX's code as it was ({@link NvptxTarget}).
+     */
+    default String middleEnd() {
+        return "default<O2>";
+    }
+
     /** Module-level settings (flags) before code generation. */
     default void configureModule(LLVMModuleRef m) {}
 
