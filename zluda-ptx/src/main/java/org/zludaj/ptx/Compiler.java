@@ -181,6 +181,7 @@ public final class Compiler {
             LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
                 optimize(m, tm, t.middleEnd(), t.keepsLoops());
+                if (System.getProperty("zluda.llvm.passes") == null) t.afterMiddleEnd(m, tm);
                 return null;
             });
             t.beforeCodegen(m);

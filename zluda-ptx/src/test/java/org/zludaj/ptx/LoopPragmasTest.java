@@ -148,4 +148,68 @@ class LoopPragmasTest {
         assertEquals(1, NvptxLoweringTest.count(out, "\\bbfe\\.u64\\b"), out);
         assertFalse(out.contains(".pragma"), out);
     }
+
+    /**
+     * {@code LoopPragmas.disableLicmAbove}: loops over the limit get their own {@code llvm.loop} node (distinct, itself
+     * its first operand) with {@code llvm.licm.disable} on the branch back to their header, the others none; LLVM's
+     * LICM then leaves the marked loop's invariant product in place and hoists the small loop's.
+     */
+    @Test
+    void largeLoopsAloneAreMarkedAgainstLicm() throws Exception {
+        String ir = """
+                define void @k(i32 %n, i32 %a, i32 %b, ptr %p) {
+                entry:
+                  br label %small
+                small:
+                  %i = phi i32 [ 0, %entry ], [ %i1, %small ]
+                  %m = mul i32 %a, %b
+                  %x = xor i32 %m, %i
+                  store volatile i32 %x, ptr %p
+                  %i1 = add i32 %i, 1
+                  %c = icmp ult i32 %i1, %n
+                  br i1 %c, label %small, label %between
+                between:
+                  br label %large
+                large:
+                  %j = phi i32 [ 0, %between ], [ %j1, %large ]
+                  %m2 = mul i32 %b, %a
+                  %y = xor i32 %m2, %j
+                  store volatile i32 %y, ptr %p
+                  store volatile i32 %j, ptr %p
+                  store volatile i32 %j, ptr %p
+                  %j1 = add i32 %j, 1
+                  %d = icmp ult i32 %j1, %n
+                  br i1 %d, label %large, label %exit
+                exit:
+                  ret void
+                }
+                """;
+        var ctx = org.bytedeco.llvm.global.LLVM.LLVMContextCreate();
+        try {
+            var buf = org.bytedeco.llvm.global.LLVM.LLVMCreateMemoryBufferWithMemoryRangeCopy(new org.bytedeco.javacpp.BytePointer(ir), ir.length(),
+                    new org.bytedeco.javacpp.BytePointer("loops"));
+            var m = new org.bytedeco.llvm.LLVM.LLVMModuleRef();
+            var err = new org.bytedeco.javacpp.BytePointer((org.bytedeco.javacpp.Pointer) null);
+            assertEquals(0, org.bytedeco.llvm.global.LLVM.LLVMParseIRInContext(ctx, buf, m, err));
+            assertEquals(1, org.zludaj.ptx.llvm.LoopPragmas.disableLicmAbove(m, 7));  // the small loop has 7 instructions
+            String marked = org.bytedeco.llvm.global.LLVM.LLVMPrintModuleToString(m).getString();
+            assertTrue(marked.contains("br i1 %d, label %large, label %exit, !llvm.loop !0"), marked);
+            assertTrue(marked.contains("br i1 %c, label %small, label %between\n"), marked);
+            assertTrue(marked.contains("!0 = distinct !{!0, !1}") && marked.contains("!1 = !{!\"llvm.licm.disable\"}"), marked);
+            var tm = Compiler.targetMachine(new org.zludaj.ptx.target.NvptxTarget(90));
+            try {
+                Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
+            } finally {
+                org.bytedeco.llvm.global.LLVM.LLVMDisposeTargetMachine(tm);
+            }
+            String after = org.bytedeco.llvm.global.LLVM.LLVMPrintModuleToString(m).getString();
+            String entry = after.substring(after.indexOf("entry:"), after.indexOf("small:"));
+            String large = after.substring(after.indexOf("\nlarge:"), after.indexOf("\nexit:"));
+            assertTrue(entry.contains("mul i32 %a, %b"), after);
+            assertTrue(large.contains("mul i32 %b, %a"), after);
+            org.bytedeco.llvm.global.LLVM.LLVMDisposeModule(m);
+        } finally {
+            org.bytedeco.llvm.global.LLVM.LLVMContextDispose(ctx);
+        }
+    }
 }

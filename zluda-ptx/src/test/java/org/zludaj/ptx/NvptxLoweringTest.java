@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.zludaj.ptx.target.NvptxTarget;
 
 /**
  * What the NVPTX lowering must keep of the PTX it compiles, checked on its output: each warp collective stays at its own
@@ -509,43 +510,54 @@ class NvptxLoweringTest {
     }
 
     /**
-     * Code that does not change in a loop stays in the loop in LLVM's IR: the middle end for NVPTX ({@code NvptxTarget.middleEnd})
-     * leaves code motion to NVIDIA's optimizers (the PTX's own and ptxas), which LLVM's LICM overruled: its hoisted
-     * values stayed live across the loops of ggml's flash-attention kernels, which then spilled.
+     * LLVM's middle end for NVPTX ({@code NvptxTarget.middleEnd}, {@code afterMiddleEnd}) moves code that does not
+     * change in a loop out of small loops only: out of a large loop LLVM's LICM raised the register pressure of ggml's
+     * flash-attention kernels (spills), and in a small one NVIDIA's ptxas hoisting it itself mistranslated a corpus
+     * kernel (fuzz_1_00782).
      */
     @Test
-    void loopInvariantCodeStaysInItsLoop(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        var compiled = Compiler.compile(Ptx.parse("invariant.ptx", HEAD + """
-                .visible .entry k(.param .u64 p, .param .u32 n, .param .u32 a, .param .u32 b)
-                {
-                	.reg .pred %p<2>;
-                	.reg .b32 %r<8>;
-                	.reg .b64 %rd<4>;
-                	ld.param.u64 %rd1, [p];
-                	ld.param.u32 %r1, [n];
-                	ld.param.u32 %r2, [a];
-                	ld.param.u32 %r3, [b];
-                	mov.u32 %r4, 0;
-                $L_loop:
-                	mul.lo.s32 %r5, %r2, %r3;
-                	xor.b32 %r6, %r5, %r4;
-                	mul.wide.u32 %rd2, %r4, 4;
-                	add.s64 %rd3, %rd1, %rd2;
-                	st.global.u32 [%rd3], %r6;
-                	add.s32 %r4, %r4, 1;
-                	setp.lt.u32 %p1, %r4, %r1;
-                	@%p1 bra $L_loop;
-                	ret;
-                }
-                """), new org.zludaj.ptx.target.NvptxTarget(90), org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile);
-        String ir = compiled.llvmIr(), out = new String(compiled.code(), java.nio.charset.StandardCharsets.UTF_8);
-        java.util.List<String> lines = ir.lines().toList();
-        int xor = -1;
-        for (int n = 0; n < lines.size(); n++) if (lines.get(n).contains(" = xor i32 ")) xor = n;
-        int block = xor;
-        while (block > 0 && !lines.get(block).matches("^(\"[^\"]+\"|[\\w.$-]+):.*")) block--;
-        assertTrue(xor > 0 && block > 0 && lines.subList(block, xor).stream().anyMatch(l -> l.contains(" = mul i32 ")), ir);
-        TargetsTest.assertPtxasAccepts(dir, out);
+    void loopInvariantCodeLeavesSmallLoopsOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        StringBuilder large = new StringBuilder();
+        for (int k = 0; k < NvptxTarget.LICM_LOOP_LIMIT; k++) large.append("\tmad.lo.s32 %r6, %r6, %r4, %r1;\n");
+        for (boolean big : new boolean[] {false, true}) {
+            var compiled = Compiler.compile(Ptx.parse("invariant.ptx", HEAD + """
+                    .visible .entry k(.param .u64 p, .param .u32 n, .param .u32 a, .param .u32 b)
+                    {
+                    	.reg .pred %p<2>;
+                    	.reg .b32 %r<8>;
+                    	.reg .b64 %rd<4>;
+                    	ld.param.u64 %rd1, [p];
+                    	ld.param.u32 %r1, [n];
+                    	ld.param.u32 %r2, [a];
+                    	ld.param.u32 %r3, [b];
+                    	mov.u32 %r4, 0;
+                    $L_loop:
+                    	mul.lo.s32 %r5, %r2, %r3;
+                    	xor.b32 %r6, %r5, %r4;
+                    """ + (big ? large : "") + """
+                    	mul.wide.u32 %rd2, %r4, 4;
+                    	add.s64 %rd3, %rd1, %rd2;
+                    	st.global.u32 [%rd3], %r6;
+                    	add.s32 %r4, %r4, 1;
+                    	setp.lt.u32 %p1, %r4, %r1;
+                    	@%p1 bra $L_loop;
+                    	ret;
+                    }
+                    """), new NvptxTarget(90), org.bytedeco.llvm.global.LLVM.LLVMAssemblyFile);
+            String ir = compiled.llvmIr();
+            java.util.List<String> lines = ir.lines().toList();
+            int xor = -1, mul = -1;
+            for (int n = 0; n < lines.size(); n++) {
+                if (lines.get(n).contains(" = xor i32 ") && xor < 0) xor = n;
+                if (lines.get(n).contains(" = mul i32 ") && !lines.get(n).contains(", 4") && mul < 0) mul = n;
+            }
+            int block = xor;
+            while (block > 0 && !lines.get(block).matches("^(\"[^\"]+\"|[\\w.$-]+):.*")) block--;
+            assertTrue(xor > 0 && block > 0 && mul > 0, ir);
+            // in the loop's block (before the xor, after the block's label) in the large loop, before that label in the small one
+            assertEquals(big, mul > block && mul < xor, (big ? "large" : "small") + " loop\n" + ir);
+            TargetsTest.assertPtxasAccepts(dir, new String(compiled.code(), java.nio.charset.StandardCharsets.UTF_8));
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import org.bytedeco.javacpp.PointerPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
+import org.bytedeco.llvm.LLVM.LLVMMetadataRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -107,6 +108,47 @@ public final class LoopPragmas {
         }
         if (markers && LLVMGetFirstUse(marker) == null) LLVMDeleteFunction(marker);
         return placed;
+    }
+
+    /**
+     * Every loop whose body holds more than {@code limit} instructions gets LLVM's {@code llvm.licm.disable} (on each
+     * back edge's branch, in the loop's own {@code llvm.loop} node), so that a later LICM moves code out of the small
+     * loops only; returns the number of loops marked.
+     */
+    public static int disableLicmAbove(LLVMModuleRef m, int limit) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        int kind = LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9);
+        int marked = 0;
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+            if (LLVMCountBasicBlocks(f) == 0) continue;
+            Loops loops = new Loops(f);
+            for (int h : loops.headers) {
+                BitSet body = loops.bodies.get(h);
+                int size = 0;
+                for (int k = body.nextSetBit(0); k >= 0; k = body.nextSetBit(k + 1)) {
+                    for (var i = LLVMGetFirstInstruction(loops.blocks.get(k)); i != null && !i.isNull(); i = LLVMGetNextInstruction(i)) size++;
+                }
+                if (size <= limit) continue;
+                String text = "llvm.licm.disable";
+                LLVMMetadataRef property = LLVMMDNodeInContext2(ctx, new PointerPointer<>(1).put(0, LLVMMDStringInContext2(ctx, text, text.length())), 1);
+                LLVMMetadataRef self = LLVMTemporaryMDNode(ctx, (PointerPointer<?>) null, 0);
+                LLVMMetadataRef id = LLVMMDNodeInContext2(ctx, new PointerPointer<>(self, property), 2);
+                LLVMMetadataReplaceAllUsesWith(self, id);  // the loop's own id: its first operand is itself
+                LLVMBasicBlockRef header = loops.blocks.get(h);
+                for (int k = body.nextSetBit(0); k >= 0; k = body.nextSetBit(k + 1)) {
+                    LLVMValueRef t = LLVMGetBasicBlockTerminator(loops.blocks.get(k));
+                    if (t == null || t.isNull()) continue;
+                    for (int s = 0; s < LLVMGetNumSuccessors(t); s++) {
+                        if (LLVMBasicBlockAsValue(LLVMGetSuccessor(t, s)).equals(LLVMBasicBlockAsValue(header))) {
+                            LLVMSetMetadata(t, kind, LLVMMetadataAsValue(ctx, id));
+                            break;
+                        }
+                    }
+                }
+                marked++;
+            }
+        }
+        return marked;
     }
 
     /**

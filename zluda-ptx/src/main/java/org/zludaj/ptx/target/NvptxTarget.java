@@ -481,6 +481,26 @@ public record NvptxTarget(int sm) implements Target {
         return "always-inline,function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg)";
     }
 
+    /**
+     * Loops up to this many LLVM instructions get LLVM's LICM ({@link #afterMiddleEnd}). ggml's module 138 through
+     * ptxas: no spill with LICM up to loops of 1,000 instructions, 776 bytes up to 4,000, 7,448 with every loop.
+     */
+    public static final int LICM_LOOP_LIMIT = 200;
+
+    /**
+     * LLVM's LICM for small loops only ({@link org.zludaj.ptx.llvm.LoopPragmas#disableLicmAbove}): NVIDIA's ptxas
+     * mistranslates loop-invariant code it hoists itself out of a small loop it unrolls (corpus kernel fuzz_1_00782:
+     * a predicated {@code mad.hi} of invariant operands in a loop of at most eight iterations, which our lowering made
+     * a conditional block: wrong from NVIDIA's JIT -O2 on, right with the product hoisted first; fuzz_1_00998 was the
+     * same defect), while hoisting out of large loops raised ggml's attention kernels' register pressure (see
+     * {@link #middleEnd}).
+     */
+    @Override
+    public void afterMiddleEnd(LLVMModuleRef m, org.bytedeco.llvm.LLVM.LLVMTargetMachineRef tm) throws org.zludaj.ptx.PtxException {
+        org.zludaj.ptx.llvm.LoopPragmas.disableLicmAbove(m, LICM_LOOP_LIMIT);
+        org.zludaj.ptx.Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
+    }
+
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);

@@ -6,6 +6,7 @@ import java.util.List;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMTargetMachineRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 import org.zludaj.ptx.llvm.Ll;
@@ -436,6 +437,9 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     default String middleEnd() {
         return "default<O2>";
     }
+
+    /** After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small loops). */
+    default void afterMiddleEnd(LLVMModuleRef m, LLVMTargetMachineRef tm) throws org.zludaj.ptx.PtxException {}
 
     /** Module-level settings (flags) before code generation. */
     default void configureModule(LLVMModuleRef m) {}
