@@ -468,13 +468,14 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /**
-     * Our lowering's code cleaned up (SROA, early CSE, instcombine, CFG simplification; our helpers inlined), and no
-     * more: the PTX comes from NVIDIA's own optimizer and ptxas optimizes it again. LLVM's O2 moved code as well, above
-     * all loop-invariant code out of loops (LICM), which ptxas does not sink back: every hoisted value stays live across
-     * the loop. ggml's flash-attention vector kernels (module 138, q4_0 K/V, launch bounds 128 threads) came out of
-     * ptxas with 255 registers and 404-1,240 bytes of spills for head sizes 128 and 256 and 255 registers for head size
-     * 64, where NVIDIA's PTX needs 144-255 registers and no spill; this pipeline gives NVIDIA's figures (no spill,
-     * 151 registers at head size 64) and less SASS than NVIDIA's PTX. LICM alone, added to it, brings the spills back.
+     * Our lowering's code cleaned up (SROA, early CSE, instcombine, CFG simplification; our helpers inlined), then
+     * LICM for small loops only ({@link #afterMiddleEnd}): the PTX comes from NVIDIA's own optimizer and ptxas
+     * optimizes it again. LLVM's O2 moved code as well, above all loop-invariant code out of every loop (LICM), which
+     * ptxas does not sink back: every hoisted value stays live across the loop. ggml's flash-attention vector kernels
+     * (module 138, q4_0 K/V, launch bounds 128 threads) came out of ptxas with 255 registers and 404-1,240 bytes of
+     * spills for head sizes 128 and 256 and 255 registers for head size 64, where NVIDIA's PTX needs 144-255 registers
+     * and no spill; this pipeline gives NVIDIA's figures (no spill, 151 registers at head size 64) and less SASS than
+     * NVIDIA's PTX. LICM on every loop, added to it, brings the spills back.
      */
     @Override
     public String middleEnd() {
