@@ -18,7 +18,8 @@ import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 
 /**
- * The PTX's {@code .pragma "nounroll"} carried through LLVM to targets whose output is PTX again
+ * Loop directives for LLVM and ptxas: large loops kept from LLVM's LICM ({@link #disableLicmAbove}), and
+ * the PTX's {@code .pragma "nounroll"} carried through LLVM to targets whose output is PTX again
  * ({@link org.zludaj.ptx.target.Target#keepsLoops}). The PTX ISA gives the pragma three scopes: a statement in a loop's
  * header block (that loop), a function's directive (its loops), the module (every loop). The lowering marks a
  * statement-level pragma with a call to {@value #MARKER} where it stands (a call that touches no memory of the

@@ -7,8 +7,11 @@ import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMContextRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
+import org.bytedeco.llvm.LLVM.LLVMTargetMachineRef;
 import org.bytedeco.llvm.LLVM.LLVMTypeRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
+import org.zludaj.ptx.Compiler;
+import org.zludaj.ptx.PtxException;
 import org.zludaj.ptx.llvm.Ll;
 import org.zludaj.ptx.llvm.LoopPragmas;
 import org.zludaj.ptx.model.StateSpace;
@@ -489,7 +492,7 @@ public record NvptxTarget(int sm) implements Target {
     public static final int LICM_LOOP_LIMIT = 200;
 
     /**
-     * LLVM's LICM for small loops only ({@link org.zludaj.ptx.llvm.LoopPragmas#disableLicmAbove}): NVIDIA's ptxas
+     * LLVM's LICM for small loops only ({@link LoopPragmas#disableLicmAbove}): NVIDIA's ptxas
      * mistranslates loop-invariant code it hoists itself out of a small loop it unrolls (corpus kernel fuzz_1_00782:
      * a predicated {@code mad.hi} of invariant operands in a loop of at most eight iterations, which our lowering made
      * a conditional block: wrong from NVIDIA's JIT -O2 on, right with the product hoisted first; fuzz_1_00998 was the
@@ -497,9 +500,9 @@ public record NvptxTarget(int sm) implements Target {
      * {@link #middleEnd}).
      */
     @Override
-    public void afterMiddleEnd(LLVMModuleRef m, org.bytedeco.llvm.LLVM.LLVMTargetMachineRef tm) throws org.zludaj.ptx.PtxException {
-        org.zludaj.ptx.llvm.LoopPragmas.disableLicmAbove(m, LICM_LOOP_LIMIT);
-        org.zludaj.ptx.Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
+    public void afterMiddleEnd(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
+        LoopPragmas.disableLicmAbove(m, LICM_LOOP_LIMIT);
+        Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
     }
 
     @Override

@@ -438,7 +438,10 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return "default<O2>";
     }
 
-    /** After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small loops). */
+    /**
+     * After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small
+     * loops); skipped where the system property {@code zluda.llvm.passes} replaces the pipeline (a diagnostic).
+     */
     default void afterMiddleEnd(LLVMModuleRef m, LLVMTargetMachineRef tm) throws org.zludaj.ptx.PtxException {}
 
     /** Module-level settings (flags) before code generation. */
