@@ -18,9 +18,9 @@ public final class Api {
 
     public static int call(String function, Body body) {
         if (CallProfile.ON) {
-            long t0 = System.nanoTime();
+            long t0 = CallProfile.begin(function);
             int r = run(function, body);
-            CallProfile.add(function, System.nanoTime() - t0);
+            CallProfile.end(function, t0);
             return r;
         }
         return run(function, body);

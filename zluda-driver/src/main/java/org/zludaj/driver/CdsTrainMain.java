@@ -15,6 +15,7 @@ public final class CdsTrainMain {
         if (!Bootstrap.start()) System.exit(1);
         long cell = HostRuntime.allocate(64, 8);
         call("cuInit", 0, 0);
+        call("cuCtxGetDevice", cell, 0);  // fails (no context yet), as cudart's first call does: the error log's path archived too
         call("cuDriverGetVersion", cell, 0);
         call("cuDeviceGetCount", cell, 0);
         call("cuDeviceGet", cell, 0);

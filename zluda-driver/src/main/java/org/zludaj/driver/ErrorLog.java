@@ -21,7 +21,25 @@ final class ErrorLog {
     static final int CAPACITY = 25600;
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
-    record Entry(long sequence, String text) {}
+    /**
+     * A message, its time and thread: its text ({@link #text}) is made where it is read (the first failing call of a
+     * process paid 10-30 ms for java.time's formatter and the time zone's rules: cudart's first cuCtxGetDevice fails).
+     */
+    record Entry(long sequence, long millis, long thread, String message) {
+        String text() {
+            return prefix(millis, thread) + message;
+        }
+
+        /** The text's length, without making it: "[HH:mm:ss.SSS][thread][CUDA][E] " and the message. */
+        int length() {
+            return 14 + Long.toString(thread).length() + 2 + 10 + message.length();
+        }
+    }
+
+    static String prefix(long millis, long thread) {
+        LocalTime t = LocalTime.ofInstant(java.time.Instant.ofEpochMilli(millis), java.time.ZoneId.systemDefault());
+        return "[" + t.format(TIME) + "][" + thread + "][CUDA][E] ";
+    }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private long next;
@@ -40,17 +58,20 @@ final class ErrorLog {
     }
 
     private void add(String message) {
-        String text = "[" + LocalTime.now().format(TIME) + "][" + HostRuntime.threadId() + "][CUDA][E] " + message;
+        long millis = System.currentTimeMillis(), thread = HostRuntime.threadId();
         List<long[]> notify;
+        Entry entry;
         synchronized (this) {
-            entries.addLast(new Entry(next++, text));
-            bytes += text.length() + 1;
-            while (bytes > CAPACITY && entries.size() > 1) bytes -= entries.removeFirst().text().length() + 1;
+            entry = new Entry(next++, millis, thread, message);
+            entries.addLast(entry);
+            bytes += entry.length() + 1;
+            while (bytes > CAPACITY && entries.size() > 1) bytes -= entries.removeFirst().length() + 1;
             notify = new ArrayList<>(callbacks.values());
         }
         byte[] bytesOf = message.getBytes(StandardCharsets.UTF_8);
         for (long[] cb : notify) HostRuntime.callLogCallback(cb[0], cb[1], 0 /* CU_LOG_LEVEL_ERROR */, bytesOf);
         if (file != null && !file.isEmpty()) {
+            String text = entry.text();
             if (file.equals("stdout")) System.out.println(text);
             else if (file.equals("stderr")) System.err.println(text);
             else {

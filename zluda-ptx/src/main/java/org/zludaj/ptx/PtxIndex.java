@@ -24,7 +24,8 @@ import org.zludaj.ptx.model.Variable;
 public final class PtxIndex {
     private enum Kind { DIRECTIVE, VARIABLE, FUNCTION, OTHER }
 
-    private record Piece(Kind kind, String name, boolean entry, boolean defined, String text) {}
+    /** A piece of the module's text: {@code [start, end)} of it (read where a unit needs it, never copied whole). */
+    private record Piece(Kind kind, String name, boolean entry, boolean defined, int start, int end) {}
 
     private static final Pattern FUNCTION = Pattern.compile("\\.(entry|func)\\s*(?:\\([^)]*\\)\\s*)?([A-Za-z_$%][\\w$]*)");
     /** Leading blank space or comments, then a line-terminated directive (.version, .target, .address_size, .file). */
@@ -44,59 +45,71 @@ public final class PtxIndex {
     /** Indexes PTX text: one linear scan, no parse. */
     public static PtxIndex of(String text) {
         PtxIndex ix = new PtxIndex(text);
-        for (Chunks.Chunk c : Chunks.split(text)) {
-            String t = text.substring(c.start(), c.end());
+        Matcher d = DIRECTIVE_LINE.matcher(text);
+        StringBuilder before = new StringBuilder();
+        for (Chunks.Chunk c : Chunks.split(text, false)) {  // the pieces' lines are not needed
+            int from = c.start(), to = c.end();
             // directives end at their line, not at a ';': a chunk may start with several of them
-            while (true) {
-                Matcher d = DIRECTIVE_LINE.matcher(t);
-                if (!d.lookingAt()) break;
+            while (d.region(from, to).lookingAt()) {
                 boolean file = d.group(1).equals(".file");
-                ix.pieces.add(new Piece(file ? Kind.OTHER : Kind.DIRECTIVE, null, false, false, d.group()));
-                t = t.substring(d.end());
+                ix.pieces.add(new Piece(file ? Kind.OTHER : Kind.DIRECTIVE, null, false, false, from, d.end()));
+                from = d.end();
             }
             // the chunk up to its first brace, comments blanked: a function's body (up to megabytes) is not read
-            StringBuilder before = new StringBuilder();
-            boolean brace = headBeforeBrace(t, before);
+            before.setLength(0);
+            boolean brace = headBeforeBrace(text, from, to, before);
             String head = before.toString().strip();
             Piece p;
             Matcher m = FUNCTION.matcher(head);
             if (head.startsWith(".version") || head.startsWith(".target") || head.startsWith(".address_size")) {
-                p = new Piece(Kind.DIRECTIVE, null, false, false, t);
+                p = new Piece(Kind.DIRECTIVE, null, false, false, from, to);
             } else if (m.find() && !head.startsWith(".section")) {
-                p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace, t);
+                p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace, from, to);
                 ix.functions.computeIfAbsent(p.name, k -> new ArrayList<>()).add(p);
             } else if (head.matches("(?s)^(?:\\.(?:visible|extern|weak|common)\\s+)*\\.(?:global|const|shared)\\b.*")) {
-                p = new Piece(Kind.VARIABLE, null, false, false, t);
+                p = new Piece(Kind.VARIABLE, null, false, false, from, to);
             } else if (head.isEmpty() || head.startsWith(".section")) {
                 continue;  // debug sections are not needed to compile
             } else {
-                p = new Piece(Kind.OTHER, null, false, false, t);
+                p = new Piece(Kind.OTHER, null, false, false, from, to);
             }
             ix.pieces.add(p);
         }
         return ix;
     }
 
-    /**
-     * Appends to {@code out} the text of {@code t} before its first '{' outside comments, each comment as one blank;
-     * returns whether there is such a brace.
-     */
+    private String text(Piece p) {
+        return text.substring(p.start, p.end);
+    }
+
+    /** {@link #headBeforeBrace(String, int, int, StringBuilder)} of the whole of {@code t}. */
     static boolean headBeforeBrace(String t, StringBuilder out) {
-        int n = t.length();
-        for (int i = 0; i < n; i++) {
-            char c = t.charAt(i);
-            if (c == '/' && i + 1 < n && t.charAt(i + 1) == '/') {
-                int e = t.indexOf('\n', i);
-                i = e < 0 ? n : e - 1;
+        return headBeforeBrace(t, 0, t.length(), out);
+    }
+
+    /**
+     * Appends to {@code out} the text of {@code t} from {@code from} before its first '{' outside comments (and before
+     * {@code n}), each comment as one blank; returns whether there is such a brace.
+     */
+    static boolean headBeforeBrace(String t, int from, int n, StringBuilder out) {
+        int i = from;
+        while (i < n) {  // from one '/' or '{' to the next, the text between appended whole
+            int stop = i;  // (not indexOf: the next '/' or '{' of the text may be megabytes away, past n)
+            while (stop < n && t.charAt(stop) != '/' && t.charAt(stop) != '{') stop++;
+            out.append(t, i, stop);
+            if (stop == n) return false;
+            if (t.charAt(stop) == '{') return true;
+            if (stop + 1 < n && t.charAt(stop + 1) == '/') {
+                int e = t.indexOf('\n', stop);
+                i = e < 0 || e >= n ? n : e;
                 out.append(' ');
-            } else if (c == '/' && i + 1 < n && t.charAt(i + 1) == '*') {
-                int e = t.indexOf("*/", i + 2);
-                i = e < 0 ? n : e + 1;
+            } else if (stop + 1 < n && t.charAt(stop + 1) == '*') {
+                int e = t.indexOf("*/", stop + 2);
+                i = e < 0 || e + 2 > n ? n : e + 2;
                 out.append(' ');
-            } else if (c == '{') {
-                return true;
             } else {
-                out.append(c);
+                out.append('/');
+                i = stop + 1;
             }
         }
         return false;
@@ -121,7 +134,7 @@ public final class PtxIndex {
     public boolean variablesReferenceFunctions() {
         for (Piece p : pieces) {
             if (p.kind != Kind.VARIABLE) continue;
-            Matcher m = IDENTIFIER.matcher(stripComments(p.text));
+            Matcher m = IDENTIFIER.matcher(stripComments(text(p)));
             while (m.find()) if (functions.containsKey(m.group())) return true;
         }
         return false;
@@ -135,7 +148,7 @@ public final class PtxIndex {
             String f = work.pop();
             if (!seen.add(f)) continue;
             for (Piece p : functions.getOrDefault(f, List.of())) {
-                Matcher m = IDENTIFIER.matcher(stripComments(p.text));
+                Matcher m = IDENTIFIER.matcher(stripComments(text(p)));
                 while (m.find()) {
                     String id = m.group();
                     if (!seen.contains(id) && functions.containsKey(id)) work.push(id);
@@ -159,7 +172,9 @@ public final class PtxIndex {
         StringBuilder s = new StringBuilder();
         for (Piece p : pieces) {
             if (p.kind == Kind.FUNCTION && !names.contains(p.name)) continue;
-            s.append(declareVariables && p.kind == Kind.VARIABLE ? withoutInitializer(p.text) : p.text).append('\n');
+            if (declareVariables && p.kind == Kind.VARIABLE) s.append(withoutInitializer(text(p)));
+            else s.append(text, p.start, p.end);
+            s.append('\n');
         }
         return s.toString();
     }

@@ -140,4 +140,39 @@ class PtxIndexTest {
                 ".shared .align 4 .b8 s[16];", ".global .u32 x;", ".global .u32 x = {1, 2"))
             assertEquals(same, PtxIndex.withoutInitializer(same));
     }
+
+    /** headBeforeBrace against its rules read one character at a time, on random texts of comments and braces. */
+    @Test
+    void headBeforeBraceFollowsItsRules() {
+        String[] parts = {"{", "}", "/", "//c{\n", "// end", "/*c{*/", "/* open", "\n", " ", ".entry", "k()", "*/", "*"};
+        java.util.Random r = new java.util.Random(27);
+        for (int round = 0; round < 20_000; round++) {
+            StringBuilder s = new StringBuilder();
+            for (int i = r.nextInt(12); i > 0; i--) s.append(parts[r.nextInt(parts.length)]);
+            String t = s.toString();
+            int from = t.isEmpty() ? 0 : r.nextInt(t.length()), to = from + (t.length() == from ? 0 : r.nextInt(t.length() - from + 1));
+            StringBuilder want = new StringBuilder();
+            boolean brace = false;
+            for (int i = from; i < to; i++) {
+                char c = t.charAt(i);
+                if (c == '/' && i + 1 < to && t.charAt(i + 1) == '/') {
+                    int e = t.indexOf('\n', i);
+                    i = e < 0 || e >= to ? to : e - 1;
+                    want.append(' ');
+                } else if (c == '/' && i + 1 < to && t.charAt(i + 1) == '*') {
+                    int e = t.indexOf("*/", i + 2);
+                    i = e < 0 || e + 2 > to ? to : e + 1;
+                    want.append(' ');
+                } else if (c == '{') {
+                    brace = true;
+                    break;
+                } else {
+                    want.append(c);
+                }
+            }
+            StringBuilder got = new StringBuilder();
+            assertEquals(brace, PtxIndex.headBeforeBrace(t, from, to, got), t + " " + from + " " + to);
+            assertEquals(want.toString(), got.toString(), t + " " + from + " " + to);
+        }
+    }
 }

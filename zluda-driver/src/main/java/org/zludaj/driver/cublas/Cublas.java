@@ -39,9 +39,9 @@ public final class Cublas {
     /** Runs a function's body: 0, or the status of the failure (a CudaException carrying a cublasStatus_t). */
     static int call(String function, Body body) {
         if (org.zludaj.driver.CallProfile.ON) {
-            long t0 = System.nanoTime();
+            long t0 = org.zludaj.driver.CallProfile.begin(function);
             int r = run(function, body);
-            org.zludaj.driver.CallProfile.add(function, System.nanoTime() - t0);
+            org.zludaj.driver.CallProfile.end(function, t0);
             return r;
         }
         return run(function, body);
