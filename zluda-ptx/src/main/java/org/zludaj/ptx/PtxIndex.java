@@ -31,12 +31,13 @@ public final class PtxIndex {
     /** Leading blank space or comments, then a line-terminated directive (.version, .target, .address_size, .file). */
     private static final Pattern DIRECTIVE_LINE =
             Pattern.compile("(?:\\s|//[^\\n]*|/\\*(?s:.*?)\\*/)*(\\.version|\\.target|\\.address_size|\\.file)\\b[^\\n]*");
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$%][\\w$]*");
 
     private final String text;
     private final List<Piece> pieces = new ArrayList<>();
     /** Function pieces (declarations and definitions) by name. */
     private final Map<String, List<Piece>> functions = new LinkedHashMap<>();
+    /** Whether a function's name holds a '%' (then '%' tokens, registers, are looked up too). */
+    private boolean percentNames;
 
     private PtxIndex(String text) {
         this.text = text;
@@ -66,6 +67,7 @@ public final class PtxIndex {
             } else if (m.find() && !head.startsWith(".section")) {
                 p = new Piece(Kind.FUNCTION, m.group(2), m.group(1).equals("entry"), brace, from, to);
                 ix.functions.computeIfAbsent(p.name, k -> new ArrayList<>()).add(p);
+                ix.percentNames |= p.name.indexOf('%') >= 0;
             } else if (head.matches("(?s)^(?:\\.(?:visible|extern|weak|common)\\s+)*\\.(?:global|const|shared)\\b.*")) {
                 p = new Piece(Kind.VARIABLE, null, false, false, from, to);
             } else if (head.isEmpty() || head.startsWith(".section")) {
@@ -115,10 +117,6 @@ public final class PtxIndex {
         return false;
     }
 
-    private static String stripComments(String t) {
-        return t.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
-    }
-
     /** The defined kernels (.entry with a body), in module order. */
     public List<String> kernels() {
         List<String> out = new ArrayList<>();
@@ -132,12 +130,43 @@ public final class PtxIndex {
 
     /** Whether some module-scope variable names a function (a table of function addresses): then the module compiles whole. */
     public boolean variablesReferenceFunctions() {
-        for (Piece p : pieces) {
-            if (p.kind != Kind.VARIABLE) continue;
-            Matcher m = IDENTIFIER.matcher(stripComments(text(p)));
-            while (m.find()) if (functions.containsKey(m.group())) return true;
+        for (Piece p : pieces) if (p.kind == Kind.VARIABLE && functionNames(p, name -> true)) return true;
+        return false;
+    }
+
+    /**
+     * Hands {@code found} each identifier of the piece (outside comments) that names a function of the module, until it
+     * answers true; whether one did. One pass over the characters: a token that starts with a digit (a number such
+     * as 0f3F800000) is skipped whole, and registers ('%' names) are not looked up where no function's name has a '%'.
+     */
+    private boolean functionNames(Piece p, java.util.function.Predicate<String> found) {
+        int i = p.start, n = p.end;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
+                int e = text.indexOf('\n', i);
+                i = e < 0 || e >= n ? n : e;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int e = text.indexOf("*/", i + 2);
+                i = e < 0 || e + 2 > n ? n : e + 2;
+            } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c == '%') {
+                int j = i + 1;
+                while (j < n && word(text.charAt(j))) j++;
+                if ((c != '%' || percentNames) && functions.containsKey(text.substring(i, j)) && found.test(text.substring(i, j))) return true;
+                i = j;
+            } else if (c >= '0' && c <= '9') {
+                int j = i + 1;
+                while (j < n && word(text.charAt(j))) j++;
+                i = j;
+            } else {
+                i++;
+            }
         }
         return false;
+    }
+
+    private static boolean word(char c) {
+        return c == '_' || c == '$' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     }
 
     /** The kernel and every function it reaches (by name, through calls or addresses), found by scanning the text. */
@@ -148,11 +177,10 @@ public final class PtxIndex {
             String f = work.pop();
             if (!seen.add(f)) continue;
             for (Piece p : functions.getOrDefault(f, List.of())) {
-                Matcher m = IDENTIFIER.matcher(stripComments(text(p)));
-                while (m.find()) {
-                    String id = m.group();
-                    if (!seen.contains(id) && functions.containsKey(id)) work.push(id);
-                }
+                functionNames(p, id -> {
+                    if (!seen.contains(id)) work.push(id);
+                    return false;
+                });
             }
         }
         return seen;

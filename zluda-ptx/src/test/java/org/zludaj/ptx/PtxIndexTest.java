@@ -175,4 +175,21 @@ class PtxIndexTest {
             assertEquals(want.toString(), got.toString(), t + " " + from + " " + to);
         }
     }
+
+    /**
+     * What counts as naming a function: identifiers outside comments (a comment naming one is not a call), not the
+     * letters inside a number (0f3F800000 does not name f3F800000), '%' names where a function has one.
+     */
+    @Test
+    void closureReadsIdentifiersOnly() {
+        String m = ".version 7.0\n.target sm_75\n.address_size 64\n"
+                + ".func f3F800000() { ret; }\n.func used() { ret; }\n.func %odd() { ret; }\n.func viaComment() { ret; }\n"
+                + ".global .align 4 .f32 table[2] = {0f3F800000, 0f00000000};\n"
+                + ".visible .entry k() { .reg .f32 %f<2>; mov.f32 %f1, 0f3F800000; // call viaComment\n"
+                + " /* call f3F800000 */ call used; call %odd; ret; }\n";
+        PtxIndex ix = PtxIndex.of(m);
+        assertEquals(Set.of("k", "used", "%odd"), ix.closure("k"));
+        assertFalse(ix.variablesReferenceFunctions(), "a table of numbers names no function");
+        assertTrue(PtxIndex.of(m + ".global .u64 fp = used;\n").variablesReferenceFunctions());
+    }
 }
