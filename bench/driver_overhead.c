@@ -49,6 +49,8 @@ static CUresult (*cuStreamBeginCapture)(CUstream, int);
 static CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
 static CUresult (*cuGraphInstantiate)(CUgraphExec *, CUgraph, unsigned long long);
 static CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
+static CUresult (*cuGraphExecDestroy)(CUgraphExec);
+static CUresult (*cuGraphDestroy)(CUgraph);
 
 static const char *ptx =
     ".version 7.0\n"
@@ -118,7 +120,7 @@ int main(int argc, char **argv) {
     SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
     SYMN(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
     *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
-    SYM(cuGraphLaunch);
+    SYM(cuGraphLaunch); SYM(cuGraphExecDestroy); SYM(cuGraphDestroy);
     CUcontext ctx;
     CHECK(cuDeviceGet(&dev, 0));
     CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
@@ -224,5 +226,29 @@ int main(int argc, char **argv) {
         if (per < best) best = per;
     }
     printf("graph100+wait %.2f us\n", best);
+
+    /* a graph made and used once, as ggml makes one when its graph changes: us per node of a capture of 1,000
+       launches, its instantiation, its first launch and wait, and its destruction (best of 5 rounds, each phase) */
+    double phase[4] = {1e30, 1e30, 1e30, 1e30};
+    for (int round = 0; round < 6; round++) {
+        double t[5];
+        t[0] = now();
+        CHECK(cuStreamBeginCapture(s, 0 /* GLOBAL */));
+        for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 32, 1, 1, 0, s, args, 0));
+        CHECK(cuStreamEndCapture(s, &g));
+        t[1] = now();
+        CHECK(cuGraphInstantiate(&ge, g, 0));
+        t[2] = now();
+        CHECK(cuGraphLaunch(ge, s));
+        CHECK(cuStreamSynchronize(s));
+        t[3] = now();
+        CHECK(cuGraphExecDestroy(ge));
+        CHECK(cuGraphDestroy(g));
+        t[4] = now();
+        for (int k = 0; round > 0 && k < 4; k++) if ((t[k + 1] - t[k]) / 1000 / 1e3 < phase[k]) phase[k] = (t[k + 1] - t[k]) / 1000 / 1e3;
+    }
+    printf("capture1000-node %.2f us\n", phase[0] + phase[1] + phase[2] + phase[3]);  /* per node, all four phases */
+    const char *phases[4] = {"capture", "instantiate", "first-launch+wait", "destroy"};
+    for (int k = 0; k < 4; k++) printf("capture1000-%s %.2f us\n", phases[k], phase[k]);
     return 0;
 }

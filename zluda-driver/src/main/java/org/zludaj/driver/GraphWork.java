@@ -47,7 +47,7 @@ final class GraphWork {
         LaunchApi.Prepared prep = new LaunchApi(d).prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
                 kernelParams, extra, cooperative);
         long args = prep.snapshot();
-        return new Graph.Work("kernel " + k.code.name(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
+        return new Graph.Work(k.nodeKind(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
                 new Graph.KernelParams(func, grid, block, shared, args, cooperative));
     }
 

@@ -50,6 +50,15 @@ public final class Kernel {
     }
 
     /** "cuLaunchKernel NAME", what a launch's stream work is called in messages. */
+    /** The kind of a graph node that launches this kernel ("kernel NAME"), made once. */
+    String nodeKind() {
+        String s = nodeKind;
+        if (s == null) nodeKind = s = "kernel " + code.name();
+        return s;
+    }
+
+    private volatile String nodeKind;
+
     String launchLabel() {
         String s = launchLabel;
         if (s == null) launchLabel = s = "cuLaunchKernel " + code.name();

@@ -60,7 +60,7 @@ final class LaunchApi implements CuLaunchApi {
             long snapshot = p.snapshot;
             Stream.Op op = p.op;
             // captured: the graph keeps the arguments for every replay and frees them with its last holder
-            if (s.capture != null && s.captured("kernel " + k.code.name(), op, () -> HostRuntime.release(snapshot),
+            if (s.capture != null && s.captured(k.nodeKind(), op, () -> HostRuntime.release(snapshot),
                     new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, cooperative)))
                 return;
             Stream.Op once = () -> {
