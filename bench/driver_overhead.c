@@ -86,6 +86,11 @@ static int k_funcattr(void) { int v; return cuFuncGetAttribute(&v, 0 /* MAX_THRE
 static int k_pointer(void) { unsigned t; return cuPointerGetAttribute(&t, 2 /* MEMORY_TYPE */, mem); }
 static CUstream idle;
 static int k_query(void) { return cuStreamQuery(idle); }
+/* cudart's context-local storage get (export table c693336e, slot 2): cudart asks it before every launch */
+static CUresult (*cuGetExportTable)(const void **, const void *);
+static CUresult (*cls_get)(void **, CUcontext, void *);
+static int cls_key;
+static int k_cls(void) { void *v; return cls_get(&v, NULL, &cls_key); }
 
 #define WARM_S 0.5
 
@@ -140,12 +145,21 @@ int main(int argc, char **argv) {
         CHECK(cuDeviceGetAttribute(&v, 1, dev)); if (v != 1024) { fprintf(stderr, "max threads %d\n", v); return 1; }
         CHECK(cuGetErrorName(700, &e));
         CHECK(cuPointerGetAttribute(&t, 2, mem)); if (t != 2) { fprintf(stderr, "memory type %u\n", t); return 1; }
+        static const unsigned char cls_id[16] = {0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93};
+        const void *table = NULL;
+        SYM(cuGetExportTable);
+        CHECK(cuGetExportTable(&table, cls_id));
+        CHECK(((CUresult (*const *)(CUcontext, void *, void *, void *))table)[0](NULL, &cls_key, (void *)&cls_key, NULL));
+        cls_get = ((CUresult (*const *)(void **, CUcontext, void *))table)[2];
+        void *got = NULL;
+        CHECK(cls_get(&got, NULL, &cls_key)); if (got != &cls_key) { fprintf(stderr, "context-local value\n"); return 1; }
     }
     const char *only = getenv("DRIVER_OVERHEAD_ONLY");
     int launches_only = only && !strcmp(only, "launch");
     long calls = launches_only ? 0 : n * 10;
     trivial("cuDriverGetVersion", k_version, calls);
     trivial("cuCtxGetCurrent", k_current, calls);
+    trivial("cudart-cls-get", k_cls, calls);
     trivial("cuCtxGetDevice", k_ctxdev, calls);
     trivial("cuDeviceGetAttribute", k_attr, calls);
     trivial("cuGetErrorName", k_errname, calls);

@@ -24,6 +24,23 @@ CUresult cuCtxPushCurrent_v2(CUcontext);
 CUresult cuCtxPopCurrent_v2(CUcontext *);
 CUresult cuCtxGetDevice(CUdevice *);
 CUresult cuCtxGetDevice_v2(CUdevice *, CUcontext);
+CUresult cuGetExportTable(const void **, const void *);
+
+/* cudart's context-local storage (export table c693336e: put, delete, get), whose values the shim keeps per thread */
+typedef CUresult (*cls_put_fn)(CUcontext, void *, void *, void *);
+typedef CUresult (*cls_delete_fn)(CUcontext, void *);
+typedef CUresult (*cls_get_fn)(void **, CUcontext, void *);
+static cls_put_fn cls_put;
+static cls_delete_fn cls_delete;
+static cls_get_fn cls_get;
+static const unsigned char CLS_ID[16] = {0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93};
+/* the value for (ctx, key) asked twice; both answers (or errors) equal: the value, or (void *)-result */
+static void *cls(CUcontext ctx, void *key) {
+    void *a = (void *)11, *b = (void *)12;
+    CUresult r1 = cls_get(&a, ctx, key), r2 = cls_get(&b, ctx, key);
+    if (r1 != r2) return (void *)-1000L;
+    return r1 ? (void *)(long)-r1 : (a == b ? a : (void *)-999L);
+}
 
 static int failures;
 #define EXPECT(what, cond) do { if (!(cond)) { failures++; printf("FAIL: %s\n", what); } } while (0)
@@ -100,6 +117,24 @@ int main(void) {
     pthread_create(&t, NULL, other, NULL);
     pthread_join(t, NULL);
     EXPECT("this thread keeps A", current("after the other thread") == A);
+
+    const void *table = NULL;
+    if (cuGetExportTable(&table, CLS_ID) || !table) { printf("FAIL: no context-local storage table\n"); return 1; }
+    cls_put = ((cls_put_fn const *)table)[0];
+    cls_delete = ((cls_delete_fn const *)table)[1];
+    cls_get = ((cls_get_fn const *)table)[2];
+    static int key1, key2;
+    EXPECT("cls: nothing for a new key: 400", cls(NULL, &key1) == (void *)-400L);
+    EXPECT("cls: put in the current context", cls_put(NULL, &key1, (void *)0x100, NULL) == 0 && cls(NULL, &key1) == (void *)0x100);
+    EXPECT("cls: the same by the context's handle", cls(A, &key1) == (void *)0x100);
+    EXPECT("cls: put again", cls_put(A, &key1, (void *)0x101, NULL) == 0 && cls(NULL, &key1) == (void *)0x101 && cls(A, &key1) == (void *)0x101);
+    EXPECT("cls: another key", cls_put(NULL, &key2, (void *)0x200, NULL) == 0 && cls(NULL, &key2) == (void *)0x200 && cls(NULL, &key1) == (void *)0x101);
+    EXPECT("cls: B has none", cls(B, &key1) == (void *)-400L);
+    EXPECT("cls: push B, none current", cuCtxPushCurrent_v2(B) == 0 && cls(NULL, &key1) == (void *)-400L);
+    EXPECT("cls: put in B", cls_put(NULL, &key1, (void *)0x300, NULL) == 0 && cls(NULL, &key1) == (void *)0x300 && cls(A, &key1) == (void *)0x101);
+    EXPECT("cls: pop back to A", cuCtxPopCurrent_v2(&popped) == 0 && popped == B && cls(NULL, &key1) == (void *)0x101);
+    EXPECT("cls: delete", cls_delete(NULL, &key1) == 0 && cls(NULL, &key1) == (void *)-400L && cls(B, &key1) == (void *)0x300);
+    EXPECT("cls: NULL value pointer: 1", cls_get(NULL, NULL, &key2) == 1);
     EXPECT("destroy B (current elsewhere)", cuCtxDestroy_v2(B) == 0 && current("B destroyed") == A);
     EXPECT("destroy A (current here): popped", cuCtxDestroy_v2(A) == 0 && current("A destroyed") == NULL);
     EXPECT("cuCtxGetDevice after: 201", device() == -201);

@@ -159,7 +159,33 @@ static CUresult checks_prepare_key(void *buf, size_t n, unsigned flags) {
 /* c693336e: context-local storage */
 static CUresult cls_put(void *ctx, void *key, void *value, void *dtor) { return zludaDarkClsPut(ctx, key, value, dtor); }
 static CUresult cls_delete(void *ctx, void *key) { return zludaDarkClsDelete(ctx, key); }
-static CUresult cls_get(void **value, void *ctx, void *key) { return zludaDarkClsGet(value, ctx, key); }
+/* cudart asks its context-local value before every launch (81,940 times in one ggml perf process: 0.36 us each through
+ * the JVM). A thread keeps its last answers here: a value found for (context argument, key) holds while the context
+ * epoch (memo.c) is the one read before the JVM gave it; the JVM changes the epoch after every put or delete, and
+ * whenever a thread's current context changes or a context is destroyed. Errors always go to the JVM. */
+extern volatile int zluda_ctx_epoch;
+#define CLS_KEPT 4
+static __thread struct { int epoch, valid; void *ctx, *key, *value; } cls_kept[CLS_KEPT];
+static __thread unsigned cls_next;
+static CUresult cls_get(void **value, void *ctx, void *key) {
+    if (!value || zluda_trace || zluda_shutting_down()) return zludaDarkClsGet(value, ctx, key);
+    int epoch = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < CLS_KEPT; i++)
+        if (cls_kept[i].valid && cls_kept[i].epoch == epoch && cls_kept[i].key == key && cls_kept[i].ctx == ctx) {
+            *value = cls_kept[i].value;
+            return CUDA_SUCCESS;
+        }
+    CUresult r = zludaDarkClsGet(value, ctx, key);
+    if (r == CUDA_SUCCESS) {
+        unsigned i = cls_next++ % CLS_KEPT;
+        cls_kept[i].epoch = epoch;
+        cls_kept[i].ctx = ctx;
+        cls_kept[i].key = key;
+        cls_kept[i].value = *value;
+        cls_kept[i].valid = 1;
+    }
+    return r;
+}
 
 /* d4082055: integrity check */
 static CUresult integrity_check(uint32_t version, uint64_t secs, uint64_t out[2]);

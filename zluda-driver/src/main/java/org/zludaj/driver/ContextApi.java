@@ -291,6 +291,7 @@ final class ContextApi implements CuContextApi {
             c.drain();
             CodeLoader.unloadModulesOf(d, c);
             c.localStorage.clear();
+            d.contextsChanged();  // the shim's kept context-local values (shim/dark.c) are asked again
             c.sticky = null;
             List<Stream> all = new ArrayList<>(c.streams());
             all.add(c.legacy);  // the legacy stream is not among c.streams(): the fault's own error is usually there

@@ -32,13 +32,19 @@ final class DarkApi implements CuDarkApi {
     /** c693336e[0]: context-local storage put. */
     @Override
     public int zludaDarkClsPut(long ctx, long key, long value, long dtor) {
-        return Api.call("context-local storage put", () -> clsContext(ctx).localStorage.put(key, new long[] {value, dtor}));
+        return Api.call("context-local storage put", () -> {
+            clsContext(ctx).localStorage.put(key, new long[] {value, dtor});
+            d.contextsChanged();  // after the change: the shim's kept values (shim/dark.c) are asked again
+        });
     }
 
     /** c693336e[1]: context-local storage delete. */
     @Override
     public int zludaDarkClsDelete(long ctx, long key) {
-        return Api.call("context-local storage delete", () -> clsContext(ctx).localStorage.remove(key));
+        return Api.call("context-local storage delete", () -> {
+            clsContext(ctx).localStorage.remove(key);
+            d.contextsChanged();
+        });
     }
 
     /** c693336e[2]: context-local storage get: INVALID_CONTEXT without a context, INVALID_HANDLE for a missing key. */
