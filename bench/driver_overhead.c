@@ -145,21 +145,25 @@ int main(int argc, char **argv) {
         CHECK(cuDeviceGetAttribute(&v, 1, dev)); if (v != 1024) { fprintf(stderr, "max threads %d\n", v); return 1; }
         CHECK(cuGetErrorName(700, &e));
         CHECK(cuPointerGetAttribute(&t, 2, mem)); if (t != 2) { fprintf(stderr, "memory type %u\n", t); return 1; }
+        /* cudart's context-local storage: timed only where the table answers as cudart uses it (never fatal: the
+           other rows stand without it) */
         static const unsigned char cls_id[16] = {0xc6, 0x93, 0x33, 0x6e, 0x11, 0x21, 0xdf, 0x11, 0xa8, 0xc3, 0x68, 0xf3, 0x55, 0xd8, 0x95, 0x93};
         const void *table = NULL;
-        SYM(cuGetExportTable);
-        CHECK(cuGetExportTable(&table, cls_id));
-        CHECK(((CUresult (*const *)(CUcontext, void *, void *, void *))table)[0](NULL, &cls_key, (void *)&cls_key, NULL));
-        cls_get = ((CUresult (*const *)(void **, CUcontext, void *))table)[2];
         void *got = NULL;
-        CHECK(cls_get(&got, NULL, &cls_key)); if (got != &cls_key) { fprintf(stderr, "context-local value\n"); return 1; }
+        *(void **)&cuGetExportTable = dlsym(h, "cuGetExportTable");
+        if (cuGetExportTable && !cuGetExportTable(&table, cls_id) && table &&
+            !((CUresult (*const *)(CUcontext, void *, void *, void *))table)[0](NULL, &cls_key, (void *)&cls_key, NULL) &&
+            !((CUresult (*const *)(void **, CUcontext, void *))table)[2](&got, NULL, &cls_key) && got == &cls_key)
+            cls_get = ((CUresult (*const *)(void **, CUcontext, void *))table)[2];
+        else
+            fprintf(stderr, "no context-local storage table: cudart-cls-get not timed\n");
     }
     const char *only = getenv("DRIVER_OVERHEAD_ONLY");
     int launches_only = only && !strcmp(only, "launch");
     long calls = launches_only ? 0 : n * 10;
     trivial("cuDriverGetVersion", k_version, calls);
     trivial("cuCtxGetCurrent", k_current, calls);
-    trivial("cudart-cls-get", k_cls, calls);
+    if (cls_get) trivial("cudart-cls-get", k_cls, calls);
     trivial("cuCtxGetDevice", k_ctxdev, calls);
     trivial("cuDeviceGetAttribute", k_attr, calls);
     trivial("cuGetErrorName", k_errname, calls);

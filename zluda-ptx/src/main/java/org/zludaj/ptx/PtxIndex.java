@@ -84,11 +84,6 @@ public final class PtxIndex {
         return text.substring(p.start, p.end);
     }
 
-    /** {@link #headBeforeBrace(String, int, int, StringBuilder)} of the whole of {@code t}. */
-    static boolean headBeforeBrace(String t, StringBuilder out) {
-        return headBeforeBrace(t, 0, t.length(), out);
-    }
-
     /**
      * Appends to {@code out} the text of {@code t} from {@code from} before its first '{' outside comments (and before
      * {@code n}), each comment as one blank; returns whether there is such a brace.

@@ -103,10 +103,12 @@ class PtxIndexTest {
         PtxIndex ix = PtxIndex.of(m);
         assertEquals(List.of("k"), ix.kernels());
         StringBuilder head = new StringBuilder();
-        assertTrue(PtxIndex.headBeforeBrace(".entry /* { */ k() // {\n{ body }", head));
+        String entry = ".entry /* { */ k() // {\n{ body }";
+        assertTrue(PtxIndex.headBeforeBrace(entry, 0, entry.length(), head));
         assertEquals(".entry   k()  \n", head.toString());
         StringBuilder none = new StringBuilder();
-        assertFalse(PtxIndex.headBeforeBrace(".extern .func f(); // {", none));
+        String decl = ".extern .func f(); // {";
+        assertFalse(PtxIndex.headBeforeBrace(decl, 0, decl.length(), none));
         assertEquals(".extern .func f();  ", none.toString());
     }
 
