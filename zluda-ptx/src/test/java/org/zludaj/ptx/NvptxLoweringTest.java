@@ -647,6 +647,71 @@ class NvptxLoweringTest {
     }
 
     /**
+     * A u32 made from a float goes back to f32 through s64: NVIDIA's optimizer folds cvt.rYi.u32.f32 of cvt.rn.f32.u32
+     * of cvt.rXi.u32.f32 x into cvt.rYi.u32.f32 x (corpus kernel fuzz_1_05104, ptx-test cvt_u32_round_trip); other
+     * u32 conversions to f32 stay NVIDIA's single cvt.
+     */
+    @Test
+    void unsignedFromFloatGoesBackThroughS64() throws Exception {
+        String out = nvptxOfTwoFloats("roundtrip.ptx", """
+                	.reg .b32 %r<4>;
+                	cvt.rmi.sat.u32.f32 %r1, %f0;
+                	cvt.rn.f32.u32 %f2, %r1;
+                	cvt.rpi.sat.u32.f32 %r2, %f2;
+                	mov.b32 %r3, %f1;
+                	cvt.rn.f32.u32 %f3, %r3;
+                	cvt.rn.f32.u32 %f1, %r2;
+                	add.rn.f32 %f3, %f3, %f1;
+                """);
+        assertEquals(2, count(out, "cvt\\.u64\\.u32 %zw, %r\\d+; cvt\\.rn\\.f32\\.s64 %f\\d+, %zw;"), out);
+        assertEquals(1, count(out, "cvt\\.rn\\.f32\\.u32"), out);  // the loaded bits' conversion
+    }
+
+    /**
+     * A register that a block with a warp collective writes is not also the register of a value read before that
+     * block: each incoming value of the join is copied at the end of its block (corpus kernel fuzz_1_13572, where
+     * NVIDIA's optimizer computed an earlier xor from the value odd lanes wrote after a partial-mask vote.sync).
+     */
+    @Test
+    void valuesReadBeforeACollectiveBlockKeepTheirRegister() throws Exception {
+        String out = Compiler.nvptx(Ptx.parse("join.ptx", HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .pred %p<3>;
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<4>;
+                	.shared .align 4 .b8 sm[128];
+                	ld.param.u64 %rd0, [p];
+                	mov.u32 %r0, %tid.x;
+                	mul.wide.u32 %rd1, %r0, 4;
+                	add.s64 %rd1, %rd0, %rd1;
+                	ld.global.u32 %r1, [%rd1];
+                	ld.global.u32 %r2, [%rd1+128];
+                	xor.b32 %r3, %r1, %r2;
+                	st.global.u32 [%rd1+256], %r3;
+                	and.b32 %r4, %r0, 1;
+                	setp.eq.u32 %p1, %r4, 1;
+                	@!%p1 bra SKIP;
+                	setp.ne.u32 %p2, %r2, 0;
+                	vote.sync.ballot.b32 %r5, %p2, -1431655766;
+                	mov.b32 %r1, %r5;
+                SKIP:
+                	mov.u32 %r6, sm;
+                	shl.b32 %r7, %r0, 2;
+                	add.u32 %r6, %r6, %r7;
+                	st.shared.u32 [%r6], %r1;
+                	ret;
+                }
+                """), 90);
+        Matcher load = Pattern.compile("ld\\.global\\.u32\\s+(%r\\d+), \\[%rd\\d+\\];").matcher(out);
+        assertTrue(load.find(), out);
+        String r = load.group(1);
+        int writes = count(out, "(?m)(?:^|[;{])\\s*(?:@!?%\\w+\\s+)?[a-z][\\w.]*\\s+" + Pattern.quote(r) + "[,;|]");  // statements of inline PTX too
+        assertEquals(1, writes, r + " written " + writes + " times:\n" + out);
+        assertTrue(out.contains("vote.sync.ballot.b32"), out);
+    }
+
+    /**
      * No predicate register is written in two places: a predicate that two paths set (an LLVM phi) goes through an
      * integer register. NVIDIA's optimizer read such a predicate's later value into a {@code selp} taken before the
      * second write (corpus kernel fuzz_1_11444, ptx-test ballot_not_after_predicate_phi).

@@ -510,7 +510,9 @@ public record NvptxTarget(int sm) implements Target {
         signFlips(m);
         constantShiftsAndDivisors(m);
         selectedHalfConstants(m);
+        unsignedRoundTrips(m);
         predicatePhis(m);
+        collectiveJoins(m);
         LoopPragmas.place(m);
     }
 
@@ -565,6 +567,57 @@ public record NvptxTarget(int sm) implements Target {
                 }
             }
         }));
+    }
+
+    /**
+     * A u32 that a float-to-u32 conversion made goes back to f32 through a zero-extended s64 ({@code cvt.u64.u32},
+     * {@code cvt.rn.f32.s64}: the same value, rounded the same). NVIDIA's optimizer (driver 580, CUDA 13.0's ptxas, JIT
+     * -O1 and above) folds {@code cvt.rYi.u32.f32(cvt.rn.f32.u32(cvt.rXi.u32.f32(x)))} into {@code cvt.rYi.u32.f32(x)},
+     * dropping the first rounding where X and Y differ: ceil(floor(2.5)) came out 3. Only u32 from f32 (s32, 16- and
+     * 64-bit integers and f64 keep both roundings; H100, 2026-11-27), and NVIDIA's own PTX of that chain too (corpus
+     * kernel fuzz_1_05104 through the cuda backend; ptx-tests {@code cvt_u32_round_trip}).
+     */
+    static void unsignedRoundTrips(LLVMModuleRef m) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), f32 = LLVMFloatTypeInContext(ctx);
+        java.util.List<LLVMValueRef> found = new java.util.ArrayList<>();
+        forEachInstruction(m, i -> {
+            if (LLVMGetInstructionOpcode(i) == LLVMUIToFP && LLVMTypeOf(i).equals(f32)
+                    && LLVMTypeOf(LLVMGetOperand(i, 0)).equals(i32) && fromFloatToUnsigned(LLVMGetOperand(i, 0)))
+                found.add(i);
+        });
+        if (found.isEmpty()) return;
+        Ll.withBuilder(m, b -> {
+            for (LLVMValueRef i : found) {
+                LLVMPositionBuilderBefore(b, i);
+                Ll.replace(i, Ll.pureAsm(b, f32, "{ .reg .b64 %zw; cvt.u64.u32 %zw, $1; cvt.rn.f32.s64 $0, %zw; }", "=f,r",
+                        LLVMGetOperand(i, 0)));
+            }
+        });
+    }
+
+    /**
+     * Whether {@code v} is a conversion of a float to u32 (LLVM's fptoui, saturating or not, or an own cvt.*.u32.f32),
+     * or a phi or select of which one incoming value is (a loop's exit value, as in fuzz_1_05104).
+     */
+    private static boolean fromFloatToUnsigned(LLVMValueRef v) {
+        return fromFloatToUnsigned(v, new java.util.HashSet<>());
+    }
+
+    private static boolean fromFloatToUnsigned(LLVMValueRef v, java.util.Set<LLVMValueRef> seen) {
+        int op = opcodeOf(v);
+        if ((op == LLVMPHI || op == LLVMSelect) && seen.add(v) && seen.size() < 64) {
+            if (op == LLVMSelect) return fromFloatToUnsigned(LLVMGetOperand(v, 1), seen) || fromFloatToUnsigned(LLVMGetOperand(v, 2), seen);
+            for (int k = 0; k < LLVMCountIncoming(v); k++)
+                if (fromFloatToUnsigned(LLVMGetIncomingValue(v, k), seen)) return true;
+            return false;
+        }
+        if (op == LLVMFPToUI) return true;
+        if (op != LLVMCall) return false;
+        String text = inlineText(v, 40);
+        if (text != null) return text.startsWith("cvt.r") && text.contains(".u32.f32 ");
+        LLVMValueRef callee = LLVMGetCalledValue(v);
+        return callee != null && !callee.isNull() && LLVMGetValueName(callee).getString().startsWith("llvm.fptoui.sat.");
     }
 
     private static final java.util.regex.Pattern OWN_SHIFT_OR_DIVISION =
@@ -629,6 +682,62 @@ public record NvptxTarget(int sm) implements Target {
         byte[] bytes = new byte[(int) Math.min(n.get(), most)];
         p.get(bytes);
         return new String(bytes, java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Where a block that runs a warp-synchronous instruction ({@code vote/match/shfl/redux/barrier .sync}) joins the
+     * others, each incoming value of a join (an LLVM phi) that has other uses is copied into a register of its own at
+     * the end of its block.
+     * Without it, LLVM's register coalescing gave the phi the register of an incoming value that an instruction before
+     * the branch had read, so that the collective's block wrote it again: NVIDIA's optimizer (JIT -O1 and above) then
+     * computed that earlier instruction from the later value (corpus kernel fuzz_1_13572, reduced on an H100: an
+     * {@code xor} of a loaded register that odd lanes redefined after a partial-mask {@code vote.sync}; right with the
+     * register written once, without the vote, or without the later read; {@link #predicatePhis} is the same defect
+     * for predicates, fuzz_1_11444).
+     */
+    static void collectiveJoins(LLVMModuleRef m) {
+        java.util.List<LLVMValueRef> phis = new java.util.ArrayList<>();
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
+            java.util.Set<LLVMBasicBlockRef> sync = new java.util.HashSet<>();
+            Ll.forEachInstruction(f, i -> {
+                String text = inlineText(i, 200);
+                if (text != null && text.contains(".sync")) sync.add(LLVMGetInstructionParent(i));
+            });
+            if (sync.isEmpty()) continue;
+            Ll.forEachInstruction(f, i -> {
+                if (LLVMGetInstructionOpcode(i) != LLVMPHI || constraint(LLVMTypeOf(i)) == null) return;
+                for (int k = 0; k < LLVMCountIncoming(i); k++)
+                    if (sync.contains(LLVMGetIncomingBlock(i, k))) {
+                        phis.add(i);
+                        return;
+                    }
+            });
+        }
+        if (phis.isEmpty()) return;
+        Ll.withBuilder(m, b -> {
+            for (LLVMValueRef phi : phis) {
+                LLVMTypeRef t = LLVMTypeOf(phi);
+                String c = constraint(t);
+                String mov = switch (c) {
+                    case "h" -> "mov.b16";
+                    case "l", "d" -> "mov.b64";
+                    default -> "mov.b32";
+                };
+                for (int k = 0; k < LLVMCountIncoming(phi); k++) {
+                    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+                    if (LLVMIsUndef(v) != 0 || LLVMIsPoison(v) != 0 || !usedElsewhere(v)) continue;
+                    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, k)));
+                    LLVMSetOperand(phi, k, Ll.pureAsm(b, t, mov + " $0, $1;", "=" + c + "," + c, v));
+                }
+            }
+        });
+    }
+
+    /** Whether {@code v} has a use besides one phi: only then may its register be read before the phi's block writes it. */
+    private static boolean usedElsewhere(LLVMValueRef v) {
+        if (LLVMIsAConstant(v) != null && !LLVMIsAConstant(v).isNull()) return false;
+        org.bytedeco.llvm.LLVM.LLVMUseRef u = LLVMGetFirstUse(v);
+        return u != null && !u.isNull() && LLVMGetNextUse(u) != null && !LLVMGetNextUse(u).isNull();
     }
 
     /** Whether {@code i} is {@link #ownConvert}'s cvt.f32.f16 or cvt.f64.f16 (an inline-PTX call of the i16 bits). */
