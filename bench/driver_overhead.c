@@ -36,6 +36,7 @@ static CUresult (*cuGetErrorName)(CUresult, const char **);
 static CUresult (*cuModuleLoadData)(CUmodule *, const void *);
 static CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
 static CUresult (*cuFuncGetAttribute)(int *, int, CUfunction);
+static CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
 static CUresult (*cuMemAlloc)(CUdeviceptr *, size_t);
 static CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
 static CUresult (*cuStreamCreate)(CUstream *, unsigned);
@@ -83,6 +84,7 @@ static int k_ctxdev(void) { CUdevice d; return cuCtxGetDevice(&d); }
 static int k_attr(void) { int v; return cuDeviceGetAttribute(&v, 1 /* MAX_THREADS_PER_BLOCK */, dev); }
 static int k_errname(void) { const char *s; return cuGetErrorName(700, &s); }
 static int k_funcattr(void) { int v; return cuFuncGetAttribute(&v, 0 /* MAX_THREADS_PER_BLOCK */, fn); }
+static int k_occupancy(void) { int v; return cuOccupancyMaxActiveBlocksPerMultiprocessor(&v, fn, 128, 0); }
 static int k_pointer(void) { unsigned t; return cuPointerGetAttribute(&t, 2 /* MEMORY_TYPE */, mem); }
 static CUstream idle;
 static int k_query(void) { return cuStreamQuery(idle); }
@@ -121,7 +123,7 @@ int main(int argc, char **argv) {
     if (getenv("DRIVER_OVERHEAD_ONLY") && !strcmp(getenv("DRIVER_OVERHEAD_ONLY"), "start")) return 0;
     SYM(cuDriverGetVersion); SYM(cuDeviceGet); SYM(cuDeviceGetAttribute); SYM(cuDevicePrimaryCtxRetain); SYM(cuCtxSetCurrent);
     SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
-    SYM(cuFuncGetAttribute); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
+    SYM(cuFuncGetAttribute); SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
     SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
     SYMN(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
     *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
@@ -168,6 +170,7 @@ int main(int argc, char **argv) {
     trivial("cuDeviceGetAttribute", k_attr, calls);
     trivial("cuGetErrorName", k_errname, calls);
     trivial("cuFuncGetAttribute", k_funcattr, calls);
+    trivial("cuOccupancyMaxActiveBlocksPerMultiprocessor", k_occupancy, calls);
     trivial("cuPointerGetAttribute", k_pointer, calls);
     trivial("cuStreamQuery", k_query, calls);
 

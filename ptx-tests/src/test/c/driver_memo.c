@@ -1,6 +1,7 @@
 /* ZLUDA-J test program: the answers the shim keeps in C (shim/memo.c) stay right while contexts change. Every query is
  * asked twice (the second answer may come from what the shim kept) around each change of the calling thread's context
- * stack (create, push, pop, set, destroy), from a second thread, and with arguments that are errors (never kept).
+ * stack (create, push, pop, set, destroy), from a second thread, and with arguments that are errors (never kept); a
+ * function's occupancy around a change of its attributes and its module's unloading.
  * Build: gcc -o driver_memo driver_memo.c -L<dist>/lib -lcuda -lpthread. Prints PASS or FAIL lines. */
 #include <pthread.h>
 #include <stdio.h>
@@ -25,6 +26,23 @@ CUresult cuCtxPopCurrent_v2(CUcontext *);
 CUresult cuCtxGetDevice(CUdevice *);
 CUresult cuCtxGetDevice_v2(CUdevice *, CUcontext);
 CUresult cuGetExportTable(const void **, const void *);
+typedef void *CUmodule;
+typedef void *CUfunction;
+CUresult cuModuleLoadData(CUmodule *, const void *);
+CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
+CUresult cuModuleUnload(CUmodule);
+CUresult cuFuncSetAttribute(CUfunction, int, int);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *, CUfunction, int, size_t);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *, CUfunction, int, size_t, unsigned);
+static const char OCC_PTX[] = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry occ(.param .u64 p)\n{\n\tret;\n}\n";
+/* a function's occupancy asked twice: both answers (or errors) equal: the block count, or -result */
+static int occupancy(CUfunction f, int block, size_t shared) {
+    int a = -7, b = -8;
+    CUresult r1 = cuOccupancyMaxActiveBlocksPerMultiprocessor(&a, f, block, shared);
+    CUresult r2 = cuOccupancyMaxActiveBlocksPerMultiprocessor(&b, f, block, shared);
+    if (r1 != r2 || (r1 == 0 && a != b)) { printf("FAIL: occupancy asked twice: %d %d, %d %d\n", r1, a, r2, b); return -99999; }
+    return r1 ? -(int)r1 : a;
+}
 
 /* cudart's context-local storage (export table c693336e: put, delete, get), whose values the shim keeps per thread */
 typedef CUresult (*cls_put_fn)(CUcontext, void *, void *, void *);
@@ -135,6 +153,20 @@ int main(void) {
     EXPECT("cls: pop back to A", cuCtxPopCurrent_v2(&popped) == 0 && popped == B && cls(NULL, &key1) == (void *)0x101);
     EXPECT("cls: delete", cls_delete(NULL, &key1) == 0 && cls(NULL, &key1) == (void *)-400L && cls(B, &key1) == (void *)0x300);
     EXPECT("cls: NULL value pointer: 1", cls_get(NULL, NULL, &key2) == 1);
+    CUmodule mod = NULL;
+    CUfunction fn = NULL;
+    EXPECT("occupancy: a module", cuModuleLoadData(&mod, OCC_PTX) == 0 && cuModuleGetFunction(&fn, mod, "occ") == 0);
+    int blocks = occupancy(fn, 128, 0), flagged = -1;
+    EXPECT("occupancy of 128 threads", blocks > 0);
+    EXPECT("with flags 1, the same", cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, fn, 128, 0, 1) == 0
+           && cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, fn, 128, 0, 1) == 0 && flagged == blocks);
+    EXPECT("flags 2: 1", cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, fn, 128, 0, 2) == 1);
+    EXPECT("a null count: 1", cuOccupancyMaxActiveBlocksPerMultiprocessor(NULL, fn, 128, 0) == 1);
+    EXPECT("more dynamic shared memory than the function allows: 0 blocks", occupancy(fn, 128, 50176) == 0);
+    EXPECT("its maximum raised (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", cuFuncSetAttribute(fn, 8, 50176) == 0);
+    EXPECT("then it fits", occupancy(fn, 128, 50176) > 0);
+    EXPECT("unloaded", cuModuleUnload(mod) == 0);
+    EXPECT("the unloaded function: 400", occupancy(fn, 128, 0) == -400);
     EXPECT("destroy B (current elsewhere)", cuCtxDestroy_v2(B) == 0 && current("B destroyed") == A);
     EXPECT("destroy A (current here): popped", cuCtxDestroy_v2(A) == 0 && current("A destroyed") == NULL);
     EXPECT("cuCtxGetDevice after: 201", device() == -201);

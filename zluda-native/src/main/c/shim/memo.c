@@ -7,7 +7,11 @@
  * destroyed: the JVM bumps zluda_ctx_epoch on every such change (Driver.contextsChanged), and a thread's kept answer
  * holds only while the epoch is the one read before the JVM gave it. cuCtxGetDevice_v2 (what cuGetProcAddress gives
  * cudart 13 for cuCtxGetDevice: ggml asks it before most operations) shares cuCtxGetDevice's answer when its context
- * argument is NULL (the current one). Errors are never kept (they go to the JVM
+ * argument is NULL (the current one). The occupancy of a function (cuOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]:
+ * ggml asks it before every flash-attention launch, 0.68 us a call through the JVM) is kept by function, block size,
+ * dynamic shared memory and flags in a table of OCCUPANCY slots, valid while the same epoch holds: the JVM bumps it
+ * when a function's attributes or cache configuration change and when a module or library is unloaded
+ * (Driver.functionsChanged). Errors are never kept (they go to the JVM
  * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
 #include "shim.h"
 #include "zluda_ids.h"
@@ -31,6 +35,50 @@ static __thread int epoch_before;           /* the epoch when this thread's last
 static __thread int ctx_epoch = -1, dev_epoch = -1;
 static __thread void *ctx;
 static __thread int dev;
+
+/* one kept occupancy: a writer takes the slot's lock (or leaves it), readers check its sequence number around the read */
+#define OCCUPANCY 256
+struct occupancy {
+    volatile int lock, seq;
+    int epoch, block, flags, blocks;
+    int64_t func, shared;
+};
+static struct occupancy occupancy[OCCUPANCY];
+static __thread int occupancy_epoch;
+
+static struct occupancy *occupancy_slot(int64_t func, int block, int64_t shared, int flags) {
+    uint64_t h = (uint64_t)func * 0x9e3779b97f4a7c15ULL ^ (uint64_t)block * 0xff51afd7ed558ccdULL ^ (uint64_t)shared * 31 ^ (uint64_t)flags;
+    return &occupancy[(h ^ h >> 29) % OCCUPANCY];
+}
+
+static int occupancy_get(const int64_t *a, int flags) {
+    occupancy_epoch = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
+    if (!a[0]) return 0;
+    struct occupancy *o = occupancy_slot(a[1], (int)a[2], a[3], flags);
+    int seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
+    if (seq & 1) return 0;
+    int hit = o->epoch == occupancy_epoch && o->func == a[1] && o->block == (int)a[2] && o->shared == a[3] && o->flags == flags;
+    int blocks = o->blocks;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (!hit || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq) return 0;
+    *(int *)(uintptr_t)a[0] = blocks;
+    return 1;
+}
+
+static void occupancy_put(const int64_t *a, int flags) {
+    struct occupancy *o = occupancy_slot(a[1], (int)a[2], a[3], flags);
+    if (__atomic_exchange_n(&o->lock, 1, __ATOMIC_ACQUIRE)) return;  /* another thread writes it: keep nothing */
+    __atomic_store_n(&o->seq, o->seq + 1, __ATOMIC_RELAXED);      /* odd: being written */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    o->func = a[1];
+    o->block = (int)a[2];
+    o->shared = a[3];
+    o->flags = flags;
+    o->blocks = *(int *)(uintptr_t)a[0];
+    o->epoch = occupancy_epoch;
+    __atomic_store_n(&o->seq, o->seq + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&o->lock, 0, __ATOMIC_RELEASE);
+}
 
 static int known(volatile int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
 static int known8(volatile unsigned char *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
@@ -82,6 +130,10 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         if (!a[0] || dev_epoch != epoch_before) return 0;
         *(int *)ptr(a[0]) = dev;
         return 1;
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
+        return occupancy_get(a, 0);
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+        return occupancy_get(a, (int)a[4] | 0x100);  /* its flags, apart from the plain call's */
     default:
         return 0;
     }
@@ -128,6 +180,12 @@ void zluda_memo_put(int id, const int64_t *a) {
     case ZID_cuCtxGetDevice:
         dev = *(int *)ptr(a[0]);
         dev_epoch = epoch_before;
+        break;
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
+        occupancy_put(a, 0);
+        break;
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
+        occupancy_put(a, (int)a[4] | 0x100);
         break;
     default:
         break;

@@ -249,8 +249,9 @@ class DriverProgramsTest {
 
     /**
      * c/driver_memo.c: the answers the shim keeps in C (cuDriverGetVersion, cuDeviceGetCount, cuDeviceGet,
-     * cuDeviceGetAttribute, cuGetErrorName/String, cuCtxGetCurrent, cuCtxGetDevice; shim/memo.c) asked twice around
-     * every change of the thread's context stack, from a second thread, and with erroneous arguments (never kept).
+     * cuDeviceGetAttribute, cuGetErrorName/String, cuCtxGetCurrent, cuCtxGetDevice, a function's occupancy;
+     * shim/memo.c) asked twice around every change of the thread's context stack, from a second thread, with erroneous
+     * arguments (never kept), and a function's occupancy around a change of its attributes and its module's unloading.
      */
     @Test
     void answersKeptInTheShimFollowContextChanges(@TempDir Path dir) throws Exception {

@@ -312,6 +312,7 @@ final class CodeLoader {
                 d.handles.remove(h);
             }
         }
+        d.functionsChanged();
     }
 
     /** The kernel {@code name} of a library, with a stable handle. */
@@ -340,5 +341,6 @@ final class CodeLoader {
         if (c != null) c.drain();  // launches still queued may use its code
         lib.kernels.values().forEach(d.handles::remove);
         d.handles.remove(handle);
+        d.functionsChanged();  // the shim's kept occupancies of its kernels go
     }
 }

@@ -218,6 +218,18 @@ public final class Driver {
      * (cuCtxGetCurrent, cuCtxGetDevice) hold only while its epoch stays the same, so it changes.
      */
     void contextsChanged() {
+        bumpEpoch();
+    }
+
+    /**
+     * A function's attributes changed or a module or library was unloaded: the occupancies the shim keeps
+     * (shim/memo.c) hold only while the same epoch does.
+     */
+    void functionsChanged() {
+        bumpEpoch();
+    }
+
+    private void bumpEpoch() {
         if (EPOCH_ADDRESS == 0) return;
         synchronized (this) {
             HostRuntime.putInt(EPOCH_ADDRESS, ++epoch);

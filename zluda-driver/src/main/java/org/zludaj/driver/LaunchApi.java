@@ -289,6 +289,7 @@ final class LaunchApi implements CuLaunchApi {
             case 14, 15 -> { }  // cluster policy hints: accepted, nothing to change without cluster launches
             default -> throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "function attribute " + attrib + " cannot be set");
         }
+        d.functionsChanged();  // the occupancy the shim keeps depends on them (a dynamic shared size above the maximum: 0)
     }
 
     @Override
