@@ -10,7 +10,7 @@
  * argument is NULL (the current one). The occupancy of a function (cuOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]:
  * ggml asks it before every flash-attention launch, 0.68 us a call through the JVM) is kept by function, block size,
  * dynamic shared memory and flags in a table of OCCUPANCY slots, valid while the same epoch holds: the JVM bumps it
- * when a function's attributes or cache configuration change and when a module or library is unloaded
+ * when a function's attributes change and when a module or library is unloaded
  * (Driver.functionsChanged). Errors are never kept (they go to the JVM
  * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
 #include "shim.h"
