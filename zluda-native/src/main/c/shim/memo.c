@@ -124,7 +124,7 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         return 1;
     case ZID_cuCtxGetDevice_v2:
         if (a[1]) return 0;  /* a context named: the JVM checks it */
-        /* fall through: NULL is the current context */
+        __attribute__((fallthrough));  /* NULL is the current context */
     case ZID_cuCtxGetDevice:
         epoch_before = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
         if (!a[0] || dev_epoch != epoch_before) return 0;
@@ -176,7 +176,7 @@ void zluda_memo_put(int id, const int64_t *a) {
         break;
     case ZID_cuCtxGetDevice_v2:
         if (a[1]) break;
-        /* fall through */
+        __attribute__((fallthrough));
     case ZID_cuCtxGetDevice:
         dev = *(int *)ptr(a[0]);
         dev_epoch = epoch_before;
