@@ -669,7 +669,7 @@ class NvptxLoweringTest {
 
     /**
      * A register that a block with a warp collective writes is not also the register of a value read before that
-     * block: each incoming value of the join is copied at the end of its block (corpus kernel fuzz_1_13572, where
+     * block: each incoming value of the join that has other uses is copied at the end of its block (corpus kernel fuzz_1_13572, where
      * NVIDIA's optimizer computed an earlier xor from the value odd lanes wrote after a partial-mask vote.sync).
      */
     @Test
