@@ -73,16 +73,19 @@ public final class Compiler {
      * (a diagnostic: {@code zluda compile --passes default<O0>} shows whether an optimization changes a result).
      */
     public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
-        optimize(m, tm, "default<O2>", false);
+        optimize(m, tm, "default<O2>", false, true);
     }
 
     /**
      * Runs {@code pipeline} ({@link Target#middleEnd}), or the one the system property {@code zluda.llvm.passes} names;
-     * {@code keepLoops}: no loop unrolling or interleaving ({@link Target#keepsLoops}).
+     * {@code keepLoops}: no loop unrolling or interleaving ({@link Target#keepsLoops}); {@code slp}: LLVM's SLP
+     * vectorizer in the pipeline ({@link Target#slpVectorization}).
      */
-    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, String pipeline, boolean keepLoops) throws PtxException {
+    public static void optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, String pipeline, boolean keepLoops, boolean slp)
+            throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
+            if (!slp) withoutSlp();
             if (keepLoops) {
                 LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
                 LLVMPassBuilderOptionsSetLoopInterleaving(opts, 0);
@@ -92,6 +95,21 @@ public final class Compiler {
         } finally {
             LLVMDisposePassBuilderOptions(opts);
         }
+    }
+
+    private static volatile boolean slpOff;
+
+    /**
+     * Turns LLVM's SLP vectorizer off for the rest of the process ({@link Target#slpVectorization}): LLVM 20's
+     * default pipeline runs it whatever the pipeline options say (LLVMPassBuilderOptionsSetSLPVectorization(0) left
+     * SLPVectorizerPass in -time-passes), so only its process-wide option ({@code -vectorize-slp=false}) stops it.
+     * A process that compiles for the host compiles for no other target with it (the driver's host backend compiles
+     * only for the host; a bench compiling host and AMD code in one process gives AMD code without SLP).
+     */
+    private static synchronized void withoutSlp() {
+        if (slpOff) return;
+        llvmOptions("-vectorize-slp=false");
+        slpOff = true;
     }
 
     static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
@@ -180,7 +198,7 @@ public final class Compiler {
         try {
             LLVMModuleRef m = Lowering.lowerModule(ptx, t, ctx, dataLayout(tm), "", profile).module();
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
-                optimize(m, tm, t.middleEnd(), t.keepsLoops());
+                optimize(m, tm, t.middleEnd(), t.keepsLoops(), t.slpVectorization());
                 if (System.getProperty("zluda.llvm.passes") == null) t.afterMiddleEnd(m, tm);
                 return null;
             });

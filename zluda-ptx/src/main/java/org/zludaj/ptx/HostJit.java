@@ -183,7 +183,7 @@ public final class HostJit {
                 target.addBlockFunction(m, k, target.kernelSymbol(f.name(), PLACEHOLDER) + "$block", sizes);
             }
             profile.time(CompileProfile.Stage.OPTIMIZE, () -> {
-                Compiler.optimize(m, tm);
+                Compiler.optimize(m, tm, target.middleEnd(), target.keepsLoops(), target.slpVectorization());
                 return null;
             });
             // code generation reports every function's stack frame (LLVMDiagnostics): fiber stacks are sized by them

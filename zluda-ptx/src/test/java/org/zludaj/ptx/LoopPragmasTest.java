@@ -198,7 +198,7 @@ class LoopPragmasTest {
             assertTrue(marked.contains("!0 = distinct !{!0, !1}") && marked.contains("!1 = !{!\"llvm.licm.disable\"}"), marked);
             var tm = Compiler.targetMachine(new org.zludaj.ptx.target.NvptxTarget(90));
             try {
-                Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
+                Compiler.optimize(m, tm, "function(loop-mssa(licm))", true, true);
             } finally {
                 org.bytedeco.llvm.global.LLVM.LLVMDisposeTargetMachine(tm);
             }

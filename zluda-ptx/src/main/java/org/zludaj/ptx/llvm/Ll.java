@@ -33,6 +33,10 @@ public final class Ll {
         LLVMInitializeNativeAsmPrinter();
         LLVMInitializeNativeAsmParser();
         initialized = true;
+        // LLVM's own options for a process that compiles on demand (the driver inside an application), as
+        // `zluda compile --llvm` gives them: to bisect a wrong result with -debug-counter, or to turn a pass off
+        String options = System.getenv("ZLUDA_LLVM_OPTIONS");
+        if (options != null && !options.isBlank()) org.zludaj.ptx.Compiler.llvmOptions(options);
     }
 
     /** A real array of pointers (the one-argument PointerPointer constructor is a cast, not an array). */

@@ -49,6 +49,17 @@ public record HostTarget(String triple, String cpu, String features, String emul
         return new AmdgpuTarget(gfx.trim()).gfx();
     }
 
+    /**
+     * No SLP vectorizer on x86: LLVM 20.1's packs compares of different predicates and operand orders into vectors
+     * wrongly (ptx-test video_simd: 30 of 25,344 words wrong, vset2.u32.u32.gt beside other vset2 forms, right with
+     * the pass off); the threads of a block are still vectorized as a loop. The vector-add and SGEMM rates of
+     * bench/host-bench.sh did not move; ggml's test subset (GgmlBackendOpsTest) took 594 s instead of 567.
+     */
+    @Override
+    public boolean slpVectorization() {
+        return false;
+    }
+
     @Override
     public WmmaLayout wmmaLayout() {
         return emulatedGpu == null ? null : new AmdgpuTarget(emulatedGpu).wmmaLayout();

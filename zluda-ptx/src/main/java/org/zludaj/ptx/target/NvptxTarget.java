@@ -502,7 +502,7 @@ public record NvptxTarget(int sm) implements Target {
     @Override
     public void afterMiddleEnd(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
         LoopPragmas.disableLicmAbove(m, LICM_LOOP_LIMIT);
-        Compiler.optimize(m, tm, "function(loop-mssa(licm))", true);
+        Compiler.optimize(m, tm, "function(loop-mssa(licm))", true, true);
     }
 
     @Override

@@ -439,6 +439,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * Whether {@link #middleEnd}'s pipeline runs LLVM's SLP vectorizer (which packs independent scalar operations
+     * of one thread into vector instructions).
+     */
+    default boolean slpVectorization() {
+        return true;
+    }
+
+    /**
      * After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small
      * loops); skipped where the system property {@code zluda.llvm.passes} replaces the pipeline (a diagnostic).
      */
