@@ -498,6 +498,7 @@ public final class Lowering {
     private final DevicePrintf printf = new DevicePrintf(this);
     private final TextureOps textures = new TextureOps(this);
     private final VideoOps video = new VideoOps(this);
+    private final SimdVideoOps simdVideo = new SimdVideoOps(this);
     private final MemoryOps memory = new MemoryOps(this);
     private final WarpOps warps = new WarpOps(this);
     private final ScalarOps scalars = new ScalarOps(this);
@@ -514,6 +515,7 @@ public final class Lowering {
         if (barriers.lower(i)) return;
         if (textures.lower(i)) return;
         if (video.lower(i)) return;
+        if (simdVideo.lower(i)) return;
         if (memory.lower(i)) return;
         if (warps.lower(i)) return;
         if (scalars.lower(i)) return;

@@ -16,7 +16,8 @@ import org.zludaj.ptx.model.Type;
  * {@code .sat} clamps to the destination's type, or as NVIDIA's GPUs do for a destination selector
  * ({@link #saturatePart}); then a secondary operation with {@code c} ({@code .add .min .max}) or a merge into
  * {@code c} at the destination selector ({@link #merge}). The ISA's pseudo-code and NVIDIA's H100 disagree for
- * saturated sub-word destinations and for {@code vshl}'s intermediate: these follow the H100.
+ * saturated sub-word destinations and for {@code vshl}'s intermediate: these follow the H100. {@code vmad} as the H100
+ * computes it ({@link #mad}).
  */
 final class VideoOps {
     private final Lowering l;
@@ -41,6 +42,10 @@ final class VideoOps {
     boolean lower(Instruction i) {
         String op = i.opcode();
         switch (op) {
+            case "vmad" -> {
+                mad(i);
+                return true;
+            }
             case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset" -> { }
             default -> {
                 return false;
@@ -185,5 +190,50 @@ final class VideoOps {
         boolean inPlace = sat && dsel.equals(".h1");
         LLVMValueRef part = LLVMBuildAnd(b(), inPlace ? tmp : LLVMBuildShl(b(), tmp, c64(at), ""), c64(field), "");
         return LLVMBuildOr(b(), part, LLVMBuildAnd(b(), c, c64(~field & 0xffffffffL), ""), "");
+    }
+
+    /**
+     * {@code vmad d, {-}a{.sel}, {-}b{.sel}, {-}c} ({@code .po}, {@code .sat}, {@code .shr7/.shr15}) as NVIDIA's H100
+     * computes it (ptx-test {@code video_mad}: 60 forms on edge and random words), which the ISA's pseudo-code
+     * describes only in part: a byte or half-word is extended by its operand's type, but a whole word and {@code c}
+     * are always sign-extended; the product (one's complement when a or b is negated, or {@code c}'s when c is, plus
+     * one, as for {@code .po}) plus {@code c} is exact in 64 bits; the result is signed when a type is {@code .s32} or
+     * an operand is negated, and then shifted arithmetically, else logically (a negative sum becomes a large one);
+     * {@code .sat} clamps the 64-bit value to the signed or unsigned 32-bit range by that signedness, whatever the
+     * destination's type.
+     */
+    private void mad(Instruction i) {
+        boolean[] signed = new boolean[3];
+        int n = 0;
+        for (String m : i.modifiers()) {
+            if (m.equals(".u32") || m.equals(".s32")) {
+                if (n == 3) throw l.unsupported(i);
+                signed[n++] = m.equals(".s32");
+            }
+        }
+        if (n != 3 || i.operands().size() != 4) throw l.unsupported(i);
+        Operand a = i.operands().get(1), bo = i.operands().get(2), c = i.operands().get(3);
+        boolean negA = a instanceof Operand.Neg, negB = bo instanceof Operand.Neg, negC = c instanceof Operand.Neg;
+        boolean po = i.has(".po");
+        // NVIDIA's ptxas: "Operand negation limited to either (source A xor source B) or source C"; none with .po
+        if ((negA && negB) || ((negA || negB) && negC) || (po && (negA || negB || negC))) throw l.unsupported(i);
+        LLVMValueRef ta = madPart(i, negA ? ((Operand.Neg) a).operand() : a, signed[1]);
+        LLVMValueRef tb = madPart(i, negB ? ((Operand.Neg) bo).operand() : bo, signed[2]);
+        LLVMValueRef cv = l.read(i, negC ? ((Operand.Neg) c).operand() : c, Type.B32);
+        boolean signedFinal = signed[1] || signed[2] || negA || negB || negC;
+        LLVMValueRef tmp = LLVMBuildMul(b(), ta, tb, "");
+        long lsb = po || negA || negB || negC ? 1 : 0;
+        if (negA || negB) tmp = LLVMBuildNot(b(), tmp, "");
+        else if (negC && !po) cv = LLVMBuildNot(b(), cv, "");
+        tmp = LLVMBuildAdd(b(), LLVMBuildAdd(b(), tmp, extend(cv, true), ""), c64(lsb), "");
+        int shift = i.has(".shr7") ? 7 : i.has(".shr15") ? 15 : 0;
+        if (shift != 0) tmp = signedFinal ? LLVMBuildAShr(b(), tmp, c64(shift), "") : LLVMBuildLShr(b(), tmp, c64(shift), "");
+        if (i.has(".sat")) tmp = saturate(tmp, signedFinal, 32);
+        l.write(i, i.operands().get(0), LLVMBuildTrunc(b(), tmp, LLVMInt32TypeInContext(l.ctx), ""), Type.B32);
+    }
+
+    /** A vmad source: its byte or half-word extended by type, or the whole word sign-extended (as the H100 does). */
+    private LLVMValueRef madPart(Instruction i, Operand o, boolean signed) {
+        return o instanceof Operand.Name n && n.component() != null ? part(i, o, signed) : extend(l.read(i, o, Type.B32), true);
     }
 }
