@@ -75,6 +75,7 @@ final class IntegerOps {
             case "clz" -> out(i, trunc32(intrinsic("llvm.ctlz", t(type(i)), op(i, 1, type(i)), c(LLVMInt1TypeInContext(l.ctx), 0))), Type.U32);
             case "brev" -> out(i, intrinsic("llvm.bitreverse", t(type(i)), op(i, 1, type(i))), type(i));
             case "bfind" -> bfind(i);
+            case "fns" -> fns(i);
             case "bfe" -> bfe(i);
             case "bfi" -> bfi(i);
             case "prmt" -> prmt(i);
@@ -179,8 +180,16 @@ final class IntegerOps {
         LLVMValueRef r = i.has(".hi") ? LLVMBuildLShr(b(), p, c(i64, 16), "") : p;
         r = LLVMBuildTrunc(b(), r, t(t), "");
         if (i.opcode().equals("mad24")) {
-            if (i.has(".sat")) throw l.unsupported(i);
-            r = LLVMBuildAdd(b(), r, op(i, 3, t), "");
+            if (i.has(".sat")) {
+                // mad24.hi.sat.s32: the addition of bits 47..16 and c, exact, clamped to [INT_MIN, INT_MAX]
+                if (t != Type.S32 || !i.has(".hi")) throw l.unsupported(i);
+                LLVMValueRef sum = LLVMBuildAdd(b(), LLVMBuildSExt(b(), r, i64, ""), LLVMBuildSExt(b(), op(i, 3, t), i64, ""), "");
+                sum = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, sum, c(i64, Integer.MIN_VALUE), ""), c(i64, Integer.MIN_VALUE), sum, "");
+                sum = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, sum, c(i64, Integer.MAX_VALUE), ""), c(i64, Integer.MAX_VALUE), sum, "");
+                r = LLVMBuildTrunc(b(), sum, t(t), "");
+            } else {
+                r = LLVMBuildAdd(b(), r, op(i, 3, t), "");
+            }
         }
         out(i, r, t);
     }
@@ -420,7 +429,12 @@ final class IntegerOps {
             setHalf(i, cmp, combine, dtype, stype);
             return;
         }
-        LLVMValueRef p = combine(i, combine, compare(i, cmp, stype, op(i, 1, stype), op(i, 2, stype)));
+        LLVMValueRef x = op(i, 1, stype), y = op(i, 2, stype);
+        if (stype == Type.F32 && i.has(".ftz")) {  // subnormals compare as zeros, as in setp
+            x = l.floats.flush(x, stype);
+            y = l.floats.flush(y, stype);
+        }
+        LLVMValueRef p = combine(i, combine, compare(i, cmp, stype, x, y));
         LLVMValueRef r = dtype == Type.F32 ? select(p, LLVMConstReal(LLVMFloatTypeInContext(l.ctx), 1.0), LLVMConstReal(LLVMFloatTypeInContext(l.ctx), 0))
                 : select(p, c(t(dtype), -1), c(t(dtype), 0));
         out(i, r, dtype);
@@ -509,9 +523,54 @@ final class IntegerOps {
         return icmp(pred, x, y);
     }
 
+    /**
+     * fns.b32 d, mask, base, offset: the position of the offset-th set bit of mask counted from bit base (included)
+     * towards bit 31 (offset > 0) or bit 0 (offset < 0); offset 0: base itself if its bit is set; 0xffffffff when
+     * there is none or base is outside 0..31 (the ISA's loop over pos = base, base + inc, ... while 0 <= pos < 32);
+     * offset INT_MIN gives 0, whatever mask and base (NVIDIA's H100 at JIT -O0 and its default, from a register or an
+     * immediate; every other offset, INT_MIN + 1 and INT_MAX included, follows the loop: ptx-test fns_b32).
+     * Without the loop: the bits on the searched side of base, and the k-th lowest of them found by halving (five
+     * population counts), k = offset, or popcount - |offset| + 1 searching down.
+     */
+    private void fns(Instruction i) {
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(l.ctx), i64 = LLVMInt64TypeInContext(l.ctx);
+        LLVMValueRef mask = op(i, 1, Type.B32), base = op(i, 2, Type.B32), offset = op(i, 3, Type.S32);
+        LLVMValueRef inRange = icmp(LLVMIntULT, base, c32(32));
+        LLVMValueRef sh = LLVMBuildAnd(b(), base, c32(31), "");
+        LLVMValueRef up = LLVMBuildAnd(b(), mask, LLVMBuildShl(b(), c32(0xffffffffL), sh, ""), "");        // bits base..31
+        LLVMValueRef down = LLVMBuildAnd(b(), mask, LLVMBuildLShr(b(), c32(0xffffffffL), LLVMBuildSub(b(), c32(31), sh, ""), ""), "");  // 0..base
+        LLVMValueRef forward = icmp(LLVMIntSGT, offset, c32(0));
+        LLVMValueRef m = select(forward, up, down);
+        LLVMValueRef count = LLVMBuildZExt(b(), intrinsic("llvm.ctpop", i32, m), i64, "");
+        // |offset| in 64 bits (INT_MIN's magnitude too); the rank from the low end, 1-based
+        LLVMValueRef off64 = LLVMBuildSExt(b(), offset, i64, "");
+        LLVMValueRef mag = select(forward, off64, LLVMBuildNeg(b(), off64, ""));
+        LLVMValueRef found = LLVMBuildAnd(b(), inRange, icmp(LLVMIntULE, mag, count), "");
+        LLVMValueRef rank = LLVMBuildTrunc(b(), select(forward, mag, LLVMBuildAdd(b(), LLVMBuildSub(b(), count, mag, ""),
+                LLVMConstInt(i64, 1, 0), "")), i32, "");
+        LLVMValueRef pos = c32(0);
+        for (int w = 16; w >= 1; w /= 2) {
+            LLVMValueRef part = LLVMBuildAnd(b(), LLVMBuildLShr(b(), m, pos, ""), c32((1L << w) - 1), "");
+            LLVMValueRef n = intrinsic("llvm.ctpop", i32, part);
+            LLVMValueRef beyond = icmp(LLVMIntUGT, rank, n);
+            rank = select(beyond, LLVMBuildSub(b(), rank, n, ""), rank);
+            pos = select(beyond, LLVMBuildAdd(b(), pos, c32(w), ""), pos);
+        }
+        LLVMValueRef atBase = LLVMBuildAnd(b(), inRange, LLVMBuildTrunc(b(), LLVMBuildLShr(b(), mask, sh, ""), LLVMInt1TypeInContext(l.ctx), ""), "");
+        LLVMValueRef zero = icmp(LLVMIntEQ, offset, c32(0));
+        LLVMValueRef r = select(zero, select(atBase, base, c32(0xffffffffL)), select(found, pos, c32(0xffffffffL)));
+        r = select(icmp(LLVMIntEQ, offset, c32(0x80000000L)), c32(0), r);
+        out(i, r, Type.B32);
+    }
+
+    /**
+     * slct: a where c >= 0, else b; with .ftz a subnormal f32 c counts as zero (without it, a negative subnormal selects
+     * b: NVIDIA's H100 at JIT -O0 and its default, ptx-test forms_more).
+     */
     private void slct(Instruction i) {
         Type dt = firstType(i), ct = type(i);
         LLVMValueRef cc = op(i, 3, ct);
+        if (ct == Type.F32 && i.has(".ftz")) cc = l.floats.flush(cc, ct);
         LLVMValueRef ge = ct.isFloat() ? LLVMBuildFCmp(b(), LLVMRealOGE, cc, LLVMConstReal(t(ct), 0), "")
                 : icmp(LLVMIntSGE, cc, c(t(ct), 0));
         out(i, select(ge, op(i, 1, dt), op(i, 2, dt)), dt);

@@ -23,6 +23,10 @@ final class ScalarOps {
 
     /** Handles the instruction if it is one of these; returns false otherwise. */
     boolean lower(Instruction i) {
+        if ((i.opcode().equals("min") || i.opcode().equals("max")) && (i.has(".s16x2") || i.has(".u16x2"))) {
+            minMaxPairs(i);
+            return true;
+        }
         switch (i.opcode()) {
             case "add", "sub", "mul", "div", "rem", "and", "or", "xor", "shl", "shr", "min", "max" -> binary(i);
             case "mad", "fma" -> mad(i);
@@ -105,13 +109,36 @@ final class ScalarOps {
                 case "and" -> LLVMBuildAnd(l.b, x, y, "");
                 case "or" -> LLVMBuildOr(l.b, x, y, "");
                 case "xor" -> LLVMBuildXor(l.b, x, y, "");
-                case "min" -> LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSLT : LLVMIntULT, x, y, ""), x, y, "");
-                case "max" -> LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSGT : LLVMIntUGT, x, y, ""), x, y, "");
+                case "min" -> relu(i, LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSLT : LLVMIntULT, x, y, ""), x, y, ""));
+                case "max" -> relu(i, LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, signed ? LLVMIntSGT : LLVMIntUGT, x, y, ""), x, y, ""));
                 case "shl", "shr" -> shift(t, x, y, op.equals("shl"), signed);
                 default -> throw l.unsupported(i);
             };
         }
         l.write(i, o.get(0), r, t);
+    }
+
+    /** {@code min/max.relu.s32}: a negative result becomes 0 (only the signed forms take .relu). */
+    private LLVMValueRef relu(Instruction i, LLVMValueRef r) {
+        if (!i.has(".relu")) return r;
+        LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(r), 0, 0);
+        return LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, LLVMIntSLT, r, zero, ""), zero, r, "");
+    }
+
+    /** {@code min/max{.relu}.s16x2/.u16x2}: each half-word on its own (.relu: a negative half becomes 0). */
+    private void minMaxPairs(Instruction i) {
+        boolean signed = i.has(".s16x2"), min = i.opcode().equals("min");
+        if (i.has(".relu") && !signed) throw l.unsupported(i);
+        LLVMTypeRef v2 = LLVMVectorType(LLVMInt16TypeInContext(l.ctx), 2);
+        LLVMValueRef x = LLVMBuildBitCast(l.b, l.read(i, i.operands().get(1), Type.B32), v2, "");
+        LLVMValueRef y = LLVMBuildBitCast(l.b, l.read(i, i.operands().get(2), Type.B32), v2, "");
+        int pred = min ? (signed ? LLVMIntSLT : LLVMIntULT) : (signed ? LLVMIntSGT : LLVMIntUGT);
+        LLVMValueRef r = LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, pred, x, y, ""), x, y, "");
+        if (i.has(".relu")) {
+            LLVMValueRef zero = LLVMConstNull(v2);
+            r = LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, LLVMIntSLT, r, zero, ""), zero, r, "");
+        }
+        l.write(i, i.operands().get(0), LLVMBuildBitCast(l.b, r, LLVMInt32TypeInContext(l.ctx), ""), Type.B32);
     }
 
     private void mad(Instruction i) {
