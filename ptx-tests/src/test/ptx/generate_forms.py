@@ -363,8 +363,9 @@ for r in ("%r23", "%r24", "%r25", "%r26"):
 
 
 
-def emit(name, comment):
-    """Writes the kernel of the instructions collected in body (then starts a new body)."""
+def emit(name, comment, jit=None):
+    """Writes the kernel of the instructions collected in body (then starts a new body); jit: NVIDIA's JIT level for
+    the native run (ptxrun's 'jit LEVEL'), where NVIDIA's optimizer gets the kernel wrong."""
     global body, words
     ptx = "// " + comment.replace("\n", "\n// ") + "\n" + """.version 8.0
 .target sm_90
@@ -411,6 +412,8 @@ def emit(name, comment):
     test = ("kernel k\ngrid %d 1 1\nblock %d 1 1\nbuffer a u32 %d special 71\nbuffer b u32 %d random 72\n"
             "buffer s u32 %d fill 0\nbuffer out u32 %d fill ee\nparam buffer a\nparam buffer b\nparam buffer s\n"
             "param buffer out\noutput out\n") % (GRID, BLOCK, 2 * THREADS, 2 * THREADS, 16 * THREADS, words * THREADS)
+    if jit is not None:
+        test += "jit %d\n" % jit
     d = os.path.join(HERE, name)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "kernel.ptx"), "w") as f:
@@ -467,3 +470,76 @@ for args in ("%r1, %r10, %r11", "%r12, %r10, %r11", "%r2, %r13, %r14", "%r12, %r
     out("%r20")
 emit("fns_b32", "fns.b32 (find the n-th set bit) with bases inside and outside 0..31, offsets of both signs, 0 and\n"
      "INT_MIN, on edge, sparse and random masks (generate_forms.py; expected.txt is NVIDIA's H100 output).")
+
+# alloca / stacksave / stackrestore: per-thread sizes, an alignment, local and generic accesses, a loop that
+# allocates in every iteration and gives the memory back
+ins("""
+mov.u32 %r10, %tid.x;
+rem.u32 %r11, %r10, 7;
+add.u32 %r11, %r11, 1;
+shl.b32 %r11, %r11, 2;
+cvt.u64.u32 %rd10, %r11;
+stacksave.u64 %rd11;
+alloca.u64 %rd12, %rd10, 16;
+and.b64 %rd13, %rd12, 15;
+cvt.u32.u64 %r12, %rd13;
+mov.u32 %r13, 0;
+mov.u32 %r14, 0;
+FILL:
+add.u32 %r15, %r13, %r1;
+cvt.u64.u32 %rd14, %r13;
+add.u64 %rd15, %rd12, %rd14;
+st.local.u32 [%rd15], %r15;
+add.u32 %r13, %r13, 4;
+setp.lt.u32 %p1, %r13, %r11;
+@%p1 bra FILL;
+cvta.local.u64 %rd16, %rd12;
+mov.u32 %r13, 0;
+SUM:
+cvt.u64.u32 %rd14, %r13;
+add.u64 %rd15, %rd16, %rd14;
+ld.u32 %r15, [%rd15];
+add.u32 %r14, %r14, %r15;
+add.u32 %r13, %r13, 4;
+setp.lt.u32 %p1, %r13, %r11;
+@%p1 bra SUM;
+stackrestore.u64 %rd11;
+mov.u32 %r16, 0;
+mov.u32 %r17, 0;
+AGAIN:
+stacksave.u64 %rd17;
+alloca.u64 %rd18, 64;
+add.u32 %r18, %r16, %r2;
+st.local.u32 [%rd18+60], %r18;
+ld.local.u32 %r19, [%rd18+60];
+xor.b32 %r17, %r17, %r19;
+stackrestore.u64 %rd17;
+add.u32 %r16, %r16, 1;
+setp.lt.u32 %p2, %r16, 100;
+@%p2 bra AGAIN;
+""")
+for r in ("%r12", "%r14", "%r17"):
+    out(r)
+emit("alloca_stack", "alloca (per-thread sizes, 16-byte alignment), stacksave/stackrestore around allocations in a\n"
+     "loop; the memory read back through .local and generic addresses (generate_forms.py; expected.txt is NVIDIA's\n"
+     "H100 output).")
+
+# the 32-bit forms: a .local address in a 32-bit register
+ins("""
+stacksave.u32 %r20;
+alloca.u32 %r21, 8;
+st.local.u32 [%r21], %r3;
+and.b32 %r26, %r1, 60;
+add.u32 %r26, %r26, 8;
+alloca.u32 %r23, %r26, 32;
+and.b32 %r24, %r23, 31;
+st.local.u32 [%r23+4], %r1;
+ld.local.u32 %r22, [%r21];
+ld.local.u32 %r25, [%r23+4];
+stackrestore.u32 %r20;
+""")
+for r in ("%r22", "%r24", "%r25"):
+    out(r)
+emit("alloca_stack_u32", "alloca.u32, stacksave.u32, stackrestore.u32: .local addresses in 32-bit registers\n"
+     "(generate_forms.py; expected.txt is NVIDIA's H100 output at JIT -O0: at its default, NVIDIA's optimizer reads 0\n"
+     "back from [alloca+4] where the kernel has just stored a; our NVPTX gives the stored value at every level).", jit=0)

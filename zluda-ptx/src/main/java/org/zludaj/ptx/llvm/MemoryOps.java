@@ -32,6 +32,7 @@ final class MemoryOps {
             case "atom", "red" -> atomic(i);
             case "cvta" -> cvta(i);
             case "isspacep" -> isspacep(i);
+            case "alloca", "stacksave", "stackrestore" -> stack(i);
             default -> {
                 return false;
             }
@@ -150,6 +151,49 @@ final class MemoryOps {
         LLVMValueRef r = l.target.isSpace(l.module, l.b, l.threadContext(), generic, space);
         if (r == null) throw l.unsupported(i);
         l.write(i, i.operands().get(0), r, Type.PRED);
+    }
+
+    /**
+     * {@code alloca.type ptr, size{, align}} (local memory allocated at run time on the function's stack, 8-byte aligned
+     * unless an alignment is given; ptr is a .local address), {@code stacksave.type d} and {@code stackrestore.type a}
+     * (the stack pointer as a .local address): LLVM's dynamic alloca and llvm.stacksave/stackrestore in the local
+     * address space, which every target's code generator supports (NVPTX gives NVIDIA's alloca back).
+     */
+    private void stack(Instruction i) {
+        Type t = l.type(i);
+        if (t != Type.U32 && t != Type.U64 || t == Type.U32 && !l.target.localAddressesFit32Bits()) throw l.unsupported(i);
+        LLVMTypeRef local = LLVMPointerTypeInContext(l.ctx, l.spaceOf(StateSpace.LOCAL));
+        // allocas live in the data layout's alloca address space (NVPTX: generic, then cvta.to.local)
+        var m = java.util.regex.Pattern.compile("(?:^|-)A(\\d+)").matcher(LLVMGetDataLayoutStr(l.module).getString());
+        LLVMTypeRef stack = LLVMPointerTypeInContext(l.ctx, m.find() ? Integer.parseInt(m.group(1)) : 0);
+        switch (i.opcode()) {
+            case "alloca" -> {
+                if (i.operands().size() < 2 || i.operands().size() > 3) throw l.unsupported(i);
+                long align = 8;
+                if (i.operands().size() == 3) {
+                    if (!(i.operands().get(2) instanceof Operand.IntImm imm) || Long.bitCount(imm.value()) != 1 || imm.value() > (1L << 23))
+                        throw l.unsupported(i);
+                    align = imm.value();
+                }
+                LLVMValueRef size = l.read(i, i.operands().get(1), t);
+                LLVMValueRef a = LLVMBuildArrayAlloca(l.b, LLVMInt8TypeInContext(l.ctx), size, "alloca");
+                LLVMSetAlignment(a, (int) align);
+                l.write(i, i.operands().get(0), LLVMBuildPtrToInt(l.b, toSpace(a, local), l.llvmType(t), ""), t);
+            }
+            case "stacksave" -> {
+                LLVMValueRef sp = Ll.intrinsic(l.module, l.b, "llvm.stacksave", new LLVMTypeRef[] {stack});
+                l.write(i, i.operands().get(0), LLVMBuildPtrToInt(l.b, toSpace(sp, local), l.llvmType(t), ""), t);
+            }
+            default -> {
+                LLVMValueRef sp = LLVMBuildIntToPtr(l.b, l.read(i, i.operands().get(0), t), local, "");
+                Ll.intrinsic(l.module, l.b, "llvm.stackrestore", new LLVMTypeRef[] {stack}, toSpace(sp, stack));
+            }
+        }
+    }
+
+    private LLVMValueRef toSpace(LLVMValueRef p, LLVMTypeRef want) {
+        return LLVMTypeOf(p).equals(want) || LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == LLVMGetPointerAddressSpace(want) ? p
+                : LLVMBuildAddrSpaceCast(l.b, p, want, "");
     }
 
     /** atom and red: LLVM atomicrmw / cmpxchg on the addressed memory, relaxed unless an ordering is given. */

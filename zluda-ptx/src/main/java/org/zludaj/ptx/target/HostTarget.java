@@ -60,6 +60,12 @@ public record HostTarget(String triple, String cpu, String features, String emul
         return false;
     }
 
+    /** The host's .local memory is the thread's own stack: 64-bit addresses. */
+    @Override
+    public boolean localAddressesFit32Bits() {
+        return false;
+    }
+
     @Override
     public WmmaLayout wmmaLayout() {
         return emulatedGpu == null ? null : new AmdgpuTarget(emulatedGpu).wmmaLayout();

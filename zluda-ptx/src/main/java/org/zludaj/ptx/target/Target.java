@@ -438,6 +438,11 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return "default<O2>";
     }
 
+    /** Whether a .local address fits 32 bits (alloca.u32, stacksave.u32: a local window smaller than 4 GiB). */
+    default boolean localAddressesFit32Bits() {
+        return true;
+    }
+
     /**
      * Whether {@link #middleEnd}'s pipeline runs LLVM's SLP vectorizer (which packs independent scalar operations
      * of one thread into vector instructions).
