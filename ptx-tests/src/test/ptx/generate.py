@@ -845,3 +845,14 @@ for t in ["s32", "u32", "s64", "u64"]:
             body += ("and.b%s %%rd8, $A, 7;\nsetp.eq.u%s %%p2, %%rd8, 5;\n@%%p2 mov.b%s $A, %s;\n@%%p2 mov.b%s $B, -1;\n" % (
                 bits, bits, bits, "0x80000000" if bits == "32" else "0x8000000000000000", bits)).replace("%rd8", "%r8" if bits == "32" else "%rd8")
         elementwise("int_%s_%s_zero" % (op, t), body + "%s.%s $D, $A, $B;" % (op, t), [t, t], t)
+
+# approximate functions on edge values (zeros of both signs, subnormals, infinities, NaN, negatives, the largest and
+# smallest normals): where .ftz flushes an input or a result, the values differ by far more than the tolerance
+for op, tol in [("rsqrt", "rel 1e-6"), ("sqrt", "rel 1e-6"), ("rcp", "rel 1e-6"), ("ex2", "rel 2e-6"), ("lg2", "abs 2e-5")]:
+    for ftz in ("", ".ftz"):
+        elementwise("f32_%s_approx%s_edges" % (op, ftz.replace(".", "_")), "%s.approx%s.f32 $D, $A;" % (op, ftz), ["f32"],
+                    "f32", sm=80, inits=["special 23"], tol=tol)
+elementwise("f32_tanh_approx_edges", "tanh.approx.f32 $D, $A;", ["f32"], "f32", sm=80, inits=["special 23"], tol="abs 1e-3")
+for op in ("rsqrt", "rcp"):
+    elementwise("f64_%s_approx_ftz_edges" % op, "%s.approx.ftz.f64 $D, $A;" % op, ["f64"], "f64", sm=80, inits=["special 24"],
+                tol="rel 2e-6")  # NVIDIA's: the high word of the result only (MUFU.RCP64H/RSQ64H)

@@ -363,11 +363,11 @@ for r in ("%r23", "%r24", "%r25", "%r26"):
 
 
 
-def emit(name, comment, jit=None):
+def emit(name, comment, jit=None, version="8.0"):
     """Writes the kernel of the instructions collected in body (then starts a new body); jit: NVIDIA's JIT level for
     the native run (ptxrun's 'jit LEVEL'), where NVIDIA's optimizer gets the kernel wrong."""
     global body, words
-    ptx = "// " + comment.replace("\n", "\n// ") + "\n" + """.version 8.0
+    ptx = "// " + comment.replace("\n", "\n// ") + "\n" + """.version VERSION
 .target sm_90
 .address_size 64
 
@@ -407,7 +407,7 @@ def emit(name, comment, jit=None):
 \tcvta.to.global.u64 %rd31, %rd31;
 \tmul.wide.u32 %rd30, %r63, WORDS;
 \tadd.s64 %rd9, %rd31, %rd30;
-""".replace("WORDS", str(4 * words))
+""".replace("WORDS", str(4 * words)).replace("VERSION", version)
     ptx += "\t" + "\n".join(body).replace("\n", "\n\t") + "\n\tret;\n}\n"
     test = ("kernel k\ngrid %d 1 1\nblock %d 1 1\nbuffer a u32 %d special 71\nbuffer b u32 %d random 72\n"
             "buffer s u32 %d fill 0\nbuffer out u32 %d fill ee\nparam buffer a\nparam buffer b\nparam buffer s\n"
@@ -543,3 +543,165 @@ for r in ("%r22", "%r24", "%r25"):
 emit("alloca_stack_u32", "alloca.u32, stacksave.u32, stackrestore.u32: .local addresses in 32-bit registers\n"
      "(generate_forms.py; expected.txt is NVIDIA's H100 output at JIT -O0: at its default, NVIDIA's optimizer reads 0\n"
      "back from [alloca+4] where the kernel has just stored a; our NVPTX gives the stored value at every level).", jit=0)
+
+# more forms no NVIDIA-checked test used: setp's .xor combination and 16-bit compares, selp of every width, lop3 with
+# a predicate result, 16-bit and ordered/scoped atomics, bf16 reductions, 64-bit logical reductions, barrier.red,
+# 32-bit shared addresses, cache operators on loads and stores, an indirect branch through a table
+ins("""
+mov.b64 %rd1, {%r1, %r2};
+mov.b64 %rd2, {%r3, %r4};
+mov.b32 {%h1, %h2}, %r1;
+mov.b32 {%h3, %h4}, %r2;
+mov.b32 %f1, %r3;
+setp.ne.u32 %p1, %r3, 0;
+setp.lt.xor.s32 %p2, %r1, %r2, %p1;
+setp.ge.and.u16 %p3, %h1, %h3, %p1;
+setp.gt.or.s16 %p4, %h2, %h4, %p2;
+setp.ne.xor.f32 %p5, %f1, %f1, %p3;
+mov.b32 %f2, %r1;
+setp.equ.xor.f32 %p6, %f2, %f1, %p1;
+""")
+outp("%p2", "%p3", "%p4", "%p5", "%p6")
+ins("""
+selp.s32 %r10, %r1, %r2, %p2;
+selp.s64 %rd10, %rd1, %rd2, %p3;
+mov.b64 %fd1, %rd1;
+mov.b64 %fd2, %rd2;
+selp.f64 %fd3, %fd1, %fd2, %p4;
+mov.b64 %rd11, %fd3;
+selp.u16 %h10, %h1, %h2, %p2;
+selp.s16 %h11, %h3, %h4, %p3;
+selp.b16 %h12, %h1, %h4, %p6;
+selp.b32 %r11, %r1, %r2, %p1;
+""")
+out("%r10")
+out64("%rd10")
+out64("%rd11")
+out16x2("%h10", "%h11")
+out16x2("%h12", "%h12")
+out("%r11")
+ins("""
+lop3.or.b32 %r10|%p7, %r1, %r2, %r3, 0x96, %p1;
+lop3.and.b32 %r11|%p8, %r2, %r3, %r4, 0x80, %p2;
+lop3.or.b32 %r12|%p9, %r1, 0, 0, 0xf0, %p3;
+""")
+out("%r10")
+out("%r11")
+out("%r12")
+outp("%p7", "%p8", "%p9")
+# 32-bit shared addresses: the same word through a 32-bit and a 64-bit shared address
+ins("""
+mov.u32 %r10, sh;
+add.u32 %r10, %r10, 48;
+add.u32 %r13, %r60, 0x1234;
+st.shared.u32 [%r10], %r13;
+cvta.shared.u64 %rd10, sh;
+cvta.to.shared.u64 %rd11, %rd10;
+cvt.u32.u64 %r11, %rd11;
+add.u32 %r11, %r11, 48;
+bar.sync 0;
+ld.shared.u32 %r12, [%r11];
+bar.sync 0;
+""")
+out("%r12")
+# 16-bit compare-and-swap, ordered and scoped atomics on the thread's own words, a bf16 pair reduction
+ins("""
+ld.param.u64 %rd20, [k_s];
+cvta.to.global.u64 %rd20, %rd20;
+mul.wide.u32 %rd21, %r63, 64;
+add.s64 %rd20, %rd20, %rd21;
+st.global.u32 [%rd20], %r1;
+atom.global.cas.b16 %h10, [%rd20], %h1, %h3;
+atom.global.cas.b16 %h11, [%rd20+2], %h4, %h2;
+ld.global.u32 %r10, [%rd20];
+st.global.u32 [%rd20+8], %r2;
+atom.acquire.gpu.global.add.u32 %r11, [%rd20+8], %r3;
+atom.release.sys.global.exch.b32 %r12, [%rd20+8], %r4;
+atom.relaxed.cta.global.max.s32 %r13, [%rd20+8], %r1;
+atom.acq_rel.gpu.global.xor.b32 %r14, [%rd20+8], %r2;
+ld.global.u32 %r15, [%rd20+8];
+""")
+out16x2("%h10", "%h11")
+for r in ("%r10", "%r11", "%r12", "%r13", "%r14", "%r15"):
+    out(r)
+ins("""
+setp.eq.u32 %p10, %r62, 0;
+@%p10 st.shared.u32 [sh], 0;
+@%p10 st.shared.u64 [sh+8], -1;
+@%p10 st.shared.u64 [sh+16], 0;
+@%p10 st.shared.u64 [sh+24], 0;
+bar.sync 0;
+and.b32 %r20, %r62, 3;
+cvt.rn.f32.u32 %f20, %r20;
+cvt.rn.bf16x2.f32 %r21, %f20, %f20;
+red.shared.add.noftz.bf16x2 [sh], %r21;
+mov.u64 %rd22, 1;
+shl.b64 %rd23, %rd22, %r62;
+not.b64 %rd24, %rd23;
+red.shared.and.b64 [sh+8], %rd24;
+red.shared.or.b64 [sh+16], %rd23;
+red.shared.xor.b64 [sh+24], %rd1;
+bar.sync 0;
+ld.shared.u32 %r22, [sh];
+ld.shared.u64 %rd25, [sh+8];
+ld.shared.u64 %rd26, [sh+16];
+ld.shared.u64 %rd27, [sh+24];
+bar.sync 0;
+""")
+out("%r22")
+out64("%rd25")
+out64("%rd26")
+out64("%rd27")
+# barrier.red: population count and the and/or of a predicate over the block
+ins("""
+and.b32 %r23, %r1, 1;
+setp.ne.u32 %p11, %r23, 0;
+barrier.red.popc.u32 %r24, 0, %p11;
+barrier.red.and.pred %p12, 0, %p11;
+barrier.red.or.pred %p13, 0, %p11;
+barrier.sync.aligned 0;
+""")
+out("%r24")
+outp("%p12", "%p13")
+# cache operators (hints: the values are the memory's)
+ins("""
+ld.param.u64 %rd10, [k_a];
+cvta.to.global.u64 %rd10, %rd10;
+ld.global.cg.u32 %r10, [%rd10+4];
+ld.global.cs.u32 %r11, [%rd10+8];
+ld.global.lu.u32 %r12, [%rd10+12];
+ld.global.cv.u32 %r13, [%rd10+16];
+ld.global.ca.s64 %rd11, [%rd10+24];
+st.global.wb.u32 [%rd20+16], %r10;
+st.global.cg.u32 [%rd20+20], %r11;
+st.global.cs.u32 [%rd20+24], %r12;
+st.global.wt.u32 [%rd20+28], %r13;
+ld.global.v4.u32 {%r14, %r15, %r16, %r17}, [%rd20+16];
+xor.b32 %r14, %r14, %r15;
+xor.b32 %r16, %r16, %r17;
+""")
+out("%r14")
+out("%r16")
+out64("%rd11")
+# brx.idx through a table of labels
+ins("""
+and.b32 %r10, %r2, 3;
+mov.u32 %r11, 100;
+ts: .branchtargets L0, L1, L2, L3;
+brx.idx.uni %r10, ts;
+L0:
+add.u32 %r11, %r11, 1;
+bra.uni LEND;
+L1:
+add.u32 %r11, %r11, 20;
+bra.uni LEND;
+L2:
+add.u32 %r11, %r11, 300;
+bra.uni LEND;
+L3:
+add.u32 %r11, %r11, 4000;
+LEND:
+""")
+out("%r11")
+emit("forms_more2", "More valid PTX forms that no NVIDIA-checked test used (generate_forms.py; expected.txt is NVIDIA's\n"
+     "H100 output).", version="8.2")

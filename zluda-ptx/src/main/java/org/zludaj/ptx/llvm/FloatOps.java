@@ -146,7 +146,10 @@ final class FloatOps {
 
     /** One scalar operation of type t (F16, BF16, F32, F64) with the instruction's modifiers. */
     LLVMValueRef compute(Instruction i, Type t, LLVMValueRef[] in) {
-        boolean ftz = i.has(".ftz") && (t == Type.F32 || t == Type.F16);
+        // .ftz: f32 and f16, and the two f64 forms that take it (rcp/rsqrt.approx.ftz.f64: a subnormal input is a zero,
+        // a subnormal result 0, as NVIDIA's H100 gives them: ptx-tests f64_rcp_approx_ftz_edges, f64_rsqrt_...)
+        boolean ftz = i.has(".ftz") && (t == Type.F32 || t == Type.F16
+                || t == Type.F64 && (i.opcode().equals("rcp") || i.opcode().equals("rsqrt")));
         boolean unrounded = unrounded(i);
         if ((t == Type.F32 || t == Type.F64) && !i.has(".xorsign") && !i.has(".NaN") && !i.has(".full")) {
             LLVMValueRef own = l.target.floatOp(l.module, b(), i.opcode(), t == Type.F64,
@@ -159,6 +162,13 @@ final class FloatOps {
                 if (i.has(".sat")) own = saturate(own, t);
                 return i.has(".relu") ? relu(own, t) : own;  // fma.rn.relu.f16
             }
+        }
+        if (ftz && t == Type.F64) {
+            // NVIDIA computes rcp/rsqrt.approx.ftz.f64 from the high word of its input (a NaN whose payload is all in
+            // the low word is an infinity there: 1/x = 0) and gives only a high word back; the input likewise here
+            LLVMTypeRef i64 = LLVMInt64TypeInContext(l.ctx);
+            LLVMValueRef hi = LLVMBuildAnd(b(), LLVMBuildBitCast(b(), in[0], i64, ""), LLVMConstInt(i64, 0xffffffff00000000L, 0), "");
+            in[0] = LLVMBuildBitCast(b(), hi, ft(t), "");
         }
         if (ftz) for (int k = 0; k < in.length; k++) in[k] = flush(in[k], t);
         LLVMValueRef r;

@@ -338,7 +338,23 @@ final class IntegerOps {
         out(i, result, Type.B32);
     }
 
+    /**
+     * lop3.b32 d, a, b, c, immLut; and (PTX 8.2) lop3.BoolOp.b32 d|p, a, b, c, immLut, q: p = (d != 0) BoolOp q.
+     */
     private void lop3(Instruction i) {
+        boolean withPredicate = i.has(".and") || i.has(".or");
+        if (withPredicate) {
+            if (i.operands().size() != 6 || !(i.operands().get(0) instanceof Operand.Pair pair)) throw l.unsupported(i);
+            Instruction plain = new Instruction(i.guard(), i.opcode(), List.of(".b32"),
+                    List.of(pair.first(), i.operands().get(1), i.operands().get(2), i.operands().get(3), i.operands().get(4)), i.line(), i.column());
+            lop3(plain);
+            LLVMValueRef d = op(plain, 0, Type.B32);
+            LLVMValueRef nonzero = icmp(LLVMIntNE, d, c32(0));
+            LLVMValueRef q = l.read(i, i.operands().get(5), Type.PRED);
+            LLVMValueRef p = i.has(".and") ? LLVMBuildAnd(b(), nonzero, q, "") : LLVMBuildOr(b(), nonzero, q, "");
+            l.write(i, pair.second(), p, Type.PRED);
+            return;
+        }
         if (i.operands().size() != 5 || !(i.operands().get(4) instanceof Operand.IntImm lut)) throw l.unsupported(i);
         LLVMValueRef a = op(i, 1, Type.B32), bb = op(i, 2, Type.B32), cc = op(i, 3, Type.B32);
         LLVMValueRef na = LLVMBuildNot(b(), a, ""), nb = LLVMBuildNot(b(), bb, ""), nc = LLVMBuildNot(b(), cc, "");
