@@ -87,6 +87,21 @@ class PtxInstructionTest {
 
     static boolean close(String type, long want, long got, String tolerance) {
         if (want == got) return true;
+        if (tolerance != null && (tolerance.startsWith("ulp16 ") || tolerance.startsWith("ulpb16 "))
+                && (type.equals("u16") || type.equals("u32"))) {
+            // f16 (ulp16) or bf16 (ulpb16) values, two in a u32 word: each within N units in the last place, of the
+            // same sign, and a NaN only where NVIDIA's is one
+            long n = Long.parseLong(tolerance.substring(tolerance.indexOf(' ') + 1).trim());
+            long inf = tolerance.startsWith("ulp16") ? 0x7c00 : 0x7f80;
+            for (int shift = 0; shift < (type.equals("u32") ? 32 : 16); shift += 16) {
+                long w = want >>> shift & 0xffff, g = got >>> shift & 0xffff;
+                if (w == g) continue;
+                boolean nanW = (w & 0x7fff) > inf, nanG = (g & 0x7fff) > inf;
+                if (nanW && nanG) continue;
+                if ((w & 0x8000) != (g & 0x8000) || Math.abs(w - g) > n || nanW != nanG) return false;
+            }
+            return true;
+        }
         if (type.equals("f32") || type.equals("f64")) {
             double w = type.equals("f32") ? Float.intBitsToFloat((int) want) : Double.longBitsToDouble(want);
             double g = type.equals("f32") ? Float.intBitsToFloat((int) got) : Double.longBitsToDouble(got);
