@@ -861,3 +861,12 @@ for op in ("rsqrt", "rcp"):
 # last place of NVIDIA's (an approximation: its rounding is not the format's)
 for t in ("f16", "f16x2", "bf16", "bf16x2"):
     elementwise("%s_tanh_approx" % t, "tanh.approx.%s $D, $A;" % t, [t], t, sm=90, tol="ulp16 2" if t.startswith("f") else "ulpb16 2")
+
+# approximate functions of small arguments (every exponent below 2^1 from random bits: down to subnormals), where a
+# formula that cancels loses the result's relative accuracy
+# (NVIDIA's sin.approx is accurate in absolute terms only: it gives 0 for tiny arguments)
+for op, tol in [("sin", "abs 2e-6"), ("cos", "rel 1e-5"), ("tanh", "rel 1e-4"), ("ex2", "rel 2e-6")]:
+    for ftz in ("", ".ftz") if op != "tanh" else ("",):
+        elementwise("f32_%s_approx%s_small" % (op, ftz.replace(".", "_")),
+                    "mov.b32 %%r20, $A;\nand.b32 %%r20, %%r20, 0xbfffffff;\nmov.b32 %%f20, %%r20;\n%s.approx%s.f32 $D, %%f20;" % (op, ftz),
+                    ["f32"], "f32", sm=80, inits=["random 25"], tol=tol)
