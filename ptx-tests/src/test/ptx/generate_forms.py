@@ -388,7 +388,7 @@ def emit(name, comment, jit=None, version="8.0"):
 \t.reg .b64 %rd<32>;
 \t.reg .f32 %f<24>;
 \t.reg .f64 %fd<24>;
-\tmov.u32 %r60, %ctaid.x;
+REG128\tmov.u32 %r60, %ctaid.x;
 \tmov.u32 %r61, %ntid.x;
 \tmov.u32 %r62, %tid.x;
 \tmad.lo.u32 %r63, %r60, %r61, %r62;
@@ -407,7 +407,7 @@ def emit(name, comment, jit=None, version="8.0"):
 \tcvta.to.global.u64 %rd31, %rd31;
 \tmul.wide.u32 %rd30, %r63, WORDS;
 \tadd.s64 %rd9, %rd31, %rd30;
-""".replace("WORDS", str(4 * words)).replace("VERSION", version)
+""".replace("WORDS", str(4 * words)).replace("VERSION", version).replace("REG128", "\t.reg .b128 %q<8>;\n" if version >= "8.3" else "")
     ptx += "\t" + "\n".join(body).replace("\n", "\n\t") + "\n\tret;\n}\n"
     test = ("kernel k\ngrid %d 1 1\nblock %d 1 1\nbuffer a u32 %d special 71\nbuffer b u32 %d random 72\n"
             "buffer s u32 %d fill 0\nbuffer out u32 %d fill ee\nparam buffer a\nparam buffer b\nparam buffer s\n"
@@ -705,3 +705,31 @@ LEND:
 out("%r11")
 emit("forms_more2", "More valid PTX forms that no NVIDIA-checked test used (generate_forms.py; expected.txt is NVIDIA's\n"
      "H100 output).", version="8.2")
+
+# 128-bit values (PTX 8.3): moves between a .b128 register and two 64-bit ones, 16-byte loads and stores (atom.cas and
+# exch.b128, sm_90 only, are not compiled yet: refused with their line)
+ins("""
+mov.b64 %rd1, {%r1, %r2};
+mov.b64 %rd2, {%r3, %r4};
+mov.b128 %q1, {%rd1, %rd2};
+ld.param.u64 %rd20, [k_s];
+cvta.to.global.u64 %rd20, %rd20;
+mul.wide.u32 %rd21, %r63, 64;
+add.s64 %rd20, %rd20, %rd21;
+st.global.b128 [%rd20], %q1;
+ld.global.b128 %q2, [%rd20];
+mov.b128 {%rd10, %rd11}, %q2;
+mov.b128 %q3, {%rd2, %rd1};
+mov.b128 {%rd12, %rd13}, %q3;
+st.global.b128 [%rd20], %q3;
+ld.global.b128 %q5, [%rd20];
+mov.b128 {%rd14, %rd15}, %q5;
+ld.global.v2.u64 {%rd16, %rd17}, [%rd20];
+st.global.b128 [%rd20+16], %q3;
+ld.global.u64 %rd18, [%rd20+16];
+ld.global.u64 %rd19, [%rd20+24];
+""")
+for r in ("%rd10", "%rd11", "%rd12", "%rd13", "%rd14", "%rd15", "%rd16", "%rd17", "%rd18", "%rd19"):
+    out64(r)
+emit("b128_forms", "128-bit values: mov.b128 both ways, ld/st.global.b128 (generate_forms.py;\n"
+     "expected.txt is NVIDIA's H100 output).", version="8.3")
