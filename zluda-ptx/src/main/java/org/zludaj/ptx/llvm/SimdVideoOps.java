@@ -50,15 +50,8 @@ final class SimdVideoOps {
         }
         int lanes = op.charAt(op.length() - 1) - '0', bits = 32 / lanes;
         boolean vset = op.startsWith("vset");
-        boolean[] signed = new boolean[3];
-        int n = 0;
-        for (String m : i.modifiers()) {
-            if (m.equals(".u32") || m.equals(".s32")) {
-                if (n == 3) throw l.unsupported(i);
-                signed[n++] = m.equals(".s32");
-            }
-        }
-        if (n != (vset ? 2 : 3) || i.operands().size() != 4) throw l.unsupported(i);
+        boolean[] signed = VideoOps.types(l, i, vset ? 2 : 3);
+        if (i.operands().size() != 4) throw l.unsupported(i);
         if (i.has(".add") && i.has(".sat")) throw l.unsupported(i);
         boolean dSigned = !vset && signed[0];
         boolean aSigned = vset ? signed[0] : signed[1], bSigned = vset ? signed[1] : signed[2];

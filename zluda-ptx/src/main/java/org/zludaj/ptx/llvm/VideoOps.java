@@ -52,16 +52,8 @@ final class VideoOps {
             }
         }
         // types: vset.atype.btype.cmp; the others .dtype.atype.btype
-        boolean[] signed = new boolean[3];
-        int n = 0;
-        for (String m : i.modifiers()) {
-            if (m.equals(".u32") || m.equals(".s32")) {
-                if (n == 3) throw l.unsupported(i);
-                signed[n++] = m.equals(".s32");
-            }
-        }
         boolean vset = op.equals("vset");
-        if (n != (vset ? 2 : 3)) throw l.unsupported(i);
+        boolean[] signed = types(l, i, vset ? 2 : 3);
         boolean dSigned = !vset && signed[0];
         boolean aSigned = vset ? signed[0] : signed[1];
         boolean bSigned = vset ? signed[1] : signed[2];
@@ -102,6 +94,23 @@ final class VideoOps {
         Operand target = d instanceof Operand.Name dn && dn.component() != null ? new Operand.Name(dn.name(), null) : d;
         l.write(i, target, LLVMBuildTrunc(b(), tmp, LLVMInt32TypeInContext(l.ctx), ""), Type.B32);
         return true;
+    }
+
+    /**
+     * The signedness of a video instruction's {@code .u32/.s32} types in their order (dtype, atype, btype; vset and
+     * vset2/4: atype, btype): exactly {@code count} of them.
+     */
+    static boolean[] types(Lowering l, Instruction i, int count) {
+        boolean[] signed = new boolean[count];
+        int n = 0;
+        for (String m : i.modifiers()) {
+            if (m.equals(".u32") || m.equals(".s32")) {
+                if (n == count) throw l.unsupported(i);
+                signed[n++] = m.equals(".s32");
+            }
+        }
+        if (n != count) throw l.unsupported(i);
+        return signed;
     }
 
     /** An operand with its selector: the byte, half-word or word, sign- or zero-extended to 64 bits. */
@@ -203,15 +212,8 @@ final class VideoOps {
      * destination's type.
      */
     private void mad(Instruction i) {
-        boolean[] signed = new boolean[3];
-        int n = 0;
-        for (String m : i.modifiers()) {
-            if (m.equals(".u32") || m.equals(".s32")) {
-                if (n == 3) throw l.unsupported(i);
-                signed[n++] = m.equals(".s32");
-            }
-        }
-        if (n != 3 || i.operands().size() != 4) throw l.unsupported(i);
+        boolean[] signed = types(l, i, 3);
+        if (i.operands().size() != 4) throw l.unsupported(i);
         Operand a = i.operands().get(1), bo = i.operands().get(2), c = i.operands().get(3);
         boolean negA = a instanceof Operand.Neg, negB = bo instanceof Operand.Neg, negC = c instanceof Operand.Neg;
         boolean po = i.has(".po");
