@@ -733,3 +733,47 @@ for r in ("%rd10", "%rd11", "%rd12", "%rd13", "%rd14", "%rd15", "%rd16", "%rd17"
     out64(r)
 emit("b128_forms", "128-bit values: mov.b128 both ways, ld/st.global.b128 (generate_forms.py;\n"
      "expected.txt is NVIDIA's H100 output).", version="8.3")
+
+# 16-bit min/max and shifts, signed moves, ldu of every width (an address common to the warp)
+ins("""
+mov.b32 {%h1, %h2}, %r1;
+mov.b32 {%h3, %h4}, %r2;
+min.s16 %h10, %h1, %h3;
+max.s16 %h11, %h2, %h4;
+min.u16 %h12, %h1, %h4;
+max.u16 %h13, %h2, %h3;
+and.b32 %r10, %r2, 31;
+shr.b16 %h14, %h1, %r10;
+shr.s16 %h15, %h2, %r10;
+mov.s16 %h16, %h15;
+mov.s32 %r11, %r1;
+mov.b64 %rd10, {%r1, %r2};
+mov.s64 %rd11, %rd10;
+""")
+out16x2("%h10", "%h11")
+out16x2("%h12", "%h13")
+out16x2("%h14", "%h16")
+out("%r11")
+out64("%rd11")
+ins("""
+ld.param.u64 %rd10, [k_a];
+cvta.to.global.u64 %rd10, %rd10;
+ldu.global.v4.f32 {%f10, %f11, %f12, %f13}, [%rd10+16];
+ldu.global.f64 %fd10, [%rd10+40];
+ldu.global.s32 %r12, [%rd10+4];
+ldu.global.v2.u64 {%rd12, %rd13}, [%rd10+48];
+ldu.global.s16 %h17, [%rd10+66];
+ldu.global.v4.u16 {%h18, %h19, %h20, %h21}, [%rd10+72];
+mov.b32 %r13, %f10;
+mov.b32 %r14, %f13;
+mov.b64 %rd14, %fd10;
+""")
+for r in ("%r12", "%r13", "%r14"):
+    out(r)
+out64("%rd14")
+out64("%rd12")
+out64("%rd13")
+out16x2("%h17", "%h18")
+out16x2("%h19", "%h21")
+emit("forms_more3", "16-bit min/max (signed and unsigned) and shifts, signed moves, ldu of every width\n"
+     "(generate_forms.py; expected.txt is NVIDIA's H100 output).")
