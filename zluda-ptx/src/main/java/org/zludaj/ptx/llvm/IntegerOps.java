@@ -180,16 +180,9 @@ final class IntegerOps {
         LLVMValueRef r = i.has(".hi") ? LLVMBuildLShr(b(), p, c(i64, 16), "") : p;
         r = LLVMBuildTrunc(b(), r, t(t), "");
         if (i.opcode().equals("mad24")) {
-            if (i.has(".sat")) {
-                // mad24.hi.sat.s32: the addition of bits 47..16 and c, exact, clamped to [INT_MIN, INT_MAX]
-                if (t != Type.S32 || !i.has(".hi")) throw l.unsupported(i);
-                LLVMValueRef sum = LLVMBuildAdd(b(), LLVMBuildSExt(b(), r, i64, ""), LLVMBuildSExt(b(), op(i, 3, t), i64, ""), "");
-                sum = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, sum, c(i64, Integer.MIN_VALUE), ""), c(i64, Integer.MIN_VALUE), sum, "");
-                sum = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, sum, c(i64, Integer.MAX_VALUE), ""), c(i64, Integer.MAX_VALUE), sum, "");
-                r = LLVMBuildTrunc(b(), sum, t(t), "");
-            } else {
-                r = LLVMBuildAdd(b(), r, op(i, 3, t), "");
-            }
+            // mad24.hi.sat.s32: bits 47..16 plus c, saturated to [INT_MIN, INT_MAX]
+            if (i.has(".sat") && (t != Type.S32 || !i.has(".hi"))) throw l.unsupported(i);
+            r = i.has(".sat") ? intrinsic("llvm.sadd.sat", t(t), r, op(i, 3, t)) : LLVMBuildAdd(b(), r, op(i, 3, t), "");
         }
         out(i, r, t);
     }
@@ -343,19 +336,8 @@ final class IntegerOps {
      */
     private void lop3(Instruction i) {
         boolean withPredicate = i.has(".and") || i.has(".or");
-        if (withPredicate) {
-            if (i.operands().size() != 6 || !(i.operands().get(0) instanceof Operand.Pair pair)) throw l.unsupported(i);
-            Instruction plain = new Instruction(i.guard(), i.opcode(), List.of(".b32"),
-                    List.of(pair.first(), i.operands().get(1), i.operands().get(2), i.operands().get(3), i.operands().get(4)), i.line(), i.column());
-            lop3(plain);
-            LLVMValueRef d = op(plain, 0, Type.B32);
-            LLVMValueRef nonzero = icmp(LLVMIntNE, d, c32(0));
-            LLVMValueRef q = l.read(i, i.operands().get(5), Type.PRED);
-            LLVMValueRef p = i.has(".and") ? LLVMBuildAnd(b(), nonzero, q, "") : LLVMBuildOr(b(), nonzero, q, "");
-            l.write(i, pair.second(), p, Type.PRED);
-            return;
-        }
-        if (i.operands().size() != 5 || !(i.operands().get(4) instanceof Operand.IntImm lut)) throw l.unsupported(i);
+        if (i.operands().size() != (withPredicate ? 6 : 5) || !(i.operands().get(4) instanceof Operand.IntImm lut)
+                || withPredicate && !(i.operands().get(0) instanceof Operand.Pair)) throw l.unsupported(i);
         LLVMValueRef a = op(i, 1, Type.B32), bb = op(i, 2, Type.B32), cc = op(i, 3, Type.B32);
         LLVMValueRef na = LLVMBuildNot(b(), a, ""), nb = LLVMBuildNot(b(), bb, ""), nc = LLVMBuildNot(b(), cc, "");
         LLVMValueRef r = c32(0);
@@ -365,7 +347,14 @@ final class IntegerOps {
             t = LLVMBuildAnd(b(), t, (m & 1) != 0 ? cc : nc, "");
             r = LLVMBuildOr(b(), r, t, "");
         }
-        out(i, r, Type.B32);
+        if (!withPredicate) {
+            out(i, r, Type.B32);
+            return;
+        }
+        Operand.Pair pair = (Operand.Pair) i.operands().get(0);
+        l.write(i, pair.first(), r, Type.B32);
+        LLVMValueRef nonzero = icmp(LLVMIntNE, r, c32(0)), q = l.read(i, i.operands().get(5), Type.PRED);
+        l.write(i, pair.second(), i.has(".and") ? LLVMBuildAnd(b(), nonzero, q, "") : LLVMBuildOr(b(), nonzero, q, ""), Type.PRED);
     }
 
     private void shf(Instruction i) {

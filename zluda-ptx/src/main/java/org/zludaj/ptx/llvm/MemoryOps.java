@@ -164,7 +164,7 @@ final class MemoryOps {
         if (t != Type.U32 && t != Type.U64 || t == Type.U32 && !l.target.localAddressesFit32Bits()) throw l.unsupported(i);
         LLVMTypeRef local = LLVMPointerTypeInContext(l.ctx, l.spaceOf(StateSpace.LOCAL));
         // allocas live in the data layout's alloca address space (NVPTX: generic, then cvta.to.local)
-        var m = java.util.regex.Pattern.compile("(?:^|-)A(\\d+)").matcher(LLVMGetDataLayoutStr(l.module).getString());
+        var m = ALLOCA_SPACE.matcher(LLVMGetDataLayoutStr(l.module).getString());
         LLVMTypeRef stack = LLVMPointerTypeInContext(l.ctx, m.find() ? Integer.parseInt(m.group(1)) : 0);
         switch (i.opcode()) {
             case "alloca" -> {
@@ -191,9 +191,11 @@ final class MemoryOps {
         }
     }
 
+    /** The data layout's alloca address space ("A5"; none: 0). */
+    private static final java.util.regex.Pattern ALLOCA_SPACE = java.util.regex.Pattern.compile("(?:^|-)A(\\d+)");
+
     private LLVMValueRef toSpace(LLVMValueRef p, LLVMTypeRef want) {
-        return LLVMTypeOf(p).equals(want) || LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == LLVMGetPointerAddressSpace(want) ? p
-                : LLVMBuildAddrSpaceCast(l.b, p, want, "");
+        return LLVMGetPointerAddressSpace(LLVMTypeOf(p)) == LLVMGetPointerAddressSpace(want) ? p : LLVMBuildAddrSpaceCast(l.b, p, want, "");
     }
 
     /** atom and red: LLVM atomicrmw / cmpxchg on the addressed memory, relaxed unless an ordering is given. */

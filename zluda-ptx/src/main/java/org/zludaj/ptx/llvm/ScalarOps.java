@@ -118,26 +118,22 @@ final class ScalarOps {
         l.write(i, o.get(0), r, t);
     }
 
-    /** {@code min/max.relu.s32}: a negative result becomes 0 (only the signed forms take .relu). */
+    /** {@code min/max.relu} (.s32, .s16x2 element by element): a negative result becomes 0; only signed forms take it. */
     private LLVMValueRef relu(Instruction i, LLVMValueRef r) {
         if (!i.has(".relu")) return r;
-        LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(r), 0, 0);
+        if (!i.has(".s32") && !i.has(".s16x2")) throw l.unsupported(i);
+        LLVMValueRef zero = LLVMConstNull(LLVMTypeOf(r));
         return LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, LLVMIntSLT, r, zero, ""), zero, r, "");
     }
 
     /** {@code min/max{.relu}.s16x2/.u16x2}: each half-word on its own (.relu: a negative half becomes 0). */
     private void minMaxPairs(Instruction i) {
         boolean signed = i.has(".s16x2"), min = i.opcode().equals("min");
-        if (i.has(".relu") && !signed) throw l.unsupported(i);
         LLVMTypeRef v2 = LLVMVectorType(LLVMInt16TypeInContext(l.ctx), 2);
         LLVMValueRef x = LLVMBuildBitCast(l.b, l.read(i, i.operands().get(1), Type.B32), v2, "");
         LLVMValueRef y = LLVMBuildBitCast(l.b, l.read(i, i.operands().get(2), Type.B32), v2, "");
         int pred = min ? (signed ? LLVMIntSLT : LLVMIntULT) : (signed ? LLVMIntSGT : LLVMIntUGT);
-        LLVMValueRef r = LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, pred, x, y, ""), x, y, "");
-        if (i.has(".relu")) {
-            LLVMValueRef zero = LLVMConstNull(v2);
-            r = LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, LLVMIntSLT, r, zero, ""), zero, r, "");
-        }
+        LLVMValueRef r = relu(i, LLVMBuildSelect(l.b, LLVMBuildICmp(l.b, pred, x, y, ""), x, y, ""));
         l.write(i, i.operands().get(0), LLVMBuildBitCast(l.b, r, LLVMInt32TypeInContext(l.ctx), ""), Type.B32);
     }
 

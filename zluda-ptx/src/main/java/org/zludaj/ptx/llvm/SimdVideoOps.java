@@ -73,7 +73,7 @@ final class SimdVideoOps {
             if (i.has(".add") && !inMask[e]) continue;
             LLVMValueRef x = element(pair, asel[e], bits, aSigned), y = element(pair, bsel[e], bits, bSigned);
             LLVMValueRef t = operate(i, op.substring(0, op.length() - 1), x, y);
-            if (i.has(".sat")) t = saturate(t, dSigned, bits);
+            if (i.has(".sat")) t = VideoOps.saturate(b(), t, dSigned, bits);
             if (i.has(".add")) {
                 result = LLVMBuildAdd(b(), result, t, "");
             } else {
@@ -138,24 +138,7 @@ final class SimdVideoOps {
             }
             case "vmin" -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, x, y, ""), x, y, "");
             case "vmax" -> LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, x, y, ""), x, y, "");
-            default -> LLVMBuildZExt(b(), LLVMBuildICmp(b(), compare(i), x, y, ""), i32(), "");  // vset
+            default -> LLVMBuildZExt(b(), LLVMBuildICmp(b(), VideoOps.comparison(l, i), x, y, ""), i32(), "");  // vset
         };
-    }
-
-    private int compare(Instruction i) {
-        if (i.has(".eq")) return LLVMIntEQ;
-        if (i.has(".ne")) return LLVMIntNE;
-        if (i.has(".lt")) return LLVMIntSLT;
-        if (i.has(".le")) return LLVMIntSLE;
-        if (i.has(".gt")) return LLVMIntSGT;
-        if (i.has(".ge")) return LLVMIntSGE;
-        throw l.unsupported(i);
-    }
-
-    /** Clamps to the signed or unsigned range of an element of {@code bits} bits. */
-    private LLVMValueRef saturate(LLVMValueRef v, boolean signed, int bits) {
-        long lo = signed ? -(1L << (bits - 1)) : 0, hi = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1;
-        v = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, v, c32(lo), ""), c32(lo), v, "");
-        return LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, v, c32(hi), ""), c32(hi), v, "");
     }
 }

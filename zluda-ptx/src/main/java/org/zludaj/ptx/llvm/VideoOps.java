@@ -156,22 +156,30 @@ final class VideoOps {
 
     /** vset: 1 where {@code ta cmp tb} holds, else 0. */
     private LLVMValueRef compare(Instruction i, LLVMValueRef ta, LLVMValueRef tb) {
-        int pred;
-        if (i.has(".eq")) pred = LLVMIntEQ;
-        else if (i.has(".ne")) pred = LLVMIntNE;
-        else if (i.has(".lt")) pred = LLVMIntSLT;
-        else if (i.has(".le")) pred = LLVMIntSLE;
-        else if (i.has(".gt")) pred = LLVMIntSGT;
-        else if (i.has(".ge")) pred = LLVMIntSGE;
-        else throw l.unsupported(i);
-        return LLVMBuildZExt(b(), LLVMBuildICmp(b(), pred, ta, tb, ""), i64(), "");
+        return LLVMBuildZExt(b(), LLVMBuildICmp(b(), comparison(l, i), ta, tb, ""), i64(), "");
     }
 
-    /** Clamps to the signed or unsigned range of {@code bits} bits. */
+    /** The signed integer predicate of vset's (and vset2/vset4's) comparison modifier. */
+    static int comparison(Lowering l, Instruction i) {
+        if (i.has(".eq")) return LLVMIntEQ;
+        if (i.has(".ne")) return LLVMIntNE;
+        if (i.has(".lt")) return LLVMIntSLT;
+        if (i.has(".le")) return LLVMIntSLE;
+        if (i.has(".gt")) return LLVMIntSGT;
+        if (i.has(".ge")) return LLVMIntSGE;
+        throw l.unsupported(i);
+    }
+
     private LLVMValueRef saturate(LLVMValueRef v, boolean signed, int bits) {
+        return saturate(b(), v, signed, bits);
+    }
+
+    /** Clamps v (an integer wide enough to hold the range) to the signed or unsigned range of {@code bits} bits. */
+    static LLVMValueRef saturate(LLVMBuilderRef b, LLVMValueRef v, boolean signed, int bits) {
         long lo = signed ? -(1L << (bits - 1)) : 0, hi = signed ? (1L << (bits - 1)) - 1 : (1L << bits) - 1;
-        v = LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSLT, v, c64(lo), ""), c64(lo), v, "");
-        return LLVMBuildSelect(b(), LLVMBuildICmp(b(), LLVMIntSGT, v, c64(hi), ""), c64(hi), v, "");
+        LLVMValueRef clo = LLVMConstInt(LLVMTypeOf(v), lo, 1), chi = LLVMConstInt(LLVMTypeOf(v), hi, 1);
+        v = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, clo, ""), clo, v, "");
+        return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, v, chi, ""), chi, v, "");
     }
 
     /**
