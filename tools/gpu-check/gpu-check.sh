@@ -481,6 +481,8 @@ if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead
     (cd "$scratch" && timeout 120 ./driver_overhead > "$scratch/overhead.native$i" 2>&1)
     (cd "$scratch" && ours timeout 200 ./driver_overhead > "$scratch/overhead.ours$i" 2>&1)
     [ "$i" -le 2 ] && (cd "$scratch" && ours ZLUDA_UPCALLS=0 timeout 200 ./driver_overhead > "$scratch/overhead.jni$i" 2>&1)
+    # every launch through the JVM, as before the shim repeated them (shim/launch.c)
+    [ "$i" -le 2 ] && (cd "$scratch" && ours ZLUDA_DIRECT_LAUNCH=0 timeout 200 ./driver_overhead > "$scratch/overhead.jvm$i" 2>&1)
   done
   for f in "$scratch"/overhead.*; do echo "$(basename "$f"): $(tail -1 "$f")"; done
   # the start alone, 10 processes each way alternating: natively, ours, and ours over a fake NVIDIA driver whose cuInit
@@ -508,13 +510,13 @@ def best(kind):
                 except ValueError: continue
                 b[w[0]] = (min(v, b[w[0]][0]) if w[0] in b else v, w[2])
     return b
-nat, ours, jni = best("native"), best("ours"), best("jni")
-print("| measurement | native | ZLUDA-J (cuda backend) | ours / native | ZLUDA-J, JNI only (ZLUDA_UPCALLS=0) |")
-print("|---|---|---|---|---|")
+nat, ours, jni, jvm = best("native"), best("ours"), best("jni"), best("jvm")
+print("| measurement | native | ZLUDA-J (cuda backend) | ours / native | ZLUDA-J, JNI only (ZLUDA_UPCALLS=0) | ZLUDA-J, launches through the JVM (ZLUDA_DIRECT_LAUNCH=0) |")
+print("|---|---|---|---|---|---|")
 for k, (v, unit) in nat.items():
-    o, j = ours.get(k), jni.get(k)
-    print("| %s | %.2f %s | %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-",
-                                          "%.2f %s" % (j[0], unit) if j else "-"))
+    o, j, m = ours.get(k), jni.get(k), jvm.get(k)
+    print("| %s | %.2f %s | %s | %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-",
+                                          "%.2f %s" % (j[0], unit) if j else "-", "%.2f %s" % (m[0], unit) if m else "-"))
 PY
   exit 0
 fi

@@ -247,10 +247,20 @@ JNIEXPORT jint JNICALL JN(global)(JNIEnv *e, jclass c, jlong module, jstring nam
     return r;
 }
 
+/* hipModuleLaunchKernel; also what the shim calls for the launches it repeats without the JVM (shim/launch.c) */
+static int direct_launch(void *f, int gx, int gy, int gz, int bx, int by, int bz, int shared, void *params, void *stream) {
+    return hip_hipModuleLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, (void **)params, NULL);
+}
+
 JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
                                   jint shared, jlong params, jlong stream) {
     (void)e; (void)c;
-    return hip_hipModuleLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(stream), (void **)PTR(params), NULL);
+    return direct_launch(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(params), PTR(stream));
+}
+
+JNIEXPORT jlong JNICALL JN(directLaunchFunction)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return (jlong)(uintptr_t)&direct_launch;
 }
 
 JNIEXPORT jint JNICALL JN(streamCreate)(JNIEnv *e, jclass c, jlongArray out) {

@@ -347,18 +347,28 @@ JNIEXPORT jint JNICALL JN(occupancy)(JNIEnv *e, jclass c, jlong f, jint blockSiz
     return nv_cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, PTR(f), blockSize, (size_t)shared) ? -1 : n;
 }
 
-/* Queues a launch on `stream` (0: NVIDIA's legacy stream); the driver waits where the host must see it done. */
-JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
-                                  jint shared, jlong params, jlong stream) {
-    (void)e; (void)c;
+/* Queues a launch on `stream` (0: NVIDIA's legacy stream); the driver waits where the host must see it done. Also
+ * what the shim calls for a launch it repeats without the JVM (shim/launch.c, directLaunchFunction). */
+static CUresult direct_launch(void *f, int gx, int gy, int gz, int bx, int by, int bz, int shared, void *params, void *stream) {
     CUresult r = current();
     if (r) return r;
     if (shared > 48 * 1024) {
-        r = nv_cuFuncSetAttribute(PTR(f), 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
+        r = nv_cuFuncSetAttribute(f, 8 /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */, shared);
         if (r) return r;
     }
     /* a blocking stream and the legacy stream order it with later copies and frees */
-    return nv_cuLaunchKernel(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(stream), (void **)PTR(params), NULL);
+    return nv_cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, (void **)params, NULL);
+}
+
+JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy, jint gz, jint bx, jint by, jint bz,
+                                  jint shared, jlong params, jlong stream) {
+    (void)e; (void)c;
+    return direct_launch(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(params), PTR(stream));
+}
+
+JNIEXPORT jlong JNICALL JN(directLaunchFunction)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return (jlong)(uintptr_t)&direct_launch;
 }
 
 /* A blocking stream (it synchronizes with the legacy stream, so plain copies stay ordered after its kernels). */

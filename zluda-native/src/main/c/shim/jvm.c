@@ -195,9 +195,12 @@ static void *start_jvm_thread(void *unused) {
     if (!create || !cp) { snprintf(start_error, sizeof start_error, "no JNI_CreateJavaVM in %s or no jars in %s", libjvm, lib); return NULL; }
     snprintf(homeopt, sizeof homeopt, "-Dzluda.home=%s", home);
     snprintf(libopt, sizeof libopt, "-Dzluda.native.dir=%s", lib);
-    extern volatile int zluda_ctx_epoch;
-    char epochopt[64], preinitopt[64];
+    extern volatile int zluda_ctx_epoch, zluda_stream_epoch;
+    extern void zluda_launch_offer(const int64_t *);
+    char epochopt[64], streamepochopt[64], offeropt[64], preinitopt[64];
     snprintf(epochopt, sizeof epochopt, "-Dzluda.epoch=%lu", (unsigned long)(uintptr_t)&zluda_ctx_epoch);
+    snprintf(streamepochopt, sizeof streamepochopt, "-Dzluda.streamEpoch=%lu", (unsigned long)(uintptr_t)&zluda_stream_epoch);
+    snprintf(offeropt, sizeof offeropt, "-Dzluda.launchOffer=%lu", (unsigned long)(uintptr_t)&zluda_launch_offer);
     snprintf(preinitopt, sizeof preinitopt, "-Dzluda.nvidia.preinit=%lu", (unsigned long)(uintptr_t)&nvidia_preinit_wait);
     JavaVMOption opts[32];
     int n = 0;
@@ -205,6 +208,8 @@ static void *start_jvm_thread(void *unused) {
     opts[n++].optionString = homeopt;
     opts[n++].optionString = libopt;
     opts[n++].optionString = epochopt;  /* where the JVM bumps the context epoch (memo.c) */
+    opts[n++].optionString = streamepochopt;  /* and the stream epoch (launch.c) */
+    opts[n++].optionString = offeropt;  /* where it offers launches the shim may repeat (launch.c) */
     opts[n++].optionString = preinitopt;  /* waits for NVIDIA's cuInit on the pre-init thread (cuda backend) */
     opts[n++].optionString = "-Xrs";                       /* leave the application's signal handlers alone */
     opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";

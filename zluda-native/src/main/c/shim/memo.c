@@ -11,7 +11,7 @@
  * ggml asks it before every flash-attention launch, 0.68 us a call through the JVM) is kept by function, block size,
  * dynamic shared memory and flags in a table of OCCUPANCY slots, valid while the same epoch holds: the JVM bumps it
  * when a function's attributes change and when a module or library is unloaded
- * (Driver.functionsChanged). Errors are never kept (they go to the JVM
+ * (Driver.functionsChanged). Launches are kept per thread by launch.c. Errors are never kept (they go to the JVM
  * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
 #include "shim.h"
 #include "zluda_ids.h"
@@ -134,6 +134,10 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         return occupancy_get(a, 0);
     case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
         return occupancy_get(a, (int)a[4] | 0x100);  /* its flags, apart from the plain call's */
+    case ZID_cuLaunchKernel:
+        return zluda_launch_get(0, a, r);
+    case ZID_cuLaunchKernel_ptsz:
+        return zluda_launch_get(1, a, r);
     default:
         return 0;
     }
@@ -186,6 +190,12 @@ void zluda_memo_put(int id, const int64_t *a) {
         break;
     case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
         occupancy_put(a, (int)a[4] | 0x100);
+        break;
+    case ZID_cuLaunchKernel:
+        zluda_launch_put(0, a);
+        break;
+    case ZID_cuLaunchKernel_ptsz:
+        zluda_launch_put(1, a);
         break;
     default:
         break;

@@ -43,6 +43,10 @@ int zluda_shutting_down(void);
 int zluda_memo_get(int id, const int64_t *args, CUresult *result);
 void zluda_memo_put(int id, const int64_t *args);
 
+/* Launches repeated without the JVM (launch.c), asked by memo.c for cuLaunchKernel (ptds 0) and its _ptsz variant. */
+int zluda_launch_get(int ptds, const int64_t *args, CUresult *result);
+void zluda_launch_put(int ptds, const int64_t *args);
+
 static inline int64_t zluda_f32_bits(float f) { union { float f; uint32_t u; } c = {f}; return c.u; }
 static inline int64_t zluda_f64_bits(double d) { union { double d; int64_t u; } c = {d}; return c.u; }
 

@@ -26,11 +26,86 @@ import org.junit.jupiter.api.io.TempDir;
 class CudaBackendFakeTest {
     /** c/SOURCE.c built against the distribution and run through our shim on the cuda backend over the fake driver. */
     private static Programs.Result overFake(Path dir, String source, Path log) throws Exception {
+        return overFake(dir, source, log, Map.of());
+    }
+
+    private static Programs.Result overFake(Path dir, String source, Path log, Map<String, String> env) throws Exception {
         Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
                 Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
         Path program = Programs.gccAgainstDist(dir, source + ".c", source);
-        return Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+        var all = new java.util.HashMap<>(env);
+        all.putAll(Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
                 "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        return Programs.withShim(program, all);
+    }
+
+    /** The log's lines after the program's note {@code from}, up to its note {@code to} (null: the end). */
+    private static List<String> arguments(List<String> log, String from, String to) {
+        return log.subList(log.indexOf("program: " + from) + 1, to == null ? log.size() : log.indexOf("program: " + to));
+    }
+
+    /**
+     * c/cuda_backend_direct.c: launches the shim repeats without the JVM (shim/launch.c) reach NVIDIA's driver exactly
+     * as launches through the JVM do: each with its own argument, in order, on the right NVIDIA stream; refused where
+     * the JVM refuses them (the program checks the codes: block, grid, dynamic shared memory, parameters, .reqntid,
+     * .maxntid); behind a host function still running, after it; captured while the stream captures; on the legacy,
+     * per-thread and another stream, and from another thread; not after the stream is destroyed or the module
+     * unloaded. ZLUDA_PROFILE=calls counts the launches that entered the JVM: 25 of the program's 231, the first of each
+     * function on each stream and thread (8: a, r, m, a after its attribute changed, the legacy, per-thread and second
+     * stream, the second thread), the 11 refused ones, the launch behind the host function and the one after it, the
+     * two captured ones and the first after the capture, and the first after the stream's destruction.
+     */
+    @Test
+    void launchesTheShimRepeatsReachNvidiasDriverAsTheJvmsDo(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = overFake(dir, "cuda_backend_direct", log, Map.of("ZLUDA_PROFILE", "calls"));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: launches repeated by the shim"), r.toString());
+        List<String> calls = Files.readAllLines(log);
+        List<String> expected = new java.util.ArrayList<>(List.of("primary context retained", "stream created, blocking"));
+        for (int i = 0; i < 200; i++) expected.add("launch a grid 1 block 32 shared 0 arg " + (1000 + i));
+        assertEquals(expected, calls.subList(0, calls.indexOf("program: checks")), r.stderr());
+        assertEquals(List.of(
+                "launch r grid 1 block 64 shared 0 arg 1100",
+                "launch r grid 1 block 64 shared 0 arg 1101",
+                "launch m grid 1 block 128 shared 0 arg 1200",
+                "launch m grid 1 block 64 shared 0 arg 1201",
+                "launch a grid 1 block 32 shared 60000 arg 1300",
+                "launch a grid 1 block 32 shared 60000 arg 1301"), arguments(calls, "checks", "host function"));
+        assertEquals(List.of(
+                "program: host function done",
+                "launch a grid 1 block 32 shared 0 arg 2000",
+                "launch a grid 1 block 32 shared 0 arg 2001"), arguments(calls, "host function", "capture"));
+        List<String> capture = arguments(calls, "capture", "streams");
+        assertEquals(List.of(
+                "graph node a grid 1 block 32 shared 0 arg 3000 deps 0",
+                "graph node a grid 1 block 32 shared 0 arg 3001 deps 1"), capture.subList(0, 2));
+        assertTrue(capture.get(2).matches("graph instantiate \\d+ of 2 nodes") && capture.get(3).startsWith("graph launch ")
+                && capture.get(4).startsWith("graph destroy "), capture.toString());
+        assertEquals(List.of(
+                "launch a grid 1 block 32 shared 0 arg 3002",
+                "launch a grid 1 block 32 shared 0 arg 3003"), capture.subList(5, capture.size()));
+        assertEquals(List.of(
+                "launch b grid 2 block 32 shared 0 arg 4000 on the legacy stream",
+                "launch b grid 2 block 32 shared 0 arg 4001 on the legacy stream",
+                "stream created, blocking",
+                "launch b grid 3 block 32 shared 0 arg 4100",
+                "launch b grid 3 block 32 shared 0 arg 4101",
+                "stream created, blocking",
+                "launch a grid 4 block 32 shared 0 arg 4200",
+                "launch a grid 4 block 32 shared 0 arg 4201",
+                "context synchronize"), arguments(calls, "streams", "thread"));
+        assertEquals(List.of(
+                "launch a grid 1 block 32 shared 0 arg 7000",
+                "launch a grid 1 block 32 shared 0 arg 7001",
+                "launch a grid 1 block 32 shared 0 arg 7002"), arguments(calls, "thread", "destroyed"));
+        assertEquals(List.of(
+                "launch a grid 1 block 32 shared 0 arg 5000",
+                "context synchronize"), arguments(calls, "destroyed", null));
+        var jvm = java.util.regex.Pattern.compile("(?m)^cuLaunchKernel\\s+(\\d+)").matcher(r.stderr());
+        assertTrue(jvm.find(), r.stderr());
+        int entered = Integer.parseInt(jvm.group(1));
+        assertEquals(25, entered, "launches that entered the JVM (of 231):\n" + r.stderr());
     }
 
     @Test

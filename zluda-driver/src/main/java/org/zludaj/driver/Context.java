@@ -42,6 +42,7 @@ public final class Context {
             if (sticky != null) return;
             sticky = e;
         }
+        org.zludaj.nativ.ShimEpochs.contexts();  // the launches the shim repeats go to the JVM, which refuses them
         LOG.warn("{}: {}; the context is unusable from now on", org.zludaj.api.CuResult.name(e.result()), e.getMessage());
     }
 

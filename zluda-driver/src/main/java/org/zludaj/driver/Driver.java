@@ -209,31 +209,20 @@ public final class Driver {
         return stack.get();
     }
 
-    /** Where the shim keeps its context epoch (shim/memo.c), 0 outside the shim. */
-    private static final long EPOCH_ADDRESS = Long.getLong("zluda.epoch", 0L);
-    private int epoch;
-
     /**
      * A thread's context stack changed or a context was destroyed: the answers the shim keeps per thread
-     * (cuCtxGetCurrent, cuCtxGetDevice) hold only while its epoch stays the same, so it changes.
+     * (cuCtxGetCurrent, cuCtxGetDevice, the launches it repeats) hold only while its epoch stays the same, so it changes.
      */
     void contextsChanged() {
-        bumpEpoch();
+        org.zludaj.nativ.ShimEpochs.contexts();
     }
 
     /**
-     * A function's attributes changed or a module or library was unloaded: the occupancies the shim keeps
-     * (shim/memo.c) hold only while the same epoch does.
+     * A function's attributes changed or a module or library was unloaded: the occupancies and launches the shim keeps
+     * (shim/memo.c, shim/launch.c) hold only while the same epoch does.
      */
     void functionsChanged() {
-        bumpEpoch();
-    }
-
-    private void bumpEpoch() {
-        if (EPOCH_ADDRESS == 0) return;
-        synchronized (this) {
-            HostRuntime.putInt(EPOCH_ADDRESS, ++epoch);
-        }
+        org.zludaj.nativ.ShimEpochs.contexts();
     }
 
     /** A context argument: 0 means the current one. */

@@ -54,7 +54,15 @@ final class LaunchApi implements CuLaunchApi {
             if ((!cooperative || d.backend.queuesCooperative()) && !LAUNCH_BLOCKING && extra == 0 && d.backend.submitsAsynchronously()
                     && s.capture == null) {
                 check(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams);
-                if (s.tryHere(k.launchLabel(), launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, cooperative, s))) return;
+                Stream.Op op = launchOp(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, cooperative, s);
+                if (!cooperative && DirectLaunch.enabled() && !LOG.isTraceEnabled()) {
+                    Stream.Op launch = op;  // done: the shim may make the next launches of f on this stream itself
+                    op = () -> {
+                        launch.run();
+                        DirectLaunch.offer(d, c, k, f, hStream, ptds, s);
+                    };
+                }
+                if (s.tryHere(k.launchLabel(), op)) return;
             }
             Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;

@@ -79,6 +79,7 @@ public final class Stream {
         captureDependencies = List.copyOf(dependencies);
         captureOrigin = this;
         joinedCaptures.clear();
+        org.zludaj.nativ.ShimEpochs.streams();  // launches the shim repeats are captured from now on
     }
 
     /** Joins the capture of {@code origin} (a wait on an event it recorded), depending on {@code dependencies}. */
@@ -91,12 +92,14 @@ public final class Stream {
         captureDependencies = List.copyOf(dependencies);
         captureOrigin = origin;
         origin.joinedCaptures.add(this);
+        org.zludaj.nativ.ShimEpochs.streams();
     }
 
     void endCapture() {
         capture = null;
         captureDependencies = List.of();
         captureOrigin = null;
+        org.zludaj.nativ.ShimEpochs.streams();
     }
 
     /** Records {@code op} in the capture after the stream's dependencies; false when the stream is not capturing. */
@@ -179,6 +182,9 @@ public final class Stream {
             start = !draining;
             draining = true;
         }
+        // a launch the shim repeats without the JVM (shim/launch.c) must now wait its turn behind this one, here and on
+        // the streams that wait for this one: it goes to the JVM until a launch finds the streams idle again
+        org.zludaj.nativ.ShimEpochs.streams();
         if (start) EXECUTOR.execute(this::drain);
         return e.done;
     }

@@ -51,6 +51,9 @@ public final class HipRuntime {
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                                     long stream);
 
+    /** The address of the C function {@link #launch} calls (shim/launch.c calls it for the launches it repeats). */
+    public static native long directLaunchFunction();
+
     public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared,
                                                long kernelParams);
 

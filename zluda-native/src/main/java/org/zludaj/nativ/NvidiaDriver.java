@@ -61,6 +61,13 @@ public final class NvidiaDriver {
     public static native int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                                     long stream);
 
+    /**
+     * The address of the C function {@link #launch} calls, {@code CUresult (void *function, int gx, int gy, int gz,
+     * int bx, int by, int bz, int shared, void **kernelParams, void *stream)}: the shim calls it for the launches it
+     * repeats without the JVM (shim/launch.c).
+     */
+    public static native long directLaunchFunction();
+
     /** cuStreamCreate (blocking) in the private context. */
     public static native int streamCreate(long[] out);
 

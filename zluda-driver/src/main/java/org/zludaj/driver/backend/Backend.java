@@ -42,6 +42,16 @@ public interface Backend {
     }
 
     /**
+     * A C function that submits a launch of {@code kernel} to a device queue as {@link #launch} would, which the shim
+     * may call itself for the next launches of the kernel on the same stream (shim/launch.c): {@code CUresult
+     * (void *entry, int gx, int gy, int gz, int bx, int by, int bz, int shared, void **kernelParams, void *queue)}, with
+     * the kernel's {@code entry()} and the stream's queue; 0 where launches must go through {@link #launch}.
+     */
+    default long directLaunchFunction(Program.Kernel kernel) {
+        return 0;
+    }
+
+    /**
      * Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}); GPU modules
      * (a CUmodule, a hipModule) cannot share variables with another, so GPU backends compile modules whole.
      */

@@ -405,6 +405,12 @@ public final class CudaBackend implements Backend {
         if (r != 0) throw faulted(r, "kernel " + kernel.name());
     }
 
+    /** {@link #launch}'s own C function, for a kernel of NVIDIA's current context. */
+    @Override
+    public long directLaunchFunction(Program.Kernel kernel) {
+        return stale(kernel) ? 0 : NvidiaDriver.directLaunchFunction();
+    }
+
     /** An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments). */
     @Override
     public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
@@ -500,6 +506,7 @@ public final class CudaBackend implements Backend {
         if (r == 700 || r == 702 || (r >= 710 && r <= 719)) {
             int reset = NvidiaDriver.reset();
             RESETS.incrementAndGet();
+            org.zludaj.nativ.ShimEpochs.contexts();  // the shim's repeated launches hold functions of the old context
             LOG.warn("{} faulted on NVIDIA's driver ({}); its context was reset ({})", what, r, reset);
         }
         return new CudaException(r, what + " on NVIDIA's driver: " + r);

@@ -46,6 +46,14 @@ public interface Hip {
     /** hipModuleLaunchKernel on {@code stream} (0: the null stream). */
     int launch(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams, long stream);
 
+    /**
+     * The address of a C function that makes {@link #launch}'s call, for the launches the shim repeats without the JVM
+     * (Backend.directLaunchFunction); 0 where there is none (a fake).
+     */
+    default long directLaunchFunction() {
+        return 0;
+    }
+
     /** hipModuleLaunchCooperativeKernel on the null stream; hipErrorNotSupported (801) where the runtime lacks it. */
     int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
 

@@ -335,6 +335,7 @@ public final class HipBackend implements Backend {
                     check(hip.printfInit(g[0], buffer, PRINTF_BUFFER_BYTES), "device printf buffer");
                     printfBuffer.put(hipIndex, buffer);
                     printfBuffers.add(buffer);
+                    org.zludaj.nativ.ShimEpochs.contexts();  // launches now end with a fence: none repeated by the shim
                 } else {
                     writeLong(g[0], buffer);
                 }
@@ -415,6 +416,15 @@ public final class HipBackend implements Backend {
         check(hip.launch(kernel.entry(), grid[0], grid[1], grid[2], block[0], block[1], block[2], (int) sharedBytes, kernelParams, queue),
                 "hipModuleLaunchKernel " + kernel.name());
         if (!printfBuffers.isEmpty()) fence(queue, "kernel " + kernel.name());  // its lines and asserts belong to the launch
+    }
+
+    /**
+     * hipModuleLaunchKernel's C call, for the launches the shim repeats, where a launch is nothing more: one GPU (so
+     * the thread's HIP device is the kernel's) and no device printf (whose launches end with a fence).
+     */
+    @Override
+    public long directLaunchFunction(Program.Kernel kernel) {
+        return gpus.size() == 1 && printfBuffers.isEmpty() ? hip.directLaunchFunction() : 0;
     }
 
     /** The module of each loaded kernel (a cooperative launch sets that module's workspace variable). */
