@@ -17,6 +17,20 @@ def value(t, bits):
 def close(t, w, g, tol):
     if w == g:
         return True
+    if tol and tol[0] in ('ulp16', 'ulpb16') and t in ('u16', 'u32'):
+        # f16 (ulp16) or bf16 (ulpb16) values, two in a u32 word: each within N units in the last place, of the same
+        # sign, and a NaN only where NVIDIA's is one (as PtxInstructionTest.close)
+        inf = 0x7c00 if tol[0] == 'ulp16' else 0x7f80
+        for shift in ((0, 16) if t == 'u32' else (0,)):
+            a, b = w >> shift & 0xffff, g >> shift & 0xffff
+            if a == b:
+                continue
+            nan_a, nan_b = (a & 0x7fff) > inf, (b & 0x7fff) > inf
+            if nan_a and nan_b:
+                continue
+            if (a & 0x8000) != (b & 0x8000) or abs(a - b) > tol[1] or nan_a != nan_b:
+                return False
+        return True
     if t not in ('f32', 'f64'):
         return False
     wv, gv = value(t, w), value(t, g)

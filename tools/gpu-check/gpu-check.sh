@@ -11,7 +11,7 @@
 #                                            source and build recipe (../shared/ggml) and those kernels precompiled
 #                                            from the PTX of a GPU-machine build (GGML_PTX), for 'run.sh ggml';
 #                                            "device": none here, every kernel compiled there (run.sh ggml-prep)
-#   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead]  on the GPU machine (the device tool, carrying .device-carry): runs every
+#   bash .device-carry/run.sh [cublas|ggml|ptx|corpus|corpus-ours|forms|overhead|launches]  on the GPU machine (the device tool, carrying .device-carry): runs every
 #                                            test natively and through ZLUDA-J and prints the table (also $OUT/table.md)
 #   bash tools/gpu-check/native_dirs.sh FOLDERS.tar.xz ptxrun.c   on the GPU machine: ptxrun folders natively, 16 processes
 #                                            (A/B of two compilers' NVPTX against NVIDIA's PTX; hangs named)
@@ -517,6 +517,41 @@ for k, (v, unit) in nat.items():
     o, j, m = ours.get(k), jni.get(k), jvm.get(k)
     print("| %s | %.2f %s | %s | %s | %s | %s |" % (k, v, unit, "%.2f %s" % (o[0], unit) if o else "-", "%.2f" % (o[0] / v) if o and v else "-",
                                           "%.2f %s" % (j[0], unit) if j else "-", "%.2f %s" % (m[0], unit) if m else "-"))
+PY
+  exit 0
+fi
+if [ "${1:-}" = launches ]; then  # asynchronous launches alone, many processes each way alternating (NVIDIA's own cost
+  # moves by more than ours between processes): natively, ours, ours with every launch through the JVM, ours over the
+  # fake driver (ZLUDA-J's own cost), and the first two pinned to one core; best and median of LAUNCH_RUNS processes
+  gcc -O2 -o "$scratch/driver_overhead" "$here/driver_overhead.c" -ldl
+  gcc -O1 -shared -fPIC -o "$scratch/libfake_nvidia.so" "$here/../ptx-tests/src/test/c/fake_nvidia.c"
+  : > "$scratch/launches.txt"
+  for i in $(seq "${LAUNCH_RUNS:-6}"); do
+    for kind in native ours jvm fake native-pinned ours-pinned; do
+      case $kind in
+        native) r=(env) ;;
+        ours) r=("${ours_env[@]}") ;;
+        jvm) r=("${ours_env[@]}" ZLUDA_DIRECT_LAUNCH=0) ;;
+        fake) r=("${ours_env[@]}" ZLUDA_NVIDIA_LIB="$scratch/libfake_nvidia.so") ;;
+        native-pinned) r=(taskset -c 5) ;;
+        ours-pinned) r=("${ours_env[@]}" taskset -c 5) ;;
+      esac
+      echo "$kind $(cd "$scratch" && DRIVER_OVERHEAD_ONLY=launch "${r[@]}" timeout 60 ./driver_overhead 2>&1 | grep '^launch ')" >> "$scratch/launches.txt"
+    done
+  done
+  python3 - "$scratch/launches.txt" <<'PY' | tee "$out/launches.md"
+import collections, statistics, sys
+d = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    w = line.split()
+    if len(w) == 4 and w[1] == "launch": d[w[0]].append(float(w[2]))
+nat = statistics.median(d["native"]) if d["native"] else 0
+print("| asynchronous launch, us | processes | best | median | worst | median / native's |")
+print("|---|---|---|---|---|---|")
+for k, v in d.items():
+    v.sort()
+    m = statistics.median(v)
+    print("| %s | %d | %.2f | %.2f | %.2f | %s |" % (k, len(v), v[0], m, v[-1], "%.2f" % (m / nat) if nat else "-"))
 PY
   exit 0
 fi
