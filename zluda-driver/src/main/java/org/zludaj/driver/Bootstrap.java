@@ -12,7 +12,9 @@ public final class Bootstrap {
     public static boolean start() {
         try {
             long t0 = System.nanoTime();
+            Thread preload = preload();
             var backend = Driver.selectBackend();
+            preload.join();
             long t1 = System.nanoTime();
             Driver driver = new Driver(backend);
             long tDriver = System.nanoTime();
@@ -33,5 +35,31 @@ public final class Bootstrap {
             org.zludaj.api.Log.of(Bootstrap.class).error("ZLUDA-J driver failed to start", t);
             return false;
         }
+    }
+
+    /**
+     * Loads and initializes the classes the driver's construction needs, on a thread of its own while the backend
+     * starts (the cuda backend mostly waits there for NVIDIA's cuInit): 20-30 ms of the start that came after it
+     * (issue 21). Only classes whose initialization has no effect but their own fields; a failure changes nothing but
+     * the time (the driver's thread initializes what is left).
+     */
+    private static Thread preload() {
+        Thread t = new Thread(() -> {
+            for (Class<?> c : new Class<?>[] {Driver.class, Handles.class, CodeLoader.class, ErrorLog.class, Api.class, Context.class,
+                    MemoryPool.class, Stream.class, org.zludaj.api.ApiSet.class, ContextApi.class, DarkApi.class, DeviceApi.class,
+                    ErrorApi.class, EventApi.class, StreamApi.class, GraphApi.class, GraphWork.class, InitApi.class, LaunchApi.class,
+                    LibraryApi.class, MemoryApi.class, MemoryPoolApi.class, MiscApi.class, ModuleApi.class, TextureApi.class,
+                    VirtualMemoryApi.class, org.zludaj.driver.cublas.Cublas.class, org.zludaj.api.Dispatch.class,
+                    org.zludaj.ptx.cache.CompileCache.class}) {
+                try {
+                    Class.forName(c.getName(), true, c.getClassLoader());
+                } catch (Throwable e) {  // left to the driver's thread, which reports it as it would have
+                    return;
+                }
+            }
+        }, "zluda-preload");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }

@@ -7,7 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /** A CUDA context: a device plus per-context state (context-local storage of cudart, limits, flags). */
 public final class Context {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Context.class);
+    // ZLUDA-J's logger, not SLF4J's directly: that started logback (10-30 ms) at the driver's start, in every process
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Context.class);
     final int device;
     final boolean primary;
     volatile int flags;

@@ -19,7 +19,10 @@ import org.zludaj.nativ.HostRuntime;
 final class ErrorLog {
     private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(ErrorLog.class);
     static final int CAPACITY = 25600;
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+    /** Made where a message's text is first made: java.time's formatter costs milliseconds at the driver's start. */
+    private static final class Time {
+        static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+    }
 
     /**
      * A message, its time and thread: its text ({@link #text}) is made where it is read (the first failing call of a
@@ -38,7 +41,7 @@ final class ErrorLog {
 
     static String prefix(long millis, long thread) {
         LocalTime t = LocalTime.ofInstant(java.time.Instant.ofEpochMilli(millis), java.time.ZoneId.systemDefault());
-        return "[" + t.format(TIME) + "][" + thread + "][CUDA][E] ";
+        return "[" + t.format(Time.FORMAT) + "][" + thread + "][CUDA][E] ";
     }
 
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
