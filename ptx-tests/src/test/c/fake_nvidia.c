@@ -2,7 +2,8 @@
  * backend opens answers at once as a one-GPU sm_90 driver would; kernels do nothing. Launches and graph calls are
  * appended to the file FAKE_NVIDIA_LOG names, one line each, with the first 8 bytes of each launch's first argument,
  * so that a test can check the exact calls the backend made. A kernel named "fault" faults: the next synchronization
- * answers CUDA_ERROR_LAUNCH_FAILED (719) until the primary context is reset.
+ * answers CUDA_ERROR_LAUNCH_FAILED (719) until the primary context is reset. FAKE_NVIDIA_INIT_MS makes the first cuInit
+ * take that long.
  * Build: gcc -shared -fPIC -o libfake_nvidia.so fake_nvidia.c */
 #include <stdint.h>
 #include <stdio.h>
@@ -36,7 +37,19 @@ static long long first_arg(void **params) {
     return v;
 }
 
-CUresult cuInit(unsigned f) { (void)f; return 0; }
+/* FAKE_NVIDIA_INIT_MS: cuInit takes that long, as NVIDIA's own does (about 100 ms), for timing ZLUDA-J's start around it */
+#include <time.h>
+CUresult cuInit(unsigned f) {
+    (void)f;
+    static int done;
+    const char *ms = getenv("FAKE_NVIDIA_INIT_MS");
+    if (ms && !__atomic_exchange_n(&done, 1, __ATOMIC_SEQ_CST)) {
+        long n = atol(ms);
+        struct timespec t = {n / 1000, n % 1000 * 1000000};
+        nanosleep(&t, NULL);
+    }
+    return 0;
+}
 CUresult cuDeviceGetCount(int *n) { *n = 1; return 0; }
 CUresult cuDeviceGet(int *d, int o) { (void)o; *d = 0; return 0; }
 CUresult cuDeviceGetAttribute(int *v, int a, int d) {
