@@ -148,6 +148,32 @@ class HipBackendTest {
             }
             """;
 
+    /**
+     * The launches the shim submits itself (shim/launch.c, Backend.directLaunchFunction) call HIP's C launch where a
+     * launch is nothing more: with one GPU and until a module prints (a printing module's launches end with a fence
+     * and a drain), and never with several GPUs (a launch first makes its kernel's GPU current).
+     */
+    @Test
+    void theShimSubmitsLaunchesOnlyWhereALaunchIsHipsLaunchAlone() throws Exception {
+        RecordingHip hip = new RecordingHip() {
+            @Override public long directLaunchFunction() { return 0x4242; }
+        };
+        HipBackend b = HipBackend.open(hip, 8, 6, null);
+        Backend.Program.Kernel plain = b.load(0, Ptx.parse("k.ptx", PTX)).kernel("k");
+        assertEquals(0x4242, b.directLaunchFunction(plain));
+        Backend.Program.Kernel printing = b.load(0, Ptx.parse("p.ptx", PRINTF_PTX)).kernel("k");
+        assertEquals(0, b.directLaunchFunction(printing));
+        assertEquals(0, b.directLaunchFunction(plain), "once a module prints, every launch drains its buffer");
+        RecordingHip two = new RecordingHip() {
+            @Override public int init(int[] count) { calls.add("init"); count[0] = 2; return 0; }
+            @Override public String archName(int d) { calls.add("archName " + d); return "gfx1100"; }
+            @Override public long directLaunchFunction() { return 0x4242; }
+        };
+        HipBackend b2 = HipBackend.open(two, 8, 6, null);
+        assertEquals(2, b2.devices().size());
+        assertEquals(0, b2.directLaunchFunction(b2.load(0, Ptx.parse("k.ptx", PTX)).kernel("k")));
+    }
+
     @Test
     void openLoadLaunchAndCopyMakeExactlyTheseHipCalls() throws Exception {
         RecordingHip hip = new RecordingHip();
