@@ -196,6 +196,8 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
         f->ctx.tid[2] = t / proto->ntid[0] / proto->ntid[1];
         f->ctx.block = &b;
         f->ctx.linear = t;
+        f->ctx.stack_lo = b.stacks + (size_t)t * stride;  /* its .local memory (isspacep.local) */
+        f->ctx.stack_hi = b.stacks + (size_t)(t + 1) * stride;
         /* initial frame: six callee-saved registers (r12 = the fiber) and the trampoline as return address, laid out
          * so that the trampoline starts with a 16-byte aligned stack */
         uintptr_t top = ((uintptr_t)(b.stacks + (size_t)(t + 1) * stride)) & ~(uintptr_t)15;

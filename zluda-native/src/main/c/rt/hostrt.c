@@ -142,9 +142,28 @@ static int shared_fill(void) {
     return fill;
 }
 
+/* The calling thread's stack (where a block function's .local memory is on the fast path), asked once per thread. */
+static __thread char *own_stack_lo, *own_stack_hi;
+static void own_stack(char **lo, char **hi) {
+    if (!own_stack_hi) {
+        pthread_attr_t a;
+        void *addr = NULL;
+        size_t size = 0;
+        if (pthread_getattr_np(pthread_self(), &a) == 0) {
+            pthread_attr_getstack(&a, &addr, &size);
+            pthread_attr_destroy(&a);
+        }
+        own_stack_lo = addr;
+        own_stack_hi = (char *)addr + size;
+    }
+    *lo = own_stack_lo;
+    *hi = own_stack_hi;
+}
+
 static void run_blocks(job_t *j) {
     zluda_thread_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
+    own_stack(&ctx.stack_lo, &ctx.stack_hi);
     for (int d = 0; d < 3; d++) { ctx.ntid[d] = j->block[d]; ctx.nctaid[d] = j->grid[d]; }
     ctx.envreg1 = (uint32_t)(j->workspace >> 32);
     ctx.envreg2 = (uint32_t)j->workspace;

@@ -150,7 +150,31 @@ final class MemoryOps {
         LLVMValueRef generic = LLVMBuildIntToPtr(l.b, a, LLVMPointerTypeInContext(l.ctx, 0), "");
         LLVMValueRef r = l.target.isSpace(l.module, l.b, l.threadContext(), generic, space);
         if (r == null) throw l.unsupported(i);
+        if ((!l.target.constantBankSeparate() || l.vars.constViaGeneric) && (space == StateSpace.CONST || space == StateSpace.GLOBAL)) {
+            // .const variables are in global memory here (or, through the driver on NVIDIA, reached by a global address
+            // the variables unit gave); on NVIDIA their generic addresses are .const and not .global (isspacep_spaces):
+            // told apart by the module's own .const variables
+            LLVMValueRef inConst = inConstVariable(a, i);
+            r = space == StateSpace.CONST ? inConst : LLVMBuildAnd(l.b, r, LLVMBuildNot(l.b, inConst, ""), "");
+        }
         l.write(i, i.operands().get(0), r, Type.PRED);
+    }
+
+    /** Whether address {@code a} is in one of the module's .const variables (in name order: the same IR every time). */
+    private LLVMValueRef inConstVariable(LLVMValueRef a, Instruction at) {
+        LLVMTypeRef i64 = LLVMInt64TypeInContext(l.ctx);
+        LLVMValueRef in = LLVMConstInt(LLVMInt1TypeInContext(l.ctx), 0, 0);
+        var layout = LLVMGetModuleDataLayout(l.module);
+        for (Lowering.Var v : new java.util.TreeMap<>(l.vars.globals).values()) {
+            if (v.v().space() != StateSpace.CONST) continue;
+            long size = LLVMABISizeOfType(layout, l.vars.storageType(v.v()));
+            if (size == 0) continue;  // an extern array of no declared size
+            LLVMValueRef base = LLVMBuildPtrToInt(l.b, l.variablePointer(v, at), i64, "");
+            LLVMValueRef inside = LLVMBuildAnd(l.b, LLVMBuildICmp(l.b, LLVMIntUGE, a, base, ""),
+                    LLVMBuildICmp(l.b, LLVMIntULT, a, LLVMBuildAdd(l.b, base, LLVMConstInt(i64, size, 0), ""), ""), "");
+            in = LLVMBuildOr(l.b, in, inside, "");
+        }
+        return in;
     }
 
     /**

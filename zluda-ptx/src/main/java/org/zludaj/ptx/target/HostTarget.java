@@ -164,7 +164,7 @@ public record HostTarget(String triple, String cpu, String features, String emul
     }
 
     /** Size of zluda_thread_ctx (hostrt.h), rounded up to 8. */
-    static final int CTX_SIZE = 88;
+    static final int CTX_SIZE = 104;
 
     /**
      * Adds {@code block(void **params, zluda_thread_ctx *ctx)}: runs every thread of a block by calling the kernel,
@@ -240,6 +240,8 @@ public record HostTarget(String triple, String cpu, String features, String emul
 
     /** Byte offsets in zluda_thread_ctx: the block's shared memory and its size. */
     static final int SHARED_OFFSET = 48, SHARED_SIZE_OFFSET = 56;
+    /** Byte offset in zluda_thread_ctx of the thread's stack range (stack_lo, then stack_hi): its .local memory. */
+    static final int STACK_OFFSET = 88;
 
     @Override
     public LLVMTypeRef functionType(LLVMContextRef ctx, List<LLVMTypeRef> params, LLVMTypeRef ret) {
@@ -382,9 +384,17 @@ public record HostTarget(String triple, String cpu, String features, String emul
         LLVMValueRef a = LLVMBuildPtrToInt(b, generic, i64, "");
         LLVMValueRef inShared = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, base, ""),
                 LLVMBuildICmp(b, LLVMIntULT, a, LLVMBuildAdd(b, base, size, ""), ""), "");
+        // .local memory is on the thread's stack (a fiber's, or the worker's on the fast path): its range is in the context
+        LLVMValueRef lo = LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), STACK_OFFSET, 0)), 1, ""), "");
+        LLVMValueRef hi = LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), STACK_OFFSET + 8, 0)), 1, ""), "");
+        LLVMValueRef inLocal = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, lo, ""), LLVMBuildICmp(b, LLVMIntULT, a, hi, ""), "");
         return switch (space) {
             case SHARED -> inShared;
-            case GLOBAL, CONST -> LLVMBuildNot(b, inShared, "");  // thread stacks (local) are not told apart on the host
+            case LOCAL -> inLocal;
+            // .const variables are told apart by MemoryOps (module variables in global memory here)
+            case GLOBAL, CONST -> LLVMBuildNot(b, LLVMBuildOr(b, inShared, inLocal, ""), "");
             default -> LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);
         };
     }
