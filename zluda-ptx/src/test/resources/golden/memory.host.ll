@@ -122,27 +122,36 @@ start:                                            ; preds = %entry
   %43 = add i64 %38, %40
   %44 = icmp ult i64 %41, %43
   %45 = and i1 %42, %44
-  %46 = xor i1 %45, true
-  store i1 %46, ptr %p1, align 1
-  %47 = load i64, ptr %rd4, align 8
-  %48 = inttoptr i64 %47 to ptr
-  %49 = load i32, ptr %r1, align 4
-  %50 = atomicrmw add ptr %48, i32 %49 monotonic, align 4
-  store i32 %50, ptr %r3, align 4
-  %51 = load i64, ptr %rd4, align 8
-  %52 = inttoptr i64 %51 to ptr
-  %53 = getelementptr i8, ptr %52, i64 4
-  %54 = load volatile i32, ptr %53, align 4
-  store i32 %54, ptr %r4, align 4
-  %55 = load i1, ptr %p1, align 1
-  %56 = load i32, ptr %r3, align 4
-  %57 = load i32, ptr %r4, align 4
-  %58 = select i1 %55, i32 %56, i32 %57
-  store i32 %58, ptr %r5, align 4
-  %59 = load i64, ptr %rd4, align 8
-  %60 = inttoptr i64 %59 to ptr
-  %61 = getelementptr i8, ptr %60, i64 8
-  %62 = load i32, ptr %r5, align 4
-  store atomic i32 %62, ptr %61 monotonic, align 4
+  %46 = getelementptr i8, ptr %1, i32 88
+  %47 = load i64, ptr %46, align 8
+  %48 = getelementptr i8, ptr %1, i32 96
+  %49 = load i64, ptr %48, align 8
+  %50 = icmp uge i64 %41, %47
+  %51 = icmp ult i64 %41, %49
+  %52 = and i1 %50, %51
+  %53 = or i1 %45, %52
+  %54 = xor i1 %53, true
+  %55 = and i1 %54, true
+  store i1 %55, ptr %p1, align 1
+  %56 = load i64, ptr %rd4, align 8
+  %57 = inttoptr i64 %56 to ptr
+  %58 = load i32, ptr %r1, align 4
+  %59 = atomicrmw add ptr %57, i32 %58 monotonic, align 4
+  store i32 %59, ptr %r3, align 4
+  %60 = load i64, ptr %rd4, align 8
+  %61 = inttoptr i64 %60 to ptr
+  %62 = getelementptr i8, ptr %61, i64 4
+  %63 = load volatile i32, ptr %62, align 4
+  store i32 %63, ptr %r4, align 4
+  %64 = load i1, ptr %p1, align 1
+  %65 = load i32, ptr %r3, align 4
+  %66 = load i32, ptr %r4, align 4
+  %67 = select i1 %64, i32 %65, i32 %66
+  store i32 %67, ptr %r5, align 4
+  %68 = load i64, ptr %rd4, align 8
+  %69 = inttoptr i64 %68 to ptr
+  %70 = getelementptr i8, ptr %69, i64 8
+  %71 = load i32, ptr %r5, align 4
+  store atomic i32 %71, ptr %70 monotonic, align 4
   ret void
 }
