@@ -1,7 +1,7 @@
 /* ZLUDA-J test program: the answers the shim keeps in C (shim/memo.c) stay right while contexts change. Every query is
  * asked twice (the second answer may come from what the shim kept) around each change of the calling thread's context
  * stack (create, push, pop, set, destroy), from a second thread, and with arguments that are errors (never kept); a
- * function's occupancy around a change of its attributes and its module's unloading.
+ * function's occupancy and attributes around a change of its attributes and its module's unloading.
  * Build: gcc -o driver_memo driver_memo.c -L<dist>/lib -lcuda -lpthread. Prints PASS or FAIL lines. */
 #include <pthread.h>
 #include <stdio.h>
@@ -32,9 +32,18 @@ CUresult cuModuleLoadData(CUmodule *, const void *);
 CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
 CUresult cuModuleUnload(CUmodule);
 CUresult cuFuncSetAttribute(CUfunction, int, int);
+CUresult cuFuncGetAttribute(int *, int, CUfunction);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *, CUfunction, int, size_t);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *, CUfunction, int, size_t, unsigned);
 static const char OCC_PTX[] = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry occ(.param .u64 p)\n{\n\tret;\n}\n";
+/* a function's attribute asked twice: both answers (or errors) equal: the value, or -result */
+static int fattr(CUfunction f, int attrib) {
+    int a = -7, b = -8;
+    CUresult r1 = cuFuncGetAttribute(&a, attrib, f), r2 = cuFuncGetAttribute(&b, attrib, f);
+    if (r1 != r2 || (r1 == 0 && a != b)) { printf("FAIL: attribute %d asked twice: %d %d, %d %d\n", attrib, r1, a, r2, b); return -99999; }
+    return r1 ? -(int)r1 : a;
+}
+
 /* a function's occupancy asked twice: both answers (or errors) equal: the block count, or -result */
 static int occupancy(CUfunction f, int block, size_t shared) {
     int a = -7, b = -8;
@@ -163,10 +172,17 @@ int main(void) {
     EXPECT("flags 2: 1", cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&flagged, fn, 128, 0, 2) == 1);
     EXPECT("a null count: 1", cuOccupancyMaxActiveBlocksPerMultiprocessor(NULL, fn, 128, 0) == 1);
     EXPECT("more dynamic shared memory than the function allows: 0 blocks", occupancy(fn, 128, 50176) == 0);
+    int threads = fattr(fn, 0 /* MAX_THREADS_PER_BLOCK */), dynamic = fattr(fn, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */);
+    EXPECT("attributes: threads per block", threads > 0 && threads <= 1024);
+    EXPECT("attributes: the default dynamic shared memory maximum", dynamic > 0 && dynamic <= 49152);
+    EXPECT("attributes: a null value pointer: 1", cuFuncGetAttribute(NULL, 8, fn) == 1);
+    EXPECT("attributes: an attribute that does not exist: 1", fattr(fn, 9999) == -1);
     EXPECT("its maximum raised (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)", cuFuncSetAttribute(fn, 8, 50176) == 0);
     EXPECT("then it fits", occupancy(fn, 128, 50176) > 0);
+    EXPECT("and the attribute says so", fattr(fn, 8) == 50176 && fattr(fn, 0) == threads);
     EXPECT("unloaded", cuModuleUnload(mod) == 0);
     EXPECT("the unloaded function: 400", occupancy(fn, 128, 0) == -400);
+    EXPECT("its attribute: 400", fattr(fn, 8) == -400);
     EXPECT("destroy B (current elsewhere)", cuCtxDestroy_v2(B) == 0 && current("B destroyed") == A);
     EXPECT("destroy A (current here): popped", cuCtxDestroy_v2(A) == 0 && current("A destroyed") == NULL);
     EXPECT("cuCtxGetDevice after: 201", device() == -201);

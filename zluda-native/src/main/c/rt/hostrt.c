@@ -167,7 +167,8 @@ static void run_blocks(job_t *j) {
     for (int d = 0; d < 3; d++) { ctx.ntid[d] = j->block[d]; ctx.nctaid[d] = j->grid[d]; }
     ctx.envreg1 = (uint32_t)(j->workspace >> 32);
     ctx.envreg2 = (uint32_t)j->workspace;
-    void *shared = j->shared_bytes ? aligned_alloc(64, (j->shared_bytes + 63) & ~(size_t)63) : NULL;
+    /* volatile: not changed after the sigsetjmp below, but gcc cannot tell (-Wclobbered) */
+    void *volatile shared = j->shared_bytes ? aligned_alloc(64, (j->shared_bytes + 63) & ~(size_t)63) : NULL;
     ctx.shared = shared;
     ctx.shared_size = j->shared_bytes;
     long b;

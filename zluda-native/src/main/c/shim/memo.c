@@ -9,9 +9,10 @@
  * cudart 13 for cuCtxGetDevice: ggml asks it before most operations) shares cuCtxGetDevice's answer when its context
  * argument is NULL (the current one). The occupancy of a function (cuOccupancyMaxActiveBlocksPerMultiprocessor[WithFlags]:
  * ggml asks it before every flash-attention launch, 0.68 us a call through the JVM) is kept by function, block size,
- * dynamic shared memory and flags in a table of OCCUPANCY slots, valid while the same epoch holds: the JVM bumps it
+ * dynamic shared memory and flags in a table of KEYED slots, valid while the same epoch holds: the JVM bumps it
  * when a function's attributes change and when a module or library is unloaded
- * (Driver.functionsChanged). Launches are kept per thread by launch.c. Errors are never kept (they go to the JVM
+ * (Driver.functionsChanged); a function's attributes (cuFuncGetAttribute: asked before launches by some runtimes and
+ * libraries) are kept the same way in the same table. Launches are kept per thread by launch.c. Errors are never kept (they go to the JVM
  * every time, with its messages); with ZLUDA_LOG=trace nothing is answered here, so every call is logged. */
 #include "shim.h"
 #include "zluda_ids.h"
@@ -36,48 +37,62 @@ static __thread int ctx_epoch = -1, dev_epoch = -1;
 static __thread void *ctx;
 static __thread int dev;
 
-/* one kept occupancy: a writer takes the slot's lock (or leaves it), readers check its sequence number around the read */
-#define OCCUPANCY 256
-struct occupancy {
+/* Answers kept by function (occupancies: by function, block size, dynamic shared memory and flags; attributes: by
+ * function and attribute), each valid under the epoch read before the JVM gave it: a writer takes the slot's lock (or
+ * leaves it), readers check its sequence number around the read. */
+#define KEYED 512
+struct keyed {
     volatile int lock, seq;
-    int epoch, block, flags, blocks;
-    int64_t func, shared;
+    int epoch, value;
+    int64_t key[4];
 };
-static struct occupancy occupancy[OCCUPANCY];
-static __thread int occupancy_epoch;
+static struct keyed keyed[KEYED];
+static __thread int keyed_epoch;
 
-static struct occupancy *occupancy_slot(int64_t func, int block, int64_t shared, int flags) {
-    uint64_t h = (uint64_t)func * 0x9e3779b97f4a7c15ULL ^ (uint64_t)block * 0xff51afd7ed558ccdULL ^ (uint64_t)shared * 31 ^ (uint64_t)flags;
-    return &occupancy[(h ^ h >> 29) % OCCUPANCY];
+static struct keyed *keyed_slot(const int64_t *k) {
+    uint64_t h = (uint64_t)k[0] * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k[1] * 0xff51afd7ed558ccdULL ^ (uint64_t)k[2] * 31 ^ (uint64_t)k[3];
+    return &keyed[(h ^ h >> 29) % KEYED];
 }
 
-static int occupancy_get(const int64_t *a, int flags) {
-    occupancy_epoch = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
-    if (!a[0]) return 0;
-    struct occupancy *o = occupancy_slot(a[1], (int)a[2], a[3], flags);
+/* The kept value for key k into *out: 1, or 0 (ask the JVM). */
+static int keyed_get(const int64_t *k, int *out) {
+    keyed_epoch = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
+    if (!out) return 0;
+    struct keyed *o = keyed_slot(k);
     int seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
     if (seq & 1) return 0;
-    int hit = o->epoch == occupancy_epoch && o->func == a[1] && o->block == (int)a[2] && o->shared == a[3] && o->flags == flags;
-    int blocks = o->blocks;
+    int hit = o->epoch == keyed_epoch && o->key[0] == k[0] && o->key[1] == k[1] && o->key[2] == k[2] && o->key[3] == k[3];
+    int value = o->value;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     if (!hit || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq) return 0;
-    *(int *)(uintptr_t)a[0] = blocks;
+    *out = value;
     return 1;
 }
 
-static void occupancy_put(const int64_t *a, int flags) {
-    struct occupancy *o = occupancy_slot(a[1], (int)a[2], a[3], flags);
+static void keyed_put(const int64_t *k, int value) {
+    struct keyed *o = keyed_slot(k);
     if (__atomic_exchange_n(&o->lock, 1, __ATOMIC_ACQUIRE)) return;  /* another thread writes it: keep nothing */
     __atomic_store_n(&o->seq, o->seq + 1, __ATOMIC_RELAXED);      /* odd: being written */
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    o->func = a[1];
-    o->block = (int)a[2];
-    o->shared = a[3];
-    o->flags = flags;
-    o->blocks = *(int *)(uintptr_t)a[0];
-    o->epoch = occupancy_epoch;
+    for (int i = 0; i < 4; i++) o->key[i] = k[i];
+    o->value = value;
+    o->epoch = keyed_epoch;
     __atomic_store_n(&o->seq, o->seq + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&o->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* the keys: an occupancy (kind 1: function, block size, dynamic shared memory, flags) and an attribute (kind 2) */
+static void occupancy_key(const int64_t *a, int flags, int64_t *k) {
+    k[0] = a[1];
+    k[1] = (int64_t)(int)a[2] << 8 | 1;
+    k[2] = a[3];
+    k[3] = flags;
+}
+
+static void attribute_key(const int64_t *a, int64_t *k) {
+    k[0] = a[2];  /* cuFuncGetAttribute(int *value, CUfunction_attribute attrib, CUfunction hfunc) */
+    k[1] = (int64_t)(int)a[1] << 8 | 2;
+    k[2] = k[3] = 0;
 }
 
 static int known(volatile int *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE); }
@@ -131,9 +146,17 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         *(int *)ptr(a[0]) = dev;
         return 1;
     case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
-        return occupancy_get(a, 0);
-    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
-        return occupancy_get(a, (int)a[4] | 0x100);  /* its flags, apart from the plain call's */
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: {
+        int64_t k[4];
+        /* the flags of the WithFlags call apart from the plain call's */
+        occupancy_key(a, id == ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor ? 0 : (int)a[4] | 0x100, k);
+        return keyed_get(k, (int *)ptr(a[0]));
+    }
+    case ZID_cuFuncGetAttribute: {
+        int64_t k[4];
+        attribute_key(a, k);
+        return keyed_get(k, (int *)ptr(a[0]));
+    }
     case ZID_cuLaunchKernel:
         return zluda_launch_get(0, a, r);
     case ZID_cuLaunchKernel_ptsz:
@@ -186,11 +209,18 @@ void zluda_memo_put(int id, const int64_t *a) {
         dev_epoch = epoch_before;
         break;
     case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor:
-        occupancy_put(a, 0);
+    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: {
+        int64_t k[4];
+        occupancy_key(a, id == ZID_cuOccupancyMaxActiveBlocksPerMultiprocessor ? 0 : (int)a[4] | 0x100, k);
+        keyed_put(k, *(int *)ptr(a[0]));
         break;
-    case ZID_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags:
-        occupancy_put(a, (int)a[4] | 0x100);
+    }
+    case ZID_cuFuncGetAttribute: {
+        int64_t k[4];
+        attribute_key(a, k);
+        keyed_put(k, *(int *)ptr(a[0]));
         break;
+    }
     case ZID_cuLaunchKernel:
         zluda_launch_put(0, a);
         break;
