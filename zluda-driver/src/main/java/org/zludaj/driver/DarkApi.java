@@ -33,7 +33,9 @@ final class DarkApi implements CuDarkApi {
     @Override
     public int zludaDarkClsPut(long ctx, long key, long value, long dtor) {
         return Api.call("context-local storage put", () -> {
-            clsContext(ctx).localStorage.put(key, new long[] {value, dtor});
+            // NVIDIA's driver (H200, 580.159.04) refuses a key the context holds already and keeps its value
+            if (clsContext(ctx).localStorage.putIfAbsent(key, new long[] {value, dtor}) != null)
+                throw new CudaException(CuResult.CUDA_ERROR_INVALID_HANDLE, "context-local storage: the key is there already");
             d.contextsChanged();  // after the change: the shim's kept values (shim/dark.c) are asked again
         });
     }
