@@ -85,6 +85,15 @@ JNIEXPORT void JNICALL JN(callHostFunction)(JNIEnv *e, jclass c, jlong fn, jlong
     ((host_fn_t)PTR(fn))(PTR(user));
 }
 
+JNIEXPORT void JNICALL JN(callWithWords)(JNIEnv *e, jclass c, jlong fn, jlongArray words) {
+    (void)c;
+    int64_t w[32];
+    jsize n = (*e)->GetArrayLength(e, words);
+    if (n > 32) return;
+    (*e)->GetLongArrayRegion(e, words, 0, n, (jlong *)w);
+    ((void (*)(const int64_t *))PTR(fn))(w);
+}
+
 /* cuLogsRegisterCallback's CUlogsCallback(void *data, CUlogLevel level, char *message, size_t length) */
 JNIEXPORT void JNICALL JN(callLogCallback)(JNIEnv *e, jclass c, jlong fn, jlong data, jint level, jbyteArray message) {
     (void)c;

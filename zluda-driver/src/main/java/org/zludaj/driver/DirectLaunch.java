@@ -15,9 +15,6 @@ final class DirectLaunch {
 
     /** The shim's zluda_launch_offer, 0 outside the shim or with ZLUDA_DIRECT_LAUNCH=0 (every launch through the JVM). */
     private static final long OFFER = "0".equals(System.getenv("ZLUDA_DIRECT_LAUNCH")) ? 0 : Long.getLong("zluda.launchOffer", 0L);
-    /** 64-bit words of an offer, in shim/launch.c's order. */
-    private static final int WORDS = 17;
-
     static boolean enabled() {
         return OFFER != 0;
     }
@@ -43,17 +40,11 @@ final class DirectLaunch {
         int[] required = k.requiredBlock;
         long threads = limits.attribute(1);
         if (k.maxBlockThreads > 0) threads = Math.min(threads, k.maxBlockThreads);
+        // the words of shim/launch.c's offer, in its order (O_FUNCTION .. O_PARAMS)
         long[] v = {f, hStream, ptds ? 1 : 0, launch, k.code.entry(), s.queue(d.backend),
                 limits.attribute(2), limits.attribute(3), limits.attribute(4), threads,
                 required != null ? required[0] : 0, required != null ? required[1] : 0, required != null ? required[2] : 0,
                 limits.attribute(6), limits.attribute(7), k.maxDynamicShared, k.paramLayout().sizes().length != 0 ? 1 : 0};
-        long buffer = HostRuntime.allocate(8L * WORDS, 8);
-        if (buffer == 0) return;
-        try {
-            for (int i = 0; i < WORDS; i++) HostRuntime.putLong(buffer + 8L * i, v[i]);
-            HostRuntime.callHostFunction(OFFER, buffer);
-        } finally {
-            HostRuntime.release(buffer);
-        }
+        HostRuntime.callWithWords(OFFER, v);
     }
 }

@@ -134,6 +134,12 @@ public final class HostRuntime {
     /** Calls an application's {@code void fn(void *userData)}. */
     public static native void callHostFunction(long function, long userData);
 
+    /**
+     * Calls {@code void function(const int64_t *words)} with a copy of {@code words} (at most 32) on the C stack: the
+     * shim's launch offer (shim/launch.c), with no native allocation.
+     */
+    public static native void callWithWords(long function, long[] words);
+
     /** Calls a CUlogsCallback(userData, level, message, length) with a NUL-terminated copy of {@code message}. */
     public static native void callLogCallback(long function, long userData, int level, byte[] message);
 
