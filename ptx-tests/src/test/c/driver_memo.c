@@ -156,7 +156,7 @@ int main(void) {
     EXPECT("cls: nothing for a new key: 400", cls(NULL, &key1) == (void *)-400L);
     EXPECT("cls: put in the current context", cls_put(NULL, &key1, (void *)0x100, NULL) == 0 && cls(NULL, &key1) == (void *)0x100);
     EXPECT("cls: the same by the context's handle", cls(A, &key1) == (void *)0x100);
-    /* NVIDIA's driver (H200, 580.159.04, .ab probe of the ninth session): a key the context holds already is refused */
+    /* NVIDIA's driver (H200, 580.159.04; docs/gpu-check.md, ninth session): a key the context holds already is refused */
     EXPECT("cls: put again: 400, the value kept", cls_put(A, &key1, (void *)0x101, NULL) == 400 && cls(NULL, &key1) == (void *)0x100 && cls(A, &key1) == (void *)0x100);
     EXPECT("cls: another key", cls_put(NULL, &key2, (void *)0x200, NULL) == 0 && cls(NULL, &key2) == (void *)0x200 && cls(NULL, &key1) == (void *)0x100);
     EXPECT("cls: B has none", cls(B, &key1) == (void *)-400L);
