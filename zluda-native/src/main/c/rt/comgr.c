@@ -1,11 +1,13 @@
-/* ZLUDA-J: AMD code objects linked through comgr (libamd_comgr, ZLUDA_CODEOBJECT=comgr), for org.zludaj.nativ.Comgr.
- * The library is opened at run time (ZLUDA_COMGR_LIB, libamd_comgr.so.3, .so.2, the unversioned name): nothing of
- * ROCm is needed to build. We hand comgr the relocatable object our LLVM made, never bitcode (ROCm's LLVM may be
- * older than ours), and ask for AMD_COMGR_ACTION_LINK_RELOCATABLE_TO_EXECUTABLE. The enum values used are the same
- * in comgr 2 and 3: data kinds LOG 5, RELOCATABLE 7, EXECUTABLE 8; action LINK_RELOCATABLE_TO_EXECUTABLE 9. */
+/* ZLUDA-J: AMD code objects linked through comgr (libamd_comgr), for org.zludaj.nativ.Comgr: by default for the
+ * GPUs comgr lists (ld.lld for the others; a link in the process takes ~2 ms, an ld.lld process ~60), always with
+ * ZLUDA_CODEOBJECT=comgr. The library is opened at run time (ZLUDA_COMGR_LIB, libamd_comgr.so.3, .so.2, the
+ * unversioned name): nothing of ROCm is needed to build. We hand comgr the relocatable object our LLVM made, never
+ * bitcode (ROCm's LLVM may be older than ours), and ask for AMD_COMGR_ACTION_LINK_RELOCATABLE_TO_EXECUTABLE. The
+ * enum values used are the same in comgr 2 and 3: data kinds LOG 5, RELOCATABLE 7, EXECUTABLE 8; action LINK_RELOCATABLE_TO_EXECUTABLE 9. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <jni.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,13 @@ enum { KIND_LOG = 5, KIND_RELOCATABLE = 7, KIND_EXECUTABLE = 8, LINK_TO_EXECUTAB
 #define DECLARE(name, ret, args) static ret(*p_##name) args;
 COMGR_FUNCTIONS(DECLARE)
 
+/* The ISAs comgr knows (comgr 2.0 on): looked up but not required. */
+static cg_status (*p_amd_comgr_get_isa_count)(size_t *);
+static cg_status (*p_amd_comgr_get_isa_name)(size_t, const char **);
+
+/* comgr links with lld inside the process, and lld keeps global state: one link at a time (a link takes ~2 ms). */
+static pthread_mutex_t link_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* Opens comgr: 0 and "file version" in msg, or -1 and the reason. */
 JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
     (void)c;
@@ -62,11 +71,39 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jbyteArray msg) {
         if (!r) {
             size_t major = 0, minor = 0;
             p_amd_comgr_get_version(&major, &minor);
+            p_amd_comgr_get_isa_count = (cg_status(*)(size_t *))dlsym(h, "amd_comgr_get_isa_count");
+            p_amd_comgr_get_isa_name = (cg_status(*)(size_t, const char **))dlsym(h, "amd_comgr_get_isa_name");
             snprintf(buf, sizeof buf, "%s %zu.%zu", found, major, minor);
         }
     }
     (*e)->SetByteArrayRegion(e, msg, 0, (jsize)strlen(buf), (const jbyte *)buf);
     return r;
+}
+
+/* The ISA names comgr knows, one per line (e.g. amdgcn-amd-amdhsa--gfx1100), or null where it cannot list them. */
+JNIEXPORT jstring JNICALL JN(isas)(JNIEnv *e, jclass c) {
+    (void)c;
+    size_t count = 0;
+    if (!p_amd_comgr_get_isa_count || !p_amd_comgr_get_isa_name || p_amd_comgr_get_isa_count(&count)) return NULL;
+    size_t cap = 64 * count + 1, len = 0;
+    char *text = malloc(cap);
+    text[0] = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = NULL;
+        if (p_amd_comgr_get_isa_name(i, &name) || !name) continue;
+        size_t n = strlen(name);
+        if (len + n + 2 > cap) {
+            cap = 2 * (len + n + 2);
+            text = realloc(text, cap);
+        }
+        memcpy(text + len, name, n);
+        len += n;
+        text[len++] = '\n';
+        text[len] = 0;
+    }
+    jstring s = (*e)->NewStringUTF(e, text);
+    free(text);
+    return s;
 }
 
 /* Links a relocatable object for isa (e.g. amdgcn-amd-amdhsa--gfx1100); the executable, or null with comgr's log
@@ -88,7 +125,9 @@ JNIEXPORT jbyteArray JNICALL JN(link)(JNIEnv *e, jclass c, jbyteArray object, js
         failed = "amd_comgr_action_info_set_isa_name (an ISA this comgr does not know?)";
     else {
         p_amd_comgr_action_info_set_logging(info, 1);
+        pthread_mutex_lock(&link_lock);
         int status = p_amd_comgr_do_action(LINK_TO_EXECUTABLE, info, set, out);
+        pthread_mutex_unlock(&link_lock);
         size_t count = 0, size = 0;
         if (!status && !p_amd_comgr_action_data_count(out, KIND_EXECUTABLE, &count) && count == 1
             && !p_amd_comgr_action_data_get_data(out, KIND_EXECUTABLE, 0, &exe) && !p_amd_comgr_get_data(exe, &size, NULL)) {

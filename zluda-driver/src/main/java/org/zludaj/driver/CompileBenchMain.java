@@ -58,7 +58,7 @@ public final class CompileBenchMain {
     public static void main(String[] args) throws Exception {
         List<String> targets = List.of("gfx1100", "gfx1030", "sm_90", "host");
         int threads = Runtime.getRuntime().availableProcessors(), top = 15, timePasses = 0;
-        String ptxas = "ptxas";
+        String ptxas = "ptxas", linkerChoice = System.getenv("ZLUDA_CODEOBJECT");
         Pattern modules = null;
         Predicate<String> kernels = k -> true;
         List<Path> inputs = new ArrayList<>();
@@ -72,12 +72,14 @@ public final class CompileBenchMain {
                 case "--ptxas" -> ptxas = args[++i];
                 case "--time-passes" -> timePasses = Integer.parseInt(args[++i]);
                 case "--llvm" -> org.zludaj.ptx.Compiler.llvmOptions(args[++i]);
+                case "--linker" -> linkerChoice = args[++i];
                 default -> inputs.add(Path.of(args[i]));
             }
         }
         if (inputs.isEmpty()) {
             System.err.println("usage: CompileBenchMain FILES|DIRS... [--targets gfx1100,gfx1030,sm_90,host] [--threads N] [--modules REGEX]"
-                    + " [--kernels REGEX|@FILE] [--top N] [--ptxas PATH|off] [--time-passes N] [--llvm OPTIONS]");
+                    + " [--kernels REGEX|@FILE] [--top N] [--ptxas PATH|off] [--time-passes N] [--llvm OPTIONS]"
+                    + " [--linker auto|lld|comgr]");
             System.exit(2);
         }
         List<PrecompileMain.Found> found = new ArrayList<>();
@@ -92,6 +94,11 @@ public final class CompileBenchMain {
         }
         System.out.printf(Locale.ROOT, "# %d modules, targets %s, %d threads, %d cores%n", found.size(), targets, threads,
                 Runtime.getRuntime().availableProcessors());
+        // AMD code objects linked as the hip backend links them (ZLUDA_CODEOBJECT, or --linker)
+        Compiler.CodeObjectLinker linker = org.zludaj.driver.backend.hip.HipBackend.linker(linkerChoice);
+        for (String t : targets) {
+            if (t.startsWith("gfx")) System.out.println("# " + t + " code objects linked by " + linker.forTarget(t).name());
+        }
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         long run0 = System.nanoTime();
         // every module is read (and given to ptxas) on the pool, then all its units for every target are queued behind:
@@ -108,7 +115,7 @@ public final class CompileBenchMain {
         for (Future<Prepared> f : prepared) {
             Prepared m = f.get();
             Map<String, List<Future<Unit>>> byTarget = new LinkedHashMap<>();
-            if (m.units() != null) for (String t : targets) byTarget.put(t, submit(pool, host, t, m));
+            if (m.units() != null) for (String t : targets) byTarget.put(t, submit(pool, host, linker, t, m));
             queued.add(byTarget);
         }
         Map<String, long[]> totals = new LinkedHashMap<>();  // target -> cpu, units, failed, slowest unit
@@ -208,7 +215,7 @@ public final class CompileBenchMain {
     }
 
     /** Queues a module's units for one target on the pool. */
-    private static List<Future<Unit>> submit(ExecutorService pool, HostJit host, String t, Prepared m) {
+    private static List<Future<Unit>> submit(ExecutorService pool, HostJit host, Compiler.CodeObjectLinker linker, String t, Prepared m) {
         List<Future<Unit>> futures = new ArrayList<>();
         for (int i = 0; i < m.units().size(); i++) {
             PtxModule u = m.units().get(i);
@@ -216,7 +223,7 @@ public final class CompileBenchMain {
             futures.add(pool.submit(() -> {
                 CompileProfile p = new CompileProfile();
                 long t0 = System.nanoTime();
-                compile(host, t, u, p);
+                compile(host, linker, t, u, p);
                 return new Unit(m.name(), name, t, System.nanoTime() - t0, p, u);
             }));
         }
@@ -257,10 +264,10 @@ public final class CompileBenchMain {
     }
 
     /** One unit for one target, as the driver (or zluda precompile) compiles it, without the cache. */
-    static void compile(HostJit host, String t, PtxModule u, CompileProfile p) throws PtxException {
+    static void compile(HostJit host, Compiler.CodeObjectLinker linker, String t, PtxModule u, CompileProfile p) throws PtxException {
         if (t.equals("host")) host.compileOnly(u, p);
         else if (t.startsWith("sm_")) Compiler.nvptx(u, Integer.parseInt(t.substring(3)), p);
-        else Compiler.amdgpu(u, t, Compiler.LLD, p);
+        else Compiler.amdgpu(u, t, linker.forTarget(t), p);
     }
 
     static Target target(String t) {

@@ -76,9 +76,13 @@ public final class PrecompileMain {
         HostJit host = target.equals("host") ? new HostJit(List.of(), cache) : null;
         String t = target;
         java.util.function.Predicate<String> want = wanted;
+        // the linker the hip backend will use (ZLUDA_CODEOBJECT): the cache keeps code objects under their linker
+        Compiler.CodeObjectLinker linker = t.startsWith("gfx")
+                ? org.zludaj.driver.backend.hip.HipBackend.linker(System.getenv("ZLUDA_CODEOBJECT")).forTarget(t) : Compiler.LLD;
+        if (t.startsWith("gfx")) System.out.println("linking " + t + " code objects with " + linker.name());
         // modules in parallel too (an application of many one-kernel modules would otherwise use one core), and the
         // units of each module in parallel: both on the common fork-join pool, which steals work between them
-        modules.parallelStream().forEach(m -> precompileModule(m, want, t, cache, host, compiled, cachedAlready, failed));
+        modules.parallelStream().forEach(m -> precompileModule(m, want, t, linker, cache, host, compiled, cachedAlready, failed));
         System.out.printf(Locale.ROOT, "%d modules, %d units compiled, %d already cached, %d failed, %.1f s; cache %s%n", modules.size(),
                 compiled.get(), cachedAlready.get(), failed.get(), (System.nanoTime() - t0) / 1e9, cache.directory());
         System.exit(failed.get() == 0 ? 0 : 1);
@@ -86,7 +90,7 @@ public final class PrecompileMain {
 
     /** Compiles the wanted kernels of one module (and its variables) into the cache, counting each unit. */
     private static void precompileModule(Found m, java.util.function.Predicate<String> want, String t,
-                                         org.zludaj.ptx.cache.CompileCache cache, HostJit host, AtomicInteger compiled,
+                                         Compiler.CodeObjectLinker linker, org.zludaj.ptx.cache.CompileCache cache, HostJit host, AtomicInteger compiled,
                                          AtomicInteger cachedAlready, AtomicInteger failed) {
         CodeLoader.Read r;
         try {
@@ -137,10 +141,10 @@ public final class PrecompileMain {
                     if (u == variablesUnit) cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey("nvptx", t, source),
                             out.getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 } else {
-                    byte[] out = Compiler.amdgpuCached(cache, u, t);
+                    byte[] out = Compiler.amdgpuCached(cache, u, t, linker);
                     did = Compiler.lastCompiled();
                     if (u == variablesUnit)
-                        cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey(Compiler.codeObjectKind(Compiler.LLD), t, source), out);
+                        cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey(Compiler.codeObjectKind(linker, t), t, source), out);
                 }
                 (did ? compiled : cachedAlready).incrementAndGet();
             } catch (PtxException | RuntimeException e) {

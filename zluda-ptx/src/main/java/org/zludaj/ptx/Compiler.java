@@ -225,6 +225,11 @@ public final class Compiler {
         String name();
 
         byte[] link(byte[] relocatable, String gfx) throws IOException;
+
+        /** The linker that links for {@code gfx} (a linker that chooses per GPU names its choice, for cache keys). */
+        default CodeObjectLinker forTarget(String gfx) {
+            return this;
+        }
     }
 
     /** The bundled ld.lld. */
@@ -316,12 +321,14 @@ public final class Compiler {
     /** {@link #amdgpu} with {@code linker} through the cache; the linker is part of the key. */
     public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx, CodeObjectLinker linker)
             throws PtxException {
-        return cached(cache, codeObjectKind(linker), gfx, ptx, () -> amdgpu(ptx, gfx, linker));
+        CodeObjectLinker chosen = linker.forTarget(gfx);
+        return cached(cache, codeObjectKind(chosen, gfx), gfx, ptx, () -> amdgpu(ptx, gfx, chosen));
     }
 
-    /** The compile cache's kind of output for AMD code objects linked by {@code linker}. */
-    public static String codeObjectKind(CodeObjectLinker linker) {
-        return linker == LLD ? "amdgpu-code-object" : "amdgpu-code-object+" + linker.name();
+    /** The compile cache's kind of output for AMD code objects for {@code gfx} linked by {@code linker}. */
+    public static String codeObjectKind(CodeObjectLinker linker, String gfx) {
+        CodeObjectLinker chosen = linker.forTarget(gfx);
+        return chosen == LLD ? "amdgpu-code-object" : "amdgpu-code-object+" + chosen.name();
     }
 
     /** {@link #nvptx} through the cache (what the cuda backend loads). */

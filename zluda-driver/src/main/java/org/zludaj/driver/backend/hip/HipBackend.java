@@ -62,21 +62,28 @@ public final class HipBackend implements Backend {
     }
 
     /**
-     * ZLUDA_CODEOBJECT=comgr links code objects with AMD's comgr where it can be opened (else, said once, ld.lld);
-     * unset or "lld": the bundled ld.lld.
+     * The code-object linker ZLUDA_CODEOBJECT names: unset, empty or "auto": comgr for the GPUs it knows and the
+     * bundled ld.lld for the others, or everywhere without comgr ({@link ComgrLinker#auto}); "lld": ld.lld; "comgr":
+     * comgr for every GPU where it can be opened (else, said once, ld.lld).
      */
-    static org.zludaj.ptx.Compiler.CodeObjectLinker linker(String choice) {
-        if (choice == null || choice.isEmpty() || choice.equals("lld")) return org.zludaj.ptx.Compiler.LLD;
-        if (!choice.equals("comgr")) {
-            LOG.warn("ZLUDA_CODEOBJECT={} is neither lld nor comgr: linking with ld.lld", choice);
+    public static org.zludaj.ptx.Compiler.CodeObjectLinker linker(String choice) {
+        boolean auto = choice == null || choice.isEmpty() || choice.equals("auto");
+        if (choice != null && choice.equals("lld")) return org.zludaj.ptx.Compiler.LLD;
+        if (!auto && !choice.equals("comgr")) {
+            LOG.warn("ZLUDA_CODEOBJECT={} is neither auto, lld nor comgr: linking with ld.lld", choice);
             return org.zludaj.ptx.Compiler.LLD;
         }
         try {
             ComgrLinker c = ComgrLinker.open();
+            if (auto) {
+                LOG.debug("linking AMD code objects with comgr ({}) for the GPUs it knows, else with ld.lld", c.library());
+                return ComgrLinker.auto(c);
+            }
             LOG.info("linking AMD code objects with comgr ({})", c.library());
             return c;
         } catch (java.io.IOException | UnsatisfiedLinkError e) {
-            LOG.warn("ZLUDA_CODEOBJECT=comgr, but comgr cannot be used ({}): linking with ld.lld", e.getMessage());
+            if (auto) LOG.debug("no comgr ({}): linking AMD code objects with ld.lld", e.getMessage());
+            else LOG.warn("ZLUDA_CODEOBJECT=comgr, but comgr cannot be used ({}): linking with ld.lld", e.getMessage());
             return org.zludaj.ptx.Compiler.LLD;
         }
     }
@@ -310,7 +317,7 @@ public final class HipBackend implements Backend {
         if (cache == null) return load(dev, parse.get());
         select(dev);
         String gfx = gpus.get(dev).gfx();
-        String key = org.zludaj.ptx.cache.CompileCache.sourceKey(org.zludaj.ptx.Compiler.codeObjectKind(linker), gfx, source);
+        String key = org.zludaj.ptx.cache.CompileCache.sourceKey(org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx), gfx, source);
         byte[] code = cache.get(key);
         if (code != null) return loadCode(dev, declarations, code);
         PtxModule variables = parse.get();

@@ -14,8 +14,9 @@ import org.zludaj.ptx.PtxException;
 import org.zludaj.ptx.llvm.Tools;
 
 /**
- * ZLUDA_CODEOBJECT=comgr against the comgr this machine has (Debian's libamd-comgr2, pulled in by libamdhip64-5):
- * our relocatable object linked by comgr is a code object with the same kernel, metadata and code as ld.lld's.
+ * comgr against the comgr this machine has (Debian's libamd-comgr2, pulled in by libamdhip64-5): our relocatable
+ * object linked by comgr is a code object with the same kernel, metadata and code as ld.lld's; by default comgr links
+ * for the GPUs it lists and ld.lld for the others (ZLUDA_CODEOBJECT chooses one for all).
  */
 class ComgrLinkerTest {
     @Test
@@ -72,15 +73,53 @@ class ComgrLinkerTest {
 
     @Test
     void theLinkerChoiceFollowsZludaCodeobject() {
-        assertSame(Compiler.LLD, HipBackend.linker(null));
         assertSame(Compiler.LLD, HipBackend.linker("lld"));
         assertSame(Compiler.LLD, HipBackend.linker("gold"), "unknown choices fall back to ld.lld");
         Compiler.CodeObjectLinker c = HipBackend.linker("comgr");
+        Compiler.CodeObjectLinker auto = HipBackend.linker(null);
+        assertEquals(auto.name(), HipBackend.linker("auto").name());
+        assertEquals(auto.name(), HipBackend.linker("").name());
+        ComgrLinker comgr;
         try {
-            ComgrLinker.open();
-            assertEquals("comgr", c.name());
+            comgr = ComgrLinker.open();
         } catch (java.io.IOException e) {
             assertSame(Compiler.LLD, c, "without comgr: ld.lld");
+            assertSame(Compiler.LLD, auto, "without comgr, the default is ld.lld");
+            return;
         }
+        assertEquals("comgr", c.name());
+        assertSame(c, c.forTarget("gfx9999"), "ZLUDA_CODEOBJECT=comgr: comgr for every GPU");
+        // the default: comgr for the GPUs it lists, ld.lld for the others, chosen before compiling
+        assertTrue(comgr.knows("gfx1030"), "every comgr since ROCm 4 lists gfx1030");
+        assertFalse(comgr.knows("gfx9999"));
+        assertFalse(comgr.knows("gfx103"), "a prefix of a name is not the name");
+        assertSame(Compiler.LLD, auto.forTarget("gfx9999"), "a GPU comgr does not know: ld.lld");
+        assertEquals("comgr", auto.forTarget("gfx1030").name());
+        for (String gfx : List.of("gfx1030", "gfx1100", "gfx1201")) {
+            String kind = Compiler.codeObjectKind(auto, gfx);
+            assertEquals(comgr.knows(gfx) ? "amdgpu-code-object+comgr" : "amdgpu-code-object", kind,
+                    gfx + ": the cache keeps each code object under the linker that made it");
+        }
+    }
+
+    @Test
+    void theDefaultLinksWithComgrWhereItKnowsTheGpuAndTheCacheServesItsOwn(@TempDir Path dir) throws Exception {
+        ComgrLinker comgr;
+        try {
+            comgr = ComgrLinker.open();
+        } catch (java.io.IOException e) {
+            Assumptions.abort("no comgr here (" + e.getMessage() + "): apt-get install libamd-comgr2");
+            return;
+        }
+        var ptx = Ptx.parse("k.ptx", HipBackendTest.PTX);
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 24);
+        Compiler.CodeObjectLinker auto = HipBackend.linker(null);
+        byte[] viaAuto = Compiler.amdgpuCached(cache, ptx, "gfx1030", auto);
+        assertTrue(Compiler.lastCompiled());
+        assertArrayEquals(Compiler.amdgpu(ptx, "gfx1030", comgr), viaAuto, "gfx1030: linked by comgr");
+        assertArrayEquals(viaAuto, Compiler.amdgpuCached(cache, ptx, "gfx1030", auto));
+        assertFalse(Compiler.lastCompiled(), "the second time from the cache");
+        Compiler.amdgpuCached(cache, ptx, "gfx1030", Compiler.LLD);
+        assertTrue(Compiler.lastCompiled(), "ld.lld's code object is another entry (ZLUDA_CODEOBJECT=lld)");
     }
 }
