@@ -25,10 +25,12 @@ typedef struct {
     uint32_t envreg2;    /* byte 80     %envreg2: its low half */
     char *stack_lo;      /* byte 88     the thread's stack, where its .local memory is: isspacep.local */
     char *stack_hi;      /* byte 96     its end */
+    char *param_lo;      /* byte 104    the kernel's parameters where a kernel takes their address (isspacep.param) */
+    char *param_hi;      /* byte 112    their end; both written by the kernel, 0 otherwise */
 } zluda_thread_ctx;
 /* HostTarget.CTX_SIZE: compiled block functions copy this many bytes of it (a field beyond was read out of bounds,
  * and LLVM removed the kernel's code as undefined) */
-_Static_assert(sizeof(zluda_thread_ctx) == 104, "zluda_thread_ctx changed: change HostTarget.CTX_SIZE and its offsets");
+_Static_assert(sizeof(zluda_thread_ctx) == 120, "zluda_thread_ctx changed: change HostTarget.CTX_SIZE and its offsets");
 
 /* Block and warp operations, called by host-compiled kernels (fiber path only). */
 void zluda_bar_sync(zluda_thread_ctx *ctx, uint32_t id, uint32_t count);

@@ -129,29 +129,38 @@ start:                                            ; preds = %entry
   %50 = icmp uge i64 %41, %47
   %51 = icmp ult i64 %41, %49
   %52 = and i1 %50, %51
-  %53 = or i1 %45, %52
-  %54 = xor i1 %53, true
-  %55 = and i1 %54, true
-  store i1 %55, ptr %p1, align 1
-  %56 = load i64, ptr %rd4, align 8
-  %57 = inttoptr i64 %56 to ptr
-  %58 = load i32, ptr %r1, align 4
-  %59 = atomicrmw add ptr %57, i32 %58 monotonic, align 4
-  store i32 %59, ptr %r3, align 4
-  %60 = load i64, ptr %rd4, align 8
-  %61 = inttoptr i64 %60 to ptr
-  %62 = getelementptr i8, ptr %61, i64 4
-  %63 = load volatile i32, ptr %62, align 4
-  store i32 %63, ptr %r4, align 4
-  %64 = load i1, ptr %p1, align 1
-  %65 = load i32, ptr %r3, align 4
-  %66 = load i32, ptr %r4, align 4
-  %67 = select i1 %64, i32 %65, i32 %66
-  store i32 %67, ptr %r5, align 4
-  %68 = load i64, ptr %rd4, align 8
-  %69 = inttoptr i64 %68 to ptr
-  %70 = getelementptr i8, ptr %69, i64 8
-  %71 = load i32, ptr %r5, align 4
-  store atomic i32 %71, ptr %70 monotonic, align 4
+  %53 = getelementptr i8, ptr %1, i32 104
+  %54 = load i64, ptr %53, align 8
+  %55 = getelementptr i8, ptr %1, i32 112
+  %56 = load i64, ptr %55, align 8
+  %57 = icmp uge i64 %41, %54
+  %58 = icmp ult i64 %41, %56
+  %59 = and i1 %57, %58
+  %60 = xor i1 %59, true
+  %61 = and i1 %52, %60
+  %62 = or i1 %45, %61
+  %63 = xor i1 %62, true
+  %64 = and i1 %63, true
+  store i1 %64, ptr %p1, align 1
+  %65 = load i64, ptr %rd4, align 8
+  %66 = inttoptr i64 %65 to ptr
+  %67 = load i32, ptr %r1, align 4
+  %68 = atomicrmw add ptr %66, i32 %67 monotonic, align 4
+  store i32 %68, ptr %r3, align 4
+  %69 = load i64, ptr %rd4, align 8
+  %70 = inttoptr i64 %69 to ptr
+  %71 = getelementptr i8, ptr %70, i64 4
+  %72 = load volatile i32, ptr %71, align 4
+  store i32 %72, ptr %r4, align 4
+  %73 = load i1, ptr %p1, align 1
+  %74 = load i32, ptr %r3, align 4
+  %75 = load i32, ptr %r4, align 4
+  %76 = select i1 %73, i32 %74, i32 %75
+  store i32 %76, ptr %r5, align 4
+  %77 = load i64, ptr %rd4, align 8
+  %78 = inttoptr i64 %77 to ptr
+  %79 = getelementptr i8, ptr %78, i64 8
+  %80 = load i32, ptr %r5, align 4
+  store atomic i32 %80, ptr %79 monotonic, align 4
   ret void
 }

@@ -258,6 +258,8 @@ public final class Lowering {
             threadContext = target.threadContext(kernel, isKernel);
             if (isKernel) {
                 List<LLVMValueRef> addrs = target.kernelParams(ctx, b, kernel, paramTypes);
+                if (target.recordsParamWindow() && KernelParamWindow.takesAddress(f))
+                    addrs = KernelParamWindow.copy(target, module, ctx, b, threadContext, paramTypes, addrs);
                 for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));
             } else {
                 int k = target.firstFunctionParameter();

@@ -164,7 +164,7 @@ public record HostTarget(String triple, String cpu, String features, String emul
     }
 
     /** Size of zluda_thread_ctx (hostrt.h), rounded up to 8. */
-    static final int CTX_SIZE = 104;
+    static final int CTX_SIZE = 120;
 
     /**
      * Adds {@code block(void **params, zluda_thread_ctx *ctx)}: runs every thread of a block by calling the kernel,
@@ -242,6 +242,26 @@ public record HostTarget(String triple, String cpu, String features, String emul
     static final int SHARED_OFFSET = 48, SHARED_SIZE_OFFSET = 56;
     /** Byte offset in zluda_thread_ctx of the thread's stack range (stack_lo, then stack_hi): its .local memory. */
     static final int STACK_OFFSET = 88;
+    /** Byte offset in zluda_thread_ctx of the kernel's parameter window (param_lo, then param_hi). */
+    static final int PARAM_OFFSET = 104;
+
+    /**
+     * A kernel that takes a parameter's address copies its parameters into one block of its stack frame and records
+     * the block in the thread context: isspacep.param is true inside it, and .local false (on NVIDIA a kernel
+     * parameter's generic address is .param and .global).
+     */
+    @Override
+    public boolean recordsParamWindow() {
+        return true;
+    }
+
+    @Override
+    public void paramWindow(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef lo, LLVMValueRef hi) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+        LLVMBuildStore(b, lo, LLVMBuildGEP2(b, i8, threadContext, Ll.array(LLVMConstInt(i32, PARAM_OFFSET, 0)), 1, ""));
+        LLVMBuildStore(b, hi, LLVMBuildGEP2(b, i8, threadContext, Ll.array(LLVMConstInt(i32, PARAM_OFFSET + 8, 0)), 1, ""));
+    }
 
     @Override
     public LLVMTypeRef functionType(LLVMContextRef ctx, List<LLVMTypeRef> params, LLVMTypeRef ret) {
@@ -389,10 +409,18 @@ public record HostTarget(String triple, String cpu, String features, String emul
                 Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), STACK_OFFSET, 0)), 1, ""), "");
         LLVMValueRef hi = LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
                 Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), STACK_OFFSET + 8, 0)), 1, ""), "");
-        LLVMValueRef inLocal = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, lo, ""), LLVMBuildICmp(b, LLVMIntULT, a, hi, ""), "");
+        LLVMValueRef inStack = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, lo, ""), LLVMBuildICmp(b, LLVMIntULT, a, hi, ""), "");
+        // a kernel's parameters whose address it takes are in a window of its stack frame (paramWindow): .param, not .local
+        LLVMValueRef plo = LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), PARAM_OFFSET, 0)), 1, ""), "");
+        LLVMValueRef phi = LLVMBuildLoad2(b, i64, LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), PARAM_OFFSET + 8, 0)), 1, ""), "");
+        LLVMValueRef inParam = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, a, plo, ""), LLVMBuildICmp(b, LLVMIntULT, a, phi, ""), "");
+        LLVMValueRef inLocal = LLVMBuildAnd(b, inStack, LLVMBuildNot(b, inParam, ""), "");
         return switch (space) {
             case SHARED -> inShared;
             case LOCAL -> inLocal;
+            case PARAM -> inParam;
             // .const variables are told apart by MemoryOps (module variables in global memory here)
             case GLOBAL, CONST -> LLVMBuildNot(b, LLVMBuildOr(b, inShared, inLocal, ""), "");
             default -> LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0);

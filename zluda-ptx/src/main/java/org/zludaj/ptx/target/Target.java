@@ -58,6 +58,17 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * Whether a kernel that takes the address of a parameter copies its parameters into one block and gives the block
+     * to {@link #paramWindow} (where isspacep.param has no hardware window to test: the host).
+     */
+    default boolean recordsParamWindow() {
+        return false;
+    }
+
+    /** Records the kernel's parameter block [lo, hi) (i64 addresses) in the thread context ({@link #recordsParamWindow}). */
+    default void paramWindow(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef lo, LLVMValueRef hi) {}
+
+    /**
      * Reads a special register as i32: {@code %tid %ntid %ctaid %nctaid} with dim 0..2, or a scalar one ({@code %laneid},
      * {@code %clock} ...; dim -1). {@code threadContext} is {@link #threadContext}'s value in the current function.
      * Returns null for registers the target does not provide (the lowering then computes them from the others).
