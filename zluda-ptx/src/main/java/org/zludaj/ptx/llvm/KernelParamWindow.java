@@ -18,13 +18,44 @@ import org.zludaj.ptx.target.Target;
 
 /**
  * A kernel that takes the address of one of its parameters ({@code mov.u64 r, param}, then {@code cvta.param} or a
- * generic load) on a target without a parameter window of its own ({@link Target#recordsParamWindow}: the host, where
- * each parameter is wherever the launch put it): the parameters are copied into one block of the kernel's frame at its
- * entry and the block is recorded in the thread context, so that isspacep.param answers true for their addresses and
- * isspacep.local false, as NVIDIA's GPUs answer (ptx-test {@code isspacep_windows}). Other kernels are left as they are.
+ * generic load), whose address NVIDIA's GPUs give in the .param window (isspacep.param and .global true, .local false:
+ * ptx-test {@code isspacep_windows}). NVPTX ({@link Target#paramsByReference}): the kernel takes its parameters by
+ * reference, as grid constants. The host ({@link Target#recordsParamWindow}), where each parameter is wherever the
+ * launch put it: the parameters are copied into one block of the kernel's frame at its entry and the block is recorded
+ * in the thread context, where isspacep looks. Other kernels, and AMD's (parameters in the kernel's argument segment,
+ * .global there), are left as they are.
  */
 final class KernelParamWindow {
     private KernelParamWindow() {}
+
+    /** Whether kernel {@code f} receives its parameters by reference on {@code target} ({@link Target#paramsByReference}). */
+    static boolean byReference(Target target, Function f) {
+        return f.entry() && target.paramsByReference() && takesAddress(f);
+    }
+
+    /** Adds kernel {@code name} taking its parameters by reference: one pointer each, marked by {@link Target#byReference}. */
+    static LLVMValueRef addByReference(Target target, LLVMModuleRef m, LLVMContextRef ctx, String name, Function f, List<LLVMTypeRef> types) {
+        LLVMTypeRef[] pointers = new LLVMTypeRef[types.size()];
+        java.util.Arrays.fill(pointers, LLVMPointerTypeInContext(ctx, 0));
+        LLVMValueRef kernel = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(pointers), pointers.length, 0));
+        var layout = LLVMGetModuleDataLayout(m);
+        int[] aligns = new int[types.size()];
+        for (int i = 0; i < aligns.length; i++)
+            aligns[i] = Math.max(ModuleVariables.alignment(f.params().get(i)), LLVMABIAlignmentOfType(layout, types.get(i)));
+        target.byReference(m, kernel, types, aligns);
+        return kernel;
+    }
+
+    /** The parameters' addresses of a kernel made by {@link #addByReference}: its arguments, in the .param space. */
+    static List<LLVMValueRef> arguments(Target target, LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef kernel, int n) {
+        List<LLVMValueRef> out = new ArrayList<>();
+        LLVMTypeRef want = LLVMPointerTypeInContext(ctx, target.addressSpace(org.zludaj.ptx.model.StateSpace.PARAM));
+        for (int i = 0; i < n; i++) {
+            LLVMValueRef a = LLVMGetParam(kernel, i);
+            out.add(target.addressSpace(org.zludaj.ptx.model.StateSpace.PARAM) == 0 ? a : LLVMBuildAddrSpaceCast(b, a, want, ""));
+        }
+        return out;
+    }
 
     /** Whether {@code f} uses one of its parameters' names anywhere but as the address of an {@code ld.param}. */
     static boolean takesAddress(Function f) {

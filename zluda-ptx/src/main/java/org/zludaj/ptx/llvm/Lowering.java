@@ -242,7 +242,9 @@ public final class Lowering {
         List<LLVMTypeRef> paramTypes = new ArrayList<>();
         for (Variable p : f.params()) paramTypes.add(paramType(p));
         if (isKernel) {
-            kernel = LLVMAddFunction(module, target.kernelSymbol(f.name(), symbolPrefix), target.kernelType(ctx, paramTypes));
+            String symbol = target.kernelSymbol(f.name(), symbolPrefix);
+            kernel = KernelParamWindow.byReference(target, f) ? KernelParamWindow.addByReference(target, module, ctx, symbol, f, paramTypes)
+                    : LLVMAddFunction(module, symbol, target.kernelType(ctx, paramTypes));
             target.markKernel(module, kernel);
             target.boundThreads(kernel, f.maxThreads());
             target.kernelDirectives(module, kernel, f);
@@ -257,7 +259,8 @@ public final class Lowering {
             LLVMPositionBuilderAtEnd(b, entryBlock);
             threadContext = target.threadContext(kernel, isKernel);
             if (isKernel) {
-                List<LLVMValueRef> addrs = target.kernelParams(ctx, b, kernel, paramTypes);
+                List<LLVMValueRef> addrs = KernelParamWindow.byReference(target, f) ? KernelParamWindow.arguments(target, ctx, b, kernel, paramTypes.size())
+                        : target.kernelParams(ctx, b, kernel, paramTypes);
                 if (target.recordsParamWindow() && KernelParamWindow.takesAddress(f))
                     addrs = KernelParamWindow.copy(target, module, ctx, b, threadContext, paramTypes, addrs);
                 for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));

@@ -443,6 +443,33 @@ public record NvptxTarget(int sm) implements Target {
         if (maxRegisters > 0) annotate(m, kernel, "maxnreg", maxRegisters);
     }
 
+    /**
+     * A kernel that takes a parameter's address gets its parameters as grid constants (PTX 7.7 and sm_70 on): LLVM
+     * then reads them with {@code ld.param} and gives their address by {@code cvta.param}, a generic address in the
+     * .param window as NVIDIA's (isspacep.param and .global true: ptx-test isspacep_windows, H100). Otherwise LLVM
+     * copied such a parameter to the stack and its address was .local. The parameters become byte arrays of their
+     * size and alignment in the PTX, which leaves the kernel's parameter layout as it was.
+     */
+    @Override
+    public boolean paramsByReference() {
+        return sm >= 90;  // PTX 8.0 (features()); sm_80's PTX 7.0 has no cvta.param of kernel parameters
+    }
+
+    @Override
+    public void byReference(LLVMModuleRef m, LLVMValueRef kernel, List<LLVMTypeRef> types, int[] aligns) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        int byval = LLVMGetEnumAttributeKindForName("byval", 5), align = LLVMGetEnumAttributeKindForName("align", 5);
+        LLVMValueRef[] indices = new LLVMValueRef[types.size()];
+        for (int i = 0; i < types.size(); i++) {
+            LLVMAddAttributeAtIndex(kernel, i + 1, LLVMCreateTypeAttribute(ctx, byval, types.get(i)));
+            LLVMAddAttributeAtIndex(kernel, i + 1, LLVMCreateEnumAttribute(ctx, align, aligns[i]));
+            indices[i] = LLVMConstInt(LLVMInt32TypeInContext(ctx), i + 1, 0);
+        }
+        LLVMValueRef[] ops = {kernel, LLVMMDStringInContext(ctx, "grid_constant", 13),
+                LLVMMDNodeInContext(ctx, new org.bytedeco.javacpp.PointerPointer<>(indices), indices.length)};
+        LLVMAddNamedMetadataOperand(m, "nvvm.annotations", LLVMMDNodeInContext(ctx, new org.bytedeco.javacpp.PointerPointer<>(ops), ops.length));
+    }
+
     /** One {@code !nvvm.annotations} entry of {@code kernel}: name, value pairs. */
     private static void annotate(LLVMModuleRef m, LLVMValueRef kernel, Object... pairs) {
         LLVMContextRef ctx = LLVMGetModuleContext(m);

@@ -69,6 +69,18 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     default void paramWindow(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef lo, LLVMValueRef hi) {}
 
     /**
+     * Whether a kernel that takes the address of a parameter receives its parameters by reference, in the target's
+     * own parameter window (NVPTX's grid constants: the address is {@code cvta.param}'s, as in NVIDIA's PTX), instead
+     * of by value into copies on its stack. Such a kernel's LLVM parameters are pointers, marked by {@link #byReference}.
+     */
+    default boolean paramsByReference() {
+        return false;
+    }
+
+    /** Marks {@code kernel}'s pointer parameters as by-reference parameters of {@code types}, aligned to {@code aligns}. */
+    default void byReference(LLVMModuleRef m, LLVMValueRef kernel, List<LLVMTypeRef> types, int[] aligns) {}
+
+    /**
      * Reads a special register as i32: {@code %tid %ntid %ctaid %nctaid} with dim 0..2, or a scalar one ({@code %laneid},
      * {@code %clock} ...; dim -1). {@code threadContext} is {@link #threadContext}'s value in the current function.
      * Returns null for registers the target does not provide (the lowering then computes them from the others).

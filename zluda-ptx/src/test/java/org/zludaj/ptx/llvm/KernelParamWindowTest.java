@@ -44,5 +44,21 @@ class KernelParamWindowTest {
         assertFalse(plain.contains("%params = alloca"), "no copy where no address is taken");
         // targets with a parameter window of their own are unchanged
         assertFalse(new AmdgpuTarget("gfx1100").recordsParamWindow());
+        assertFalse(new AmdgpuTarget("gfx1100").paramsByReference());
+    }
+
+    @Test
+    void nvptxGivesGridConstantsWhereTheAddressIsTaken() throws Exception {
+        String taking = kernel("mov.u64 %rd2, k_s;\ncvta.param.u64 %rd2, %rd2;\nisspacep.param %p1, %rd2;\nselp.u32 %r1, 1, 0, %p1;\n"
+                + "ld.u32 %r1, [%rd2+4];\n");
+        String sm90 = Compiler.nvptx(Ptx.parse("k.ptx", taking), 90);
+        assertTrue(sm90.contains("cvta.param.u64"), "the address in the .param window:\n" + sm90);
+        assertTrue(sm90.contains(".param .align 8 .b8 k_param_0[8]") && sm90.contains(".param .align 8 .b8 k_param_1[16]"),
+                "each parameter as big and as aligned as in the PTX:\n" + sm90);
+        assertFalse(sm90.contains(".local"), "no copy on the stack:\n" + sm90);
+        String sm80 = Compiler.nvptx(Ptx.parse("k.ptx", taking), 80);
+        assertFalse(sm80.contains("cvta.param"), "PTX 7.0 has no cvta.param of a kernel parameter: a copy as before");
+        String reading = Compiler.nvptx(Ptx.parse("k.ptx", kernel("ld.param.u32 %r1, [k_s+8];\n")), 90);
+        assertTrue(reading.contains(".param .u64 k_param_0"), "kernels that only read their parameters are unchanged:\n" + reading);
     }
 }
