@@ -112,6 +112,58 @@ class FrontEndTest {
         assertTrue(lenient(kernel("k", "mul.wide.u32 %rd1, %r1, %r2;")).ok(), ".wide destinations are double width");
     }
 
+    /**
+     * What NVIDIA's ptxas 13.0 refuses and we once compiled silently (each found by mutating ptx-tests and comparing
+     * the two, tools/ptxas_accept_diff.py): a variable's name or a special register where a register is needed,
+     * declarations without a type or with an initial value in a space that has none, an instruction without its
+     * opcode (taken for a directive and dropped), a loaded or stored register narrower than the type, a float address
+     * register, a kernel parameter outside .param, a second .entry. And what it takes that we refused:
+     * register+integer and variable+integer operands.
+     */
+    @Test
+    void operandsAndDeclarationsAsPtxasTakesThem() {
+        String g = ".global .align 4 .b32 gv[4];\n.shared .align 4 .b8 sh[16];\n";
+        String[][] refused = {
+            {"add.u64 %rd1, gv, 4;", "Argument 1 of instruction 'add': must be register"},
+            {"setp.eq.u64 %p1, gv, 0;", "Argument 1 of instruction 'setp': must be register"},
+            {"selp.u64 %rd1, gv, 0, %p1;", "Argument 1 of instruction 'selp': must be register"},
+            {"st.global.u64 [%rd1], gv;", "Argument 1 of instruction 'st': must be register"},
+            {"cvt.u64.u32 %rd1, sh;", "Argument 1 of instruction 'cvt': must be register"},
+            {"cvta.to.global.u64 %rd1, gv;", "Argument 1 of instruction 'cvta.to': must be register"},
+            {"mad.lo.u32 %r1, %r2, %r3, p;", "Argument 3 of instruction 'mad': must be register"},
+            {"add.u32 %r1, %ntid.x, 1;", "Special register argument not allowed for instruction 'add'"},
+            {"shfl.sync.idx.b32 %r1, %laneid, 0, 31, -1;", "Special register argument not allowed for instruction 'shfl'"},
+            {"st.global.u32 [%rd1], %tid.x;", "Special register argument not allowed for instruction 'st'"},
+            {"mov.u64 %rd1, gv-8;", "only a register or a variable plus an integer"},
+            {".reg %r4, 0;", "a declaration without a type"},
+            {".reg .b32 %r9 = 5;", "No initial value is allowed for '%r9'"},
+            {".local .b32 l = 5;", "No initial value is allowed for 'l'"},
+            {".b64 %rd1, %r1, 4;", ".b64 is not a directive of a function body"},
+            {"ld.global.b64 %r1, [%rd1];", "Arguments mismatch for instruction 'ld'"},
+            {"ld.global.u32 %f1, [%rd1];", "Arguments mismatch for instruction 'ld'"},
+            {"st.global.b64 [%rd1], %r1;", "Arguments mismatch for instruction 'st'"},
+            {"cvta.to.global.u64 %r1, %rd2;", "cvta.to.global.u64: register %r1"},
+            {"ld.global.u32 %r1, [%f1];", "Illegal to use symbol '%f1' of type .f32 as address operand"},
+            {"ld.global.v2.u32 {%r1, %rd1}, [%rd2];", "Incompatible elements of vector expression"},
+        };
+        for (String[] c : refused) {
+            Ptx.Parsed p = lenient(g + kernel("k", c[0]));
+            assertTrue(p.log().contains(c[1]), c[0] + ": " + p.log());
+        }
+        for (String ok : List.of("mov.u64 %rd1, gv;", "cvta.global.u64 %rd1, gv;", "mov.u32 %r1, sh;", "mov.u64 %rd1, p;",
+                "cvta.param.u64 %rd1, p;", "mov.u32 %r1, %tid.x;", "cvt.u64.u32 %rd1, %ntid.x;", "add.u32 %r1, WARP_SZ, 1;",
+                "ld.global.u32 %r1, [gv+4];", "st.global.u32 [gv], %r1;", "add.u64 %rd1, %rd2+4, 1;", "mov.u64 %rd1, gv+8;",
+                "cvta.global.u64 %rd1, gv+12;", "add.u64 %rd1, gv+8, 1;", "mov.u32 %r1, sh+4;", ".reg .b32 %r9;",
+                "ld.global.u8 %r1, [%rd1];", "ld.global.f32 %rd1, [%rd2];", "ld.global.v2.u32 {%r1, %f1}, [%rd2];",
+                "st.global.u32 [%rd1], %rd2;", "st.global.v2.f32 [%rd1], {%f1, %r1};")) {
+            Ptx.Parsed p = lenient(g + kernel("k", ok));
+            assertTrue(p.ok(), ok + ": " + p.log());
+        }
+        assertTrue(lenient(".visible .entry .entry k(.param .u64 p)\n{\nret;\n}\n").log().contains("a second .entry"));
+        assertTrue(lenient(".visible .entry k(.reg .u64 p)\n{\nret;\n}\n").log().contains("Entry parameter 'p' must have .param state space"));
+        assertTrue(lenient(".visible .func f(.reg .u64 p)\n{\nret;\n}\n").ok(), "a .func's parameters may be registers");
+    }
+
     @Test
     void stateSpaces() {
         String shared = ".shared .align 4 .b8 smem[64];\n.const .align 4 .b32 c;\n";

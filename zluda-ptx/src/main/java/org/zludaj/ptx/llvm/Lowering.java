@@ -907,6 +907,9 @@ public final class Lowering {
             return LLVMConstReal(lt, f.value());
         }
         if (o instanceof Operand.Not n && t == Type.PRED) return LLVMBuildNot(b, read(i, n.operand(), t), "");
+        if (o instanceof Operand.Sum s && !s.subtract() && s.left() instanceof Operand.Name && s.right() instanceof Operand.IntImm imm
+                && !t.isFloat() && t != Type.PRED)  // reg+imm or var+imm (ptxas takes both in any instruction)
+            return LLVMBuildAdd(b, read(i, s.left(), t), LLVMConstInt(lt, imm.value(), 1), "");
         if (o instanceof Operand.Name n) {
             if (n.component() != null && isSpecial(n.name())) {
                 int dim = "xyz".indexOf(n.component().charAt(1));
