@@ -316,6 +316,11 @@ final class ModelBuilder {
             if (x instanceof Operand.FloatImm f && f.width() == 0) return new Operand.FloatImm(-f.value(), 0, 0);
             return new Operand.Neg(x);
         }
+        if (e instanceof PtxParser.PositiveContext p) {  // [%rd1+ +8]: ptxas takes a unary plus on a constant
+            Operand x = expression(p.expression());
+            if (!(x instanceof Operand.IntImm) && !(x instanceof Operand.FloatImm)) error(e, "+ applies to constants only: " + e.getText());
+            return x;
+        }
         if (e instanceof PtxParser.NotContext n) return new Operand.Not(expression(n.expression()));
         if (e instanceof PtxParser.ComplementContext c) {
             Operand x = expression(c.expression());

@@ -145,6 +145,9 @@ class FrontEndTest {
             {"cvta.to.global.u64 %r1, %rd2;", "cvta.to.global.u64: register %r1"},
             {"ld.global.u32 %r1, [%f1];", "Illegal to use symbol '%f1' of type .f32 as address operand"},
             {"ld.global.v2.u32 {%r1, %rd1}, [%rd2];", "Incompatible elements of vector expression"},
+            {"ld.global.v2.u32 {%f1, %f2}, [%rd2];", "Arguments mismatch for instruction 'ld'"},
+            {"ld.global.f16 %r1, [%rd1];", "modifier .f16 is not valid for ld"},
+            {".reg .v2 .b16 %vh;\nxor.b32 %r1, %vh.x, %r2;", "register %vh of type .b16 does not fit a 32-bit"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));
@@ -155,7 +158,8 @@ class FrontEndTest {
                 "ld.global.u32 %r1, [gv+4];", "st.global.u32 [gv], %r1;", "add.u64 %rd1, %rd2+4, 1;", "mov.u64 %rd1, gv+8;",
                 "cvta.global.u64 %rd1, gv+12;", "add.u64 %rd1, gv+8, 1;", "mov.u32 %r1, sh+4;", ".reg .b32 %r9;",
                 "ld.global.u8 %r1, [%rd1];", "ld.global.f32 %rd1, [%rd2];", "ld.global.v2.u32 {%r1, %f1}, [%rd2];",
-                "st.global.u32 [%rd1], %rd2;", "st.global.v2.f32 [%rd1], {%f1, %r1};")) {
+                "st.global.u32 [%rd1], %rd2;", "st.global.v2.f32 [%rd1], {%f1, %r1};", "ld.global.v2.u32 {%f1, %r1}, [%rd2];",
+                "ld.global.b32 %r1, [%rd1+ +4];", ".reg .v2 .b32 %vr;\nxor.b32 %r1, %vr.x, %r2;")) {
             Ptx.Parsed p = lenient(g + kernel("k", ok));
             assertTrue(p.ok(), ok + ": " + p.log());
         }

@@ -69,6 +69,7 @@ operand
 
 expression
     : '-' expression                                   # negate
+    | '+' expression                                   # positive
     | '!' expression                                   # not
     | '~' expression                                   # complement
     | expression op=('+' | '-') expression             # addSub

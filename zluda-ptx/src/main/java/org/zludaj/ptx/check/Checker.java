@@ -198,7 +198,7 @@ public final class Checker {
 
         /**
          * As NVIDIA's ptxas takes ld, ldu and st: the value's register is at least as wide as the type (wider ones are
-         * extended or truncated), an integer type never in a scalar float register; an address register is an integer one;
+         * extended or truncated), an integer type never in float registers only; an address register is an integer one;
          * a vector expression's registers, in any instruction, are of one size. Anything else was loaded or stored silently with another width here
          * (found by mutating ptx-tests against ptxas 13.0).
          */
@@ -228,17 +228,23 @@ public final class Checker {
             if (t == null || t == Type.PRED) return;
             Operand value = load ? i.operands().get(0) : i.operands().get(i.operands().size() - 1);
             List<Operand> elements = value instanceof Operand.Vector vec ? vec.elements() : List.of(value);
+            int registers = 0, floats = 0;
             for (Operand e : elements) {
                 if (!(e instanceof Operand.Name n) || n.component() != null) continue;
                 Variable r = lookup(n.name());
                 if (r == null || r.space() != StateSpace.REG || r.vectorWidth() > 0 || r.type() == Type.PRED) continue;
-                // a scalar only: ptxas takes ld.v2.u32 {%r1, %f1} but not ld.u32 %f1
-                boolean integerInFloat = elements.size() == 1 && t.kind() != Type.Kind.BITS && !t.isFloat() && r.type().isFloat();
-                if (r.type().bits() < t.bits() || integerInFloat) {
+                registers++;
+                if (r.type().isFloat()) floats++;
+                if (r.type().bits() < t.bits()) {
                     error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (" + n.name() + " is "
                             + r.type().modifier() + ", the instruction's type " + t.modifier() + ")");
                     return;
                 }
+            }
+            // an integer type in float registers only: ptxas takes ld.v2.u32 {%r1, %f1} but not ld.u32 %f1 or {%f1, %f2}
+            if (registers > 0 && floats == registers && t.kind() != Type.Kind.BITS && !t.isFloat()) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (float registers for "
+                        + t.modifier() + ")");
             }
         }
 
@@ -364,9 +370,10 @@ public final class Checker {
         }
 
         void checkReg(Instruction i, Operand o, Type want, int bits) {
-            if (!(o instanceof Operand.Name n) || n.component() != null) return;
+            if (!(o instanceof Operand.Name n)) return;
             Variable v = lookup(n.name());
-            if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0) return;
+            // a vector register's element (%v.x) has the vector's element type (ptxas: xor.b32 of a .b16 element is refused)
+            if (v == null || v.space() != StateSpace.REG || (n.component() == null) != (v.vectorWidth() == 0)) return;
             Type r = v.type();
             if (want == Type.PRED || r == Type.PRED) {
                 if (want != r) error(i.line(), i.column(), i.text() + ": " + n.name() + " is ." + r.name().toLowerCase()
