@@ -7,7 +7,9 @@ all) whether each mutant is valid PTX, and prints how often they agree, then eve
 other refuses, with the other's message. A mutant that we accept and ptxas refuses is compiled silently where NVIDIA's
 driver answers CUDA_ERROR_INVALID_PTX; one that ptxas accepts and we refuse is a refusal to fix.
 
-    tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR]      (needs ptxas on PATH and a built dist/)
+    tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR] [--from DIR]   (needs ptxas on PATH and a built dist/)
+
+--from DIR mutates the .ptx files under DIR instead (e.g. the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
 """
 import glob, os, random, re, shutil, subprocess, sys, tempfile
 
@@ -15,9 +17,10 @@ TOKEN = re.compile(r"\.?[A-Za-z_$%][\w$.:]*|0[fFdDxX][0-9a-fA-F]+|\d+|\S")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def mutants(count, seed):
+def mutants(count, seed, base=None):
     rng = random.Random(seed)
-    files = sorted(glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx")))
+    files = sorted(glob.glob(os.path.join(base, "**/*.ptx"), recursive=True) if base
+                   else glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx")))
     out = []
     while len(out) < count:
         src = open(rng.choice(files)).read()
@@ -37,17 +40,18 @@ def mutants(count, seed):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] not in ("--keep", "--from")]
     count = int(args[0]) if args else 500
     seed = int(args[1]) if len(args) > 1 else 1
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    base = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
     if not shutil.which("ptxas"):
         print("ptxas_accept_diff: ptxas not on PATH (the CUDA toolkit): skipped")
         return 0
     d = keep or tempfile.mkdtemp(prefix="ptxas-diff")
     os.makedirs(d, exist_ok=True)
     names = []
-    for k, text in enumerate(mutants(count, seed)):
+    for k, text in enumerate(mutants(count, seed, base)):
         n = os.path.join(d, "m%05d.ptx" % k)
         open(n, "w").write(text)
         names.append(n)

@@ -46,6 +46,20 @@ class NvptxLoweringTest {
         return n;
     }
 
+    /** PTX names may begin with '%'; LLVM's NVPTX assembler ended the process on them (tools/ptxas_accept_diff.py). */
+    @Test
+    void namesBeginningWithPercentAreRenamedNotFatal() throws Exception {
+        String ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.global .align 4 .u32 %gv[4];\n"
+                + ".func (.param .u32 %r) %f(.param .u32 %x)\n{\n.reg .b32 %q<2>;\nld.param.u32 %q1, [%x];\nst.param.u32 [%r], %q1;\nret;\n}\n"
+                + ".visible .entry %k(.param .u64 %p)\n{\n.reg .b64 %rd<3>;\n.reg .b32 %s<3>;\nld.param.u64 %rd1, [%p];\n"
+                + "ld.global.u32 %s1, [%gv+4];\n{\n.param .u32 a;\n.param .u32 b;\nst.param.u32 [a], %s1;\n"
+                + "call.uni (b), %f, (a);\nld.param.u32 %s2, [b];\n}\nst.global.u32 [%rd1], %s2;\nret;\n}\n";
+        String out = Compiler.nvptx(Ptx.parse("k.ptx", ptx), 90);
+        assertTrue(out.contains(".entry " + NvptxTarget.PERCENT + "k(") && out.contains(NvptxTarget.PERCENT + "gv"), out);
+        assertEquals(NvptxTarget.PERCENT + "k", NvptxTarget.nvptxName("%k"));
+        assertEquals("k", NvptxTarget.nvptxName("k"));
+    }
+
     @Test
     void warpCollectivesOfDivergentBranchesAreNotMerged() throws Exception {
         String ptx = HEAD + """

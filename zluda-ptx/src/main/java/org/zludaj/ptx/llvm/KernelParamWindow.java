@@ -79,7 +79,7 @@ final class KernelParamWindow {
 
     private static boolean names(Operand o, Set<String> names) {
         if (o instanceof Operand.Name n) return names.contains(n.name());
-        if (o instanceof Operand.Address a) return names.contains(a.base().name());
+        if (o instanceof Operand.Address a) return a.base() != null && names.contains(a.base().name());
         if (o instanceof Operand.Bracket br) return any(br.elements(), names);
         if (o instanceof Operand.Vector v) return any(v.elements(), names);
         if (o instanceof Operand.Tuple t) return any(t.elements(), names);

@@ -73,7 +73,7 @@ final class ModuleVariables {
         if (v.attributes().contains(".extern") && l.target.variablesThroughSlots()) {
             // defined by the module's variables unit, another code object: reached through a slot the driver fills
             LLVMTypeRef i64 = LLVMInt64TypeInContext(l.ctx);
-            LLVMValueRef slot = LLVMAddGlobalInAddressSpace(l.module, i64, Lowering.SLOT_PREFIX + name, l.target.addressSpace(StateSpace.GLOBAL));
+            LLVMValueRef slot = LLVMAddGlobalInAddressSpace(l.module, i64, l.target.symbol(Lowering.SLOT_PREFIX + name), l.target.addressSpace(StateSpace.GLOBAL));
             LLVMSetInitializer(slot, LLVMConstInt(i64, 0, 0));
             LLVMSetAlignment(slot, 8);
             if (v.space() == StateSpace.CONST && l.target.constantBankSeparate()) constViaGeneric = true;

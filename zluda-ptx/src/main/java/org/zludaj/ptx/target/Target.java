@@ -32,6 +32,15 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
 
     /** The LLVM name of the kernel (the host prefixes it to keep modules apart in one JIT). */
     default String kernelSymbol(String ptxName, String modulePrefix) {
+        return symbol(ptxName);
+    }
+
+    /**
+     * The name a PTX symbol (kernel, function, variable, variable slot) has in this target's output, where the
+     * target's assembler does not take every PTX name (NVPTX: {@link NvptxTarget#symbol}); the driver looks symbols up
+     * by it.
+     */
+    default String symbol(String ptxName) {
         return ptxName;
     }
 
