@@ -193,6 +193,8 @@ public final class Compiler {
                                       java.util.function.Function<LLVMModuleRef, List<String>> chooser) throws PtxException {
         long cpu0 = profile.threadCpu();
         LLVMTargetMachineRef tm = targetMachine(t);
+        org.zludaj.ptx.llvm.Ll.COMPILING.set(ptx.name() + " " + ptx.functions().stream().filter(f -> f.entry() && f.isDefined())
+                .map(org.zludaj.ptx.model.Function::name).limit(3).toList() + " for " + t.name());
         LLVMContextRef ctx = LLVMContextCreate();
         LlvmDiagnostics.install(ctx);
         try {
@@ -212,6 +214,7 @@ public final class Compiler {
         } finally {
             LLVMContextDispose(ctx);
             LLVMDisposeTargetMachine(tm);
+            org.zludaj.ptx.llvm.Ll.COMPILING.remove();
             profile.addCpu(profile.threadCpu() - cpu0);
         }
     }

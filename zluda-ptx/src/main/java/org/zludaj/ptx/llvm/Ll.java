@@ -32,12 +32,31 @@ public final class Ll {
         LLVMInitializeNativeTarget();
         LLVMInitializeNativeAsmPrinter();
         LLVMInitializeNativeAsmParser();
+        LLVMInstallFatalErrorHandler(FATAL);
         initialized = true;
         // LLVM's own options for a process that compiles on demand (the driver inside an application), as
         // `zluda compile --llvm` gives them: to bisect a wrong result with -debug-counter, or to turn a pass off
         String options = System.getenv("ZLUDA_LLVM_OPTIONS");
         if (options != null && !options.isBlank()) org.zludaj.ptx.Compiler.llvmOptions(options);
     }
+
+    /** What the thread compiles now (module and kernel), for {@link #FATAL}'s message. */
+    public static final ThreadLocal<String> COMPILING = new ThreadLocal<>();
+
+    /**
+     * LLVM's fatal errors end the process whatever the handler does (LLVM exits after calling it): the handler names
+     * what was being compiled, so that the message says which kernel to report. Kept in a field: the native side
+     * holds on to it.
+     */
+    private static final org.bytedeco.llvm.LLVM.LLVMFatalErrorHandler FATAL = new org.bytedeco.llvm.LLVM.LLVMFatalErrorHandler() {
+        @Override
+        public void call(org.bytedeco.javacpp.BytePointer reason) {
+            String what = COMPILING.get();
+            System.err.println("ZLUDA-J: LLVM ended the process with a fatal error" + (what == null ? "" : " while compiling " + what)
+                    + ": " + (reason == null ? "" : reason.getString()));
+            System.err.flush();
+        }
+    };
 
     /** A real array of pointers (the one-argument PointerPointer constructor is a cast, not an array). */
     public static PointerPointer<Pointer> array(Pointer... items) {
