@@ -148,6 +148,16 @@ class FrontEndTest {
             {"ld.global.v2.u32 {%f1, %f2}, [%rd2];", "Arguments mismatch for instruction 'ld'"},
             {"ld.global.f16 %r1, [%rd1];", "modifier .f16 is not valid for ld"},
             {".reg .v2 .b16 %vh;\nxor.b32 %r1, %vh.x, %r2;", "register %vh of type .b16 does not fit a 32-bit"},
+            {"ld.global.u32 %r1, [16];", "Immediate addresses allowed only for .local state space"},
+            {"atom.global.add.u32 %r1, [16], 1;", "Immediate addresses allowed only for .local state space"},
+            {"add.f32 %f1, %f2, 1;", "Arguments mismatch for instruction 'add' (an integer constant for a .f32 operand"},
+            {"setp.eq.f32 %p1, %f1, 0;", "Arguments mismatch for instruction 'setp'"},
+            {"cvt.f64.f32 %rd1, 1;", "Arguments mismatch for instruction 'cvt'"},
+            {"shfl.sync.up.b32 %r1, %r2, %r3, 0 -1;", "Arguments mismatch for instruction 'shfl' (4 operands"},
+            {"vote.sync.ballot.b32 %r1, !!%p1, -1;", "a negation of a negation"},
+            {"bfe.u64 %r1, %rd1, %r2, %r3;", "bfe.u64: register %r1"},
+            {"bfi.b32 %r1, %r2, %r3, %rd1, %r1;", "bfi.b32: register %rd1"},
+            {"sad.s32 %r1, %r2, %r3, %rd1;", "sad.s32: register %rd1"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));
@@ -159,7 +169,9 @@ class FrontEndTest {
                 "cvta.global.u64 %rd1, gv+12;", "add.u64 %rd1, gv+8, 1;", "mov.u32 %r1, sh+4;", ".reg .b32 %r9;",
                 "ld.global.u8 %r1, [%rd1];", "ld.global.f32 %rd1, [%rd2];", "ld.global.v2.u32 {%r1, %f1}, [%rd2];",
                 "st.global.u32 [%rd1], %rd2;", "st.global.v2.f32 [%rd1], {%f1, %r1};", "ld.global.v2.u32 {%f1, %r1}, [%rd2];",
-                "ld.global.b32 %r1, [%rd1+ +4];", ".reg .v2 .b32 %vr;\nxor.b32 %r1, %vr.x, %r2;")) {
+                "ld.global.b32 %r1, [%rd1+ +4];", ".reg .v2 .b32 %vr;\nxor.b32 %r1, %vr.x, %r2;", "ld.local.u32 %r1, [16];",
+                "cvt.rn.f32.s32 %f1, 5;", "mov.b32 %f1, 0;", "setp.eq.f32 %p1, %f1, 0f00000000;", "bfe.u64 %rd1, %rd1, %r2, %r3;",
+                "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, !%p1, -1;")) {
             Ptx.Parsed p = lenient(g + kernel("k", ok));
             assertTrue(p.ok(), ok + ": " + p.log());
         }

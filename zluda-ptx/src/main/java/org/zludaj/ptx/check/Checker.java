@@ -189,6 +189,7 @@ public final class Checker {
             boolean branch = i.opcode().equals("bra") || i.opcode().equals("brx") || i.opcode().equals("call");
             for (int k = 0; k < i.operands().size(); k++) names(i, i.operands().get(k), branch && k == 0);
             if (diags.isEmpty()) {
+                shapes(i);
                 operandKinds(i);
                 memoryOperands(i);
                 types(i);
@@ -259,6 +260,46 @@ public final class Checker {
                 width = r.type().bits();
             }
             return true;
+        }
+
+        /**
+         * Operand rules of single instructions as NVIDIA's ptxas has them (mutations of the differential corpus against
+         * ptxas 13.0, tools/ptxas_accept_diff.py --from): an immediate address ({@code [16]}) only in .local; shfl.sync
+         * with its member mask (5 operands) and shfl without .sync without (4), the same for vote (3 and 2); bfe's and
+         * bfi's value operands of the type's size and their positions and lengths of 32 bits; cvt from a float type
+         * not of an integer constant; no double negation ({@code !!%p}). {@code shfl.sync.up.b32 %r0, %r4, %r0, 0 -1}
+         * (a comma lost: "0 -1" is one operand) was compiled with a member mask of its own here.
+         */
+        void shapes(Instruction i) {
+            for (Operand o : i.operands()) {
+                if (o instanceof Operand.Address a && a.base() == null && !i.has(".local")) {
+                    error(i.line(), i.column(), "Immediate addresses allowed only for .local state space");
+                    return;
+                }
+                if (o instanceof Operand.Not n && n.operand() instanceof Operand.Not) {
+                    error(i.line(), i.column(), "Parsing error near '!': a negation of a negation");
+                    return;
+                }
+            }
+            int n = i.operands().size();
+            boolean sync = i.has(".sync");
+            if (i.opcode().equals("shfl") && n != (sync ? 5 : 4) || i.opcode().equals("vote") && n != (sync ? 3 : 2)) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (" + n + " operands"
+                        + (sync ? ": .sync takes a member mask last" : "") + ")");
+                return;
+            }
+            Type t = null;
+            for (String mod : i.modifiers()) {
+                Type x = Type.of(mod);
+                if (x != null) t = x;
+            }
+            if (t == null) return;
+            if (i.opcode().equals("bfe") || i.opcode().equals("bfi")) {
+                int values = i.opcode().equals("bfe") ? 2 : 3;
+                for (int k = 0; k < n; k++) checkReg(i, i.operands().get(k), k < values ? t : Type.U32, k < values ? t.bits() : 32);
+            }
+            if (i.opcode().equals("cvt") && n == 2 && (t == Type.F32 || t == Type.F64 || t == Type.F16) && i.operands().get(1) instanceof Operand.IntImm)
+                error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (an integer constant for a " + t.modifier() + " source)");
         }
 
         /** A state space's directive that the grammar took for some other directive: {@code .reg %r1, 0;}. */
@@ -341,7 +382,7 @@ public final class Checker {
         }
 
         static final Set<String> SAME_TYPE = Set.of("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg",
-                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta");
+                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta", "sad");
 
         /** The relaxed type rules for instructions whose register operands all have the instruction's type. */
         void types(Instruction i) {
@@ -358,6 +399,11 @@ public final class Checker {
                 boolean predicateSlot = i.opcode().equals("setp") && (k == 0 || k == 3) || i.opcode().equals("selp") && k == 3;
                 Type want = predicateSlot ? Type.PRED : t;
                 int bits = want.bits() * (wide && (k == 0 || k == 3 && i.opcode().equals("mad")) ? 2 : 1);
+                if (o instanceof Operand.IntImm && (want == Type.F32 || want == Type.F64)) {  // ptxas: add.f32 %f1, %f2, 1
+                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (an integer constant for a "
+                            + want.modifier() + " operand: 1.0 is 0f3F800000)");
+                    return;
+                }
                 if (o instanceof Operand.Pair p) {
                     checkReg(i, p.first(), want, bits);
                     checkReg(i, p.second(), want, bits);
