@@ -79,6 +79,14 @@ public final class Ptx {
             globals.addAll(b.globals);
             functions.addAll(b.functions);
         }
+        if (version == null || targets.isEmpty() || addressSize < 0) {
+            // the module's header shares its piece with the first function (no ';' between them): a syntax error
+            // there lost it, and with it the version and target the other functions are checked against
+            Header h = header(text);
+            if (version == null) version = h.version();
+            if (targets.isEmpty()) targets.addAll(h.targets());
+            if (addressSize < 0) addressSize = h.addressSize();
+        }
         if (version == null) diags.add(new Diagnostic(moduleName, 1, 1, "missing .version directive"));
         PtxModule module = new PtxModule(moduleName, version, List.copyOf(targets), addressSize < 0 ? 64 : addressSize,
                 List.copyOf(globals), List.copyOf(functions));
@@ -90,6 +98,29 @@ public final class Ptx {
                     module.functions().stream().filter(f -> !checked.failed().contains(f.name())).toList());
         }
         return new Parsed(module, List.copyOf(diags), Set.copyOf(failed));
+    }
+
+    /** The header directives as they begin their lines before the first brace (comments aside). */
+    record Header(String version, List<String> targets, int addressSize) {}
+
+    private static final java.util.regex.Pattern HEADER = java.util.regex.Pattern.compile(
+            "(?m)^[ \\t]*\\.(version|target|address_size)[ \\t]+([^\\n/]*)");
+
+    static Header header(String text) {
+        int brace = text.indexOf('{');
+        java.util.regex.Matcher m = HEADER.matcher(brace < 0 ? text : text.substring(0, brace));
+        String version = null;
+        List<String> targets = new ArrayList<>();
+        int addressSize = -1;
+        while (m.find()) {
+            String value = m.group(2).trim();
+            switch (m.group(1)) {
+                case "version" -> { if (version == null && value.matches("[0-9]+\\.[0-9]+")) version = value; }
+                case "target" -> { for (String t : value.split(",")) if (!t.isBlank()) targets.add(t.trim()); }
+                default -> { if (addressSize < 0 && value.matches("32|64")) addressSize = Integer.parseInt(value); }
+            }
+        }
+        return new Header(version, targets, addressSize);
     }
 
     private static Chunks.Chunk wholeOf(List<Chunks.Chunk> chunks) {

@@ -180,6 +180,21 @@ class FrontEndTest {
         assertTrue(lenient(".visible .func f(.reg .u64 p)\n{\nret;\n}\n").ok(), "a .func's parameters may be registers");
     }
 
+    /** The header shares a piece with the first function: a syntax error there must not lose the version and target. */
+    @Test
+    void aBrokenFirstFunctionKeepsTheModulesHeader() {
+        String text = HEAD + ".visible .entry a()\n{\n.reg .b32 %r<2>;\nadd.u32 %r1, ;\nret;\n}\n"
+                + ".visible .entry b(.param .u64 p)\n{\n.reg .b32 %r<12>;\n.reg .f32 %f<8>;\n"
+                + "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f1,%f2,%f3,%f4};\n"
+                + "ret;\n}\n";
+        Ptx.Parsed p = Ptx.parseLenient("t.ptx", text);
+        assertEquals(1, p.diagnostics().size(), p.log());
+        assertTrue(p.log().contains("function a:"), p.log());
+        assertEquals("8.0", p.module().version());
+        assertEquals(80, p.module().smVersion(), "b's mma is checked against sm_80, not refused");
+        assertNotNull(p.module().function("b"));
+    }
+
     @Test
     void stateSpaces() {
         String shared = ".shared .align 4 .b8 smem[64];\n.const .align 4 .b32 c;\n";

@@ -23,9 +23,9 @@ class ImplicitConversionsTest {
             \tld.param.u64 %rd1, [p];
             \tld.param.u8 %r1, [c];
             \tld.global.s8 %r2, [%rd1];
-            \tld.global.v2.u16 {%r3, %rs1}, [%rd1+2];
+            \tld.global.v2.u16 {%r3, %r0}, [%rd1+2];
             \tst.global.u8 [%rd1+8], %r2;
-            \tst.global.v2.b16 [%rd1+12], {%r3, %rs1};
+            \tst.global.v2.b16 [%rd1+12], {%r3, %r0};
             \tcvt.rn.f32.s16 %f1, %r3;
             \tcvt.s8.s32 %r4, %r2;
             \tcvt.rn.f16.f32 %r5, %f1;
@@ -47,17 +47,18 @@ class ImplicitConversionsTest {
         // loads extend by the instruction type's kind
         assertTrue(printed.contains("cvt.u32.u8 %r1, %__ic0;"), printed);
         assertTrue(printed.contains("ld.global.s8 %__ic1, [%rd1];") && printed.contains("cvt.s32.s8 %r2, %__ic1;"), printed);
-        assertTrue(printed.contains("ld.global.v2.u16 {%__ic2, %rs1}, [%rd1+2];"), "a vector's wide element only: " + printed);
+        assertTrue(printed.contains("ld.global.v2.u16 {%__ic2, %__ic3}, [%rd1+2];") && printed.contains("cvt.u32.u16 %r0, %__ic3;"),
+                "each element of a vector of wide registers: " + printed);
         // stores and conversion sources truncate
-        assertTrue(printed.contains("cvt.u8.u32 %__ic3, %r2;") && printed.contains("st.global.u8 [%rd1+8], %__ic3;"), printed);
-        assertTrue(printed.contains("cvt.u16.u32 %__ic5, %r3;") && printed.contains("cvt.rn.f32.s16 %f1, %__ic5;"), printed);
+        assertTrue(printed.contains("cvt.u8.u32 %__ic4, %r2;") && printed.contains("st.global.u8 [%rd1+8], %__ic4;"), printed);
+        assertTrue(printed.contains("cvt.u16.u32 %__ic7, %r3;") && printed.contains("cvt.rn.f32.s16 %f1, %__ic7;"), printed);
         // a narrowing conversion into a wide register: convert, then sign-extend by the destination type
-        assertTrue(printed.contains("cvt.s8.s32 %__ic6, %r2;") && printed.contains("cvt.s32.s8 %r4, %__ic6;"), printed);
+        assertTrue(printed.contains("cvt.s8.s32 %__ic8, %r2;") && printed.contains("cvt.s32.s8 %r4, %__ic8;"), printed);
         // an f16 result in a 32-bit register: its bits, zero-extended
-        assertTrue(printed.contains("cvt.rn.f16.f32 %__ic7, %f1;") && printed.contains("cvt.u32.u16 %r5, %__ic7;"), printed);
+        assertTrue(printed.contains("cvt.rn.f16.f32 %__ic9, %f1;") && printed.contains("cvt.u32.u16 %r5, %__ic9;"), printed);
         // same sizes, immediates and a block's own (wider) declaration
         assertTrue(printed.contains("ld.global.u32 %r6, [%rd1];") && printed.contains("st.global.u8 [%rd1], 7;"), printed);
-        assertTrue(printed.contains("cvt.u64.u16 %r7, %__ic8;"), "the block's %r7 is 64-bit: " + printed);
+        assertTrue(printed.contains("cvt.u64.u16 %r7, %__ic10;"), "the block's %r7 is 64-bit: " + printed);
         assertDoesNotThrow(() -> Ptx.parse("again.ptx", printed), "the result checks again");
     }
 
