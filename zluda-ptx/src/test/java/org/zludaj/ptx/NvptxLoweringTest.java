@@ -55,9 +55,9 @@ class NvptxLoweringTest {
                 + "ld.global.u32 %s1, [%gv+4];\n{\n.param .u32 a;\n.param .u32 b;\nst.param.u32 [a], %s1;\n"
                 + "call.uni (b), %f, (a);\nld.param.u32 %s2, [b];\n}\nst.global.u32 [%rd1], %s2;\nret;\n}\n";
         String out = Compiler.nvptx(Ptx.parse("k.ptx", ptx), 90);
-        assertTrue(out.contains(".entry " + NvptxTarget.PERCENT + "k(") && out.contains(NvptxTarget.PERCENT + "gv"), out);
-        assertEquals(NvptxTarget.PERCENT + "k", NvptxTarget.nvptxName("%k"));
-        assertEquals("k", NvptxTarget.nvptxName("k"));
+        assertTrue(out.contains(".entry " + org.zludaj.ptx.target.NvptxNames.PERCENT + "k(") && out.contains(org.zludaj.ptx.target.NvptxNames.PERCENT + "gv"), out);
+        assertEquals(org.zludaj.ptx.target.NvptxNames.PERCENT + "k", org.zludaj.ptx.target.NvptxNames.of("%k"));
+        assertEquals("k", org.zludaj.ptx.target.NvptxNames.of("k"));
     }
 
     @Test

@@ -28,24 +28,10 @@ public record NvptxTarget(int sm) implements Target {
         return "nvptx64-nvidia-cuda";
     }
 
-    /** What a PTX name that begins with {@code %} begins with in our NVPTX. */
-    public static final String PERCENT = "__zluda_pct$";
-
-    /**
-     * PTX names may begin with {@code %} ({@code .entry %k}, {@code .global .u32 %v}: ptxas takes them), LLVM's NVPTX
-     * assembler does not: it ended the process ("LLVM ERROR: Symbol name with unsupported characters", found by
-     * tools/ptxas_accept_diff.py). Such a name becomes {@link #PERCENT} + the rest, in the output and in the driver's
-     * lookups of it.
-     */
+    /** PTX names beginning with {@code %} renamed ({@link NvptxNames}): LLVM's NVPTX assembler ends the process on them. */
     @Override
     public String symbol(String ptxName) {
-        return nvptxName(ptxName);
-    }
-
-    /** {@link #symbol}, for the driver's lookups in our NVPTX. */
-    public static String nvptxName(String ptxName) {
-        int i = ptxName.indexOf('%');
-        return i < 0 ? ptxName : ptxName.substring(0, i) + PERCENT + ptxName.substring(i + 1);
+        return NvptxNames.of(ptxName);
     }
 
     @Override

@@ -349,7 +349,7 @@ public final class CudaBackend implements Backend {
         CudaProgram p = (CudaProgram) load(unit, nvidiaJit ? withVariables(unit, ((CudaProgram) module).ptx()) : unit);
         org.zludaj.driver.backend.VariableSlots.fill(unit, module, symbol -> {
             long[] slot = new long[2];
-            return NvidiaDriver.global(p.module, org.zludaj.ptx.target.NvptxTarget.nvptxName(symbol), slot) != 0 ? 0 : slot[0];
+            return NvidiaDriver.global(p.module, org.zludaj.ptx.target.NvptxNames.of(symbol), slot) != 0 ? 0 : slot[0];
         }, (address, value) -> {  // two 32-bit fills: no host buffer needed
             check(NvidiaDriver.fill(address, 4, (int) value, 1), "cuMemsetD32");
             check(NvidiaDriver.fill(address + 4, 4, (int) (value >>> 32), 1), "cuMemsetD32");
@@ -377,7 +377,7 @@ public final class CudaBackend implements Backend {
         public Kernel kernel(String name) {
             Function f = ptx.function(name);
             long[] fn = new long[1];
-            if (f == null || !f.entry() || NvidiaDriver.function(module, org.zludaj.ptx.target.NvptxTarget.nvptxName(name), fn) != 0) return null;
+            if (f == null || !f.entry() || NvidiaDriver.function(module, org.zludaj.ptx.target.NvptxNames.of(name), fn) != 0) return null;
             LOADED_IN.put(fn[0], RESETS.get());
             int staticShared = NvidiaDriver.functionAttribute(fn[0], 1);  // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES
             return new Kernel(name, fn[0], f, staticShared, false, NvidiaDriver.functionAttribute(fn[0], 3));
@@ -386,7 +386,7 @@ public final class CudaBackend implements Backend {
         @Override
         public Global global(String name) {
             long[] g = new long[2];
-            return NvidiaDriver.global(module, org.zludaj.ptx.target.NvptxTarget.nvptxName(name), g) != 0 ? null : new Global(g[0], g[1]);
+            return NvidiaDriver.global(module, org.zludaj.ptx.target.NvptxNames.of(name), g) != 0 ? null : new Global(g[0], g[1]);
         }
     }
 
