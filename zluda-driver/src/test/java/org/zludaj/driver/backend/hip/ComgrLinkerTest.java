@@ -19,15 +19,19 @@ import org.zludaj.ptx.llvm.Tools;
  * for the GPUs it lists and ld.lld for the others (ZLUDA_CODEOBJECT chooses one for all).
  */
 class ComgrLinkerTest {
-    @Test
-    void comgrLinksOurRelocatableObjectsLikeLld(@TempDir Path dir) throws Exception {
-        ComgrLinker comgr;
+    /** This machine's comgr; the test is skipped, saying why, where there is none. */
+    private static ComgrLinker comgrOrSkip() {
         try {
-            comgr = ComgrLinker.open();
+            return ComgrLinker.open();
         } catch (java.io.IOException e) {
             Assumptions.abort("no comgr here (" + e.getMessage() + "): apt-get install libamd-comgr2");
-            return;
+            return null;
         }
+    }
+
+    @Test
+    void comgrLinksOurRelocatableObjectsLikeLld(@TempDir Path dir) throws Exception {
+        ComgrLinker comgr = comgrOrSkip();
         assertTrue(comgr.library().startsWith("libamd_comgr"), comgr.library());
         var ptx = Ptx.parse("k.ptx", HipBackendTest.PTX);
         int linked = 0;
@@ -104,13 +108,7 @@ class ComgrLinkerTest {
 
     @Test
     void theDefaultLinksWithComgrWhereItKnowsTheGpuAndTheCacheServesItsOwn(@TempDir Path dir) throws Exception {
-        ComgrLinker comgr;
-        try {
-            comgr = ComgrLinker.open();
-        } catch (java.io.IOException e) {
-            Assumptions.abort("no comgr here (" + e.getMessage() + "): apt-get install libamd-comgr2");
-            return;
-        }
+        ComgrLinker comgr = comgrOrSkip();
         var ptx = Ptx.parse("k.ptx", HipBackendTest.PTX);
         var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 24);
         Compiler.CodeObjectLinker auto = HipBackend.linker(null);
