@@ -158,6 +158,7 @@ class FrontEndTest {
             {"bfe.u64 %r1, %rd1, %r2, %r3;", "bfe.u64: register %r1"},
             {"bfi.b32 %r1, %r2, %r3, %rd1, %r1;", "bfi.b32: register %rd1"},
             {"sad.s32 %r1, %r2, %r3, %rd1;", "sad.s32: register %rd1"},
+            {"addc.cc.u32 %r1, %r2, %rd1;", "addc.cc.u32: register %rd1"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));

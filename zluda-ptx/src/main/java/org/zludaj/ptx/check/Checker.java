@@ -382,7 +382,7 @@ public final class Checker {
         }
 
         static final Set<String> SAME_TYPE = Set.of("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg",
-                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta", "sad");
+                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta", "sad", "addc", "subc");
 
         /** The relaxed type rules for instructions whose register operands all have the instruction's type. */
         void types(Instruction i) {
