@@ -28,11 +28,6 @@ import org.zludaj.ptx.target.Target;
 final class KernelParamWindow {
     private KernelParamWindow() {}
 
-    /** Whether kernel {@code f} receives its parameters by reference on {@code target} ({@link Target#paramsByReference}). */
-    static boolean byReference(Target target, Function f) {
-        return f.entry() && target.paramsByReference() && takesAddress(f);
-    }
-
     /** Adds kernel {@code name} taking its parameters by reference: one pointer each, marked by {@link Target#byReference}. */
     static LLVMValueRef addByReference(Target target, LLVMModuleRef m, LLVMContextRef ctx, String name, Function f, List<LLVMTypeRef> types) {
         LLVMTypeRef[] pointers = new LLVMTypeRef[types.size()];

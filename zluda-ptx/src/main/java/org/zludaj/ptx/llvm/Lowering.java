@@ -208,6 +208,8 @@ public final class Lowering {
     private record Param(LLVMValueRef address, Variable variable) {}
 
     private Function fn;
+    /** Whether the kernel being lowered takes a parameter's address ({@link KernelParamWindow}): its body scanned once. */
+    private boolean takesParamAddress;
     LLVMValueRef kernel;
     LLVMBuilderRef b;
     private Map<String, Reg> regs;
@@ -243,7 +245,8 @@ public final class Lowering {
         for (Variable p : f.params()) paramTypes.add(paramType(p));
         if (isKernel) {
             String symbol = target.kernelSymbol(f.name(), symbolPrefix);
-            kernel = KernelParamWindow.byReference(target, f) ? KernelParamWindow.addByReference(target, module, ctx, symbol, f, paramTypes)
+            takesParamAddress = KernelParamWindow.takesAddress(f);
+            kernel = takesParamAddress && target.paramsByReference() ? KernelParamWindow.addByReference(target, module, ctx, symbol, f, paramTypes)
                     : LLVMAddFunction(module, symbol, target.kernelType(ctx, paramTypes));
             target.markKernel(module, kernel);
             target.boundThreads(kernel, f.maxThreads());
@@ -259,9 +262,9 @@ public final class Lowering {
             LLVMPositionBuilderAtEnd(b, entryBlock);
             threadContext = target.threadContext(kernel, isKernel);
             if (isKernel) {
-                List<LLVMValueRef> addrs = KernelParamWindow.byReference(target, f) ? KernelParamWindow.arguments(target, ctx, b, kernel, paramTypes.size())
-                        : target.kernelParams(ctx, b, kernel, paramTypes);
-                if (target.recordsParamWindow() && KernelParamWindow.takesAddress(f))
+                List<LLVMValueRef> addrs = takesParamAddress && target.paramsByReference()
+                        ? KernelParamWindow.arguments(target, ctx, b, kernel, paramTypes.size()) : target.kernelParams(ctx, b, kernel, paramTypes);
+                if (takesParamAddress && target.recordsParamWindow())
                     addrs = KernelParamWindow.copy(target, module, ctx, b, threadContext, paramTypes, addrs);
                 for (int i = 0; i < f.params().size(); i++) params.put(f.params().get(i).name(), new Param(addrs.get(i), f.params().get(i)));
             } else {
