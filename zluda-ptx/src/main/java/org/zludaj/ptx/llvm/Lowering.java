@@ -137,14 +137,14 @@ public final class Lowering {
      * vectors, predicates), passed as a pointer to their storage. By value, a recursive function keeps no pointers to
      * its caller's slots across its own calls: NVIDIA's ptxas then needs about the stack frame nvcc's code needs.
      */
-    private LLVMTypeRef byValue(Variable v) {
+    LLVMTypeRef byValue(Variable v) {
         if (v.vectorWidth() > 1 || !v.arrayDims().isEmpty() || v.type() == Type.PRED) return null;
         long n = v.type().bytes();
         return n == 1 || n == 2 || n == 4 || n == 8 ? LLVMIntTypeInContext(ctx, (int) (8 * n)) : null;
     }
 
     /** The result passed by value: the only result, when it is a scalar; else null (results by pointer). */
-    private LLVMTypeRef returnByValue(List<Variable> rets) {
+    LLVMTypeRef returnByValue(List<Variable> rets) {
         return rets.size() == 1 ? byValue(rets.get(0)) : null;
     }
 
@@ -203,17 +203,17 @@ public final class Lowering {
         }
     }
 
-    private record Reg(LLVMValueRef slot, Type type, LLVMTypeRef llvmType) {}
+    record Reg(LLVMValueRef slot, Type type, LLVMTypeRef llvmType) {}
 
-    private record Param(LLVMValueRef address, Variable variable) {}
+    record Param(LLVMValueRef address, Variable variable) {}
 
     private Function fn;
     /** Whether the kernel being lowered takes a parameter's address ({@link KernelParamWindow}): its body scanned once. */
     private boolean takesParamAddress;
     LLVMValueRef kernel;
     LLVMBuilderRef b;
-    private Map<String, Reg> regs;
-    private Map<String, Param> params;
+    Map<String, Reg> regs;
+    Map<String, Param> params;
     private Map<String, LLVMBasicBlockRef> labels;
     private LLVMBasicBlockRef entryBlock;
 
@@ -503,7 +503,8 @@ public final class Lowering {
     final FloatOps floats = new FloatOps(this);
     private final MatrixOps matrices = new MatrixOps(this);
     final AsyncBarriers barriers = new AsyncBarriers(this);
-    private final DevicePrintf printf = new DevicePrintf(this);
+    final DevicePrintf printf = new DevicePrintf(this);
+    private final Calls calls = new Calls(this);
     private final TextureOps textures = new TextureOps(this);
     private final VideoOps video = new VideoOps(this);
     private final SimdVideoOps simdVideo = new SimdVideoOps(this);
@@ -537,7 +538,7 @@ public final class Lowering {
                 else if (o.get(0) instanceof Operand.Vector v) unpack(i, v, read(i, o.get(1), t), t);
                 else write(i, o.get(0), read(i, o.get(1), t), t);
             }
-            case "call" -> call(i);
+            case "call" -> calls.call(i);
             case "brx" -> brx(i);
             case "membar", "fence" -> LLVMBuildFence(b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
             case "prefetch", "prefetchu", "applypriority", "discard", "pmevent" -> { }  // hints without effect on results
@@ -644,100 +645,6 @@ public final class Lowering {
                     LLVMIntTypeInContext(ctx, w), "");
             write(i, v.elements().get(k), e, part);
         }
-    }
-
-    /** call (rets), f, (args)[, proto]: every return value and argument is passed as a pointer to its .param storage. */
-    private void call(Instruction i) {
-        List<Operand> ops = i.operands();
-        int k = 0;
-        List<Operand> rets = List.of();
-        if (ops.get(0) instanceof Operand.Tuple t) {
-            rets = t.elements();
-            k = 1;
-        }
-        Operand callee = ops.get(k++);
-        List<Operand> args = k < ops.size() && ops.get(k) instanceof Operand.Tuple t ? t.elements() : List.of();
-        if (callee instanceof Operand.Name rn && ptx.function(rn.name()) != null && !ptx.function(rn.name()).isDefined()
-                && target.bufferedPrintf() && DevicePrintf.handles(rn.name())) {
-            List<LLVMValueRef> retPointers = new ArrayList<>(), argPointers = new ArrayList<>();
-            for (Operand r : rets) retPointers.add(paramPointer(i, r));
-            for (Operand a : args) argPointers.add(paramPointer(i, a));
-            printf.call(i, rn.name(), retPointers, argPointers);
-            return;
-        }
-        if (callee instanceof Operand.Name rn && ptx.function(rn.name()) != null && !ptx.function(rn.name()).isDefined()
-                && target.hasRuntimeCall(rn.name())) {
-            List<LLVMValueRef> retPointers = new ArrayList<>(), argPointers = new ArrayList<>();
-            for (Operand r : rets) retPointers.add(paramPointer(i, r));
-            for (Operand a : args) argPointers.add(paramPointer(i, a));
-            target.runtimeCall(module, b, ctx, rn.name(), retPointers, argPointers);
-            return;
-        }
-        String name = callee instanceof Operand.Name n ? n.name() : "";
-        Function declared = ptx.function(name);
-        // an extern device function (NVIDIA's device runtime, ours per target) takes every value by pointer
-        boolean external = declared != null && !declared.isDefined();
-        List<Variable> retVars = new ArrayList<>(), argVars = new ArrayList<>();
-        for (Operand r : rets) retVars.add(paramVariable(i, r));
-        for (Operand a : args) argVars.add(paramVariable(i, a));
-        LLVMTypeRef retType = external ? null : returnByValue(retVars);
-        List<LLVMValueRef> values = new ArrayList<>();
-        List<LLVMTypeRef> types = new ArrayList<>();
-        if (threadContext != null) values.add(threadContext);
-        if (retType == null) {
-            for (Operand r : rets) {
-                values.add(paramPointer(i, r));
-                types.add(target.paramPointerType(ctx));
-            }
-        }
-        for (int k2 = 0; k2 < args.size(); k2++) {
-            LLVMTypeRef t = external ? null : byValue(argVars.get(k2));
-            LLVMValueRef p = paramPointer(i, args.get(k2));
-            values.add(t == null ? p : LLVMBuildLoad2(b, t, p, ""));
-            types.add(t == null ? target.paramPointerType(ctx) : t);
-        }
-        LLVMTypeRef type = target.functionType(ctx, types, retType != null ? retType : LLVMVoidTypeInContext(ctx));
-        LLVMValueRef f;
-        if (callee instanceof Operand.Name n && functions.containsKey(n.name())) {
-            f = functions.get(n.name());
-        } else if (callee instanceof Operand.Name n && regs.containsKey(n.name())) {
-            f = LLVMBuildIntToPtr(b, read(i, callee, Type.U64), LLVMPointerTypeInContext(ctx, 0), "");
-        } else {
-            throw new Unsupported(i.line(), "call of " + callee + " is not supported yet");
-        }
-        if (external) {  // an extern device function: NVIDIA's device runtime
-            String impl = target.runtimeFunction(name);
-            if (impl == null)
-                throw new Unsupported(i.line(), "call of the device runtime's " + name + " is not supported yet on " + target.name());
-            LLVMValueRef g = LLVMGetNamedFunction(module, impl);
-            f = g != null && !g.isNull() ? g : LLVMAddFunction(module, impl, type);
-        }
-        LLVMValueRef result = LLVMBuildCall2(b, type, f, Ll.array(values.toArray(new LLVMValueRef[0])), values.size(), "");
-        if (retType != null) LLVMBuildStore(b, result, paramPointer(i, rets.get(0)));
-    }
-
-    /** The .param variable (or the function's own parameter) a call passes. */
-    private Variable paramVariable(Instruction i, Operand o) {
-        if (o instanceof Operand.Name n) {
-            Var v = variable(n.name());
-            if (v != null) return v.v();
-            if (params.containsKey(n.name())) return params.get(n.name()).variable();
-        }
-        throw new Unsupported(i.line(), "call argument " + o + " must be a .param variable");
-    }
-
-    private LLVMValueRef paramPointer(Instruction i, Operand o) {
-        if (o instanceof Operand.Name n) {
-            Var v = variable(n.name());
-            if (v != null) {
-                LLVMValueRef p = variablePointer(v, i);
-                int want = target.addressSpace(StateSpace.PARAM);
-                if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
-                return p;
-            }
-            if (params.containsKey(n.name())) return params.get(n.name()).address;
-        }
-        throw new Unsupported(i.line(), "call argument " + o + " must be a .param variable");
     }
 
     /** brx.idx index, targets: a switch over the .branchtargets list. */
