@@ -80,7 +80,12 @@ final class ModelBuilder {
 
     private Function function(PtxParser.FunctionContext f) {
         List<String> attrs = new ArrayList<>();
-        for (PtxParser.AttributeContext a : f.attribute()) attrs.add(attributeText(a));
+        for (PtxParser.AttributeContext a : f.attribute()) {
+            String t = attributeText(a);
+            // as ptxas: ".visible .visible .entry" and ".visible 4 .entry" are syntax errors
+            if (attrs.contains(t) || a.INT() != null) error(a, "Parsing error near '" + (a.INT() != null ? a.INT().getText() : t) + "': syntax error");
+            attrs.add(t);
+        }
         boolean entry = f.kind.getText().equals(".entry");
         List<Variable> returns = List.of(), params = List.of();
         int nameIndex = f.name.getTokenIndex();
@@ -154,6 +159,10 @@ final class ModelBuilder {
         List<String> other = new ArrayList<>();
         for (PtxParser.AttributeContext a : attributes) {
             String key = a.DOT_ID().isEmpty() ? a.getText() : a.DOT_ID(0).getText();
+            if (a.INT() != null && !key.equals(".align") || a.INT() == null && key.equals(".align") && a.DOT_ID().size() == 1) {
+                // as ptxas: a number belongs to .align alone (".shared 4 .b32 s[8]" is a syntax error)
+                error(a, "Parsing error near '" + (a.INT() != null ? a.INT().getText() : key) + "': syntax error in the declaration of " + name);
+            }
             StateSpace s = StateSpace.of(key);
             Type t = Type.of(key);
             if (pointer || a.DOT_ID().size() > 1) other.add(attributeText(a));           // .ptr .global .align 16: the pointee's

@@ -159,6 +159,23 @@ class FrontEndTest {
             {"bfi.b32 %r1, %r2, %r3, %rd1, %r1;", "bfi.b32: register %rd1"},
             {"sad.s32 %r1, %r2, %r3, %rd1;", "sad.s32: register %rd1"},
             {"addc.cc.u32 %r1, %r2, %rd1;", "addc.cc.u32: register %rd1"},
+            // float operands (tools/ptxas_accept_diff.py, seeds 5 and 6): no integer constant; half types registers only
+            {".reg .b16 %h<3>;\nadd.f16 %h1, %h2, 0x3C00;", "Arguments mismatch for instruction 'add' (a constant for a .f16 operand"},
+            {"add.f16x2 %r1, %r2, 1;", "a constant for a .f16x2 operand"},
+            {".reg .b16 %h<3>;\nfma.rn.relu.f16 %h1, 8, %h1, %h1;", "a constant for a .f16 operand"},
+            {"red.global.add.noftz.f16x2 [%rd1], 1;", "Arguments mismatch for instruction 'red' (a constant for a .f16x2"},
+            {"red.global.add.f32 [%rd1], 1;", "Arguments mismatch for instruction 'red' (an integer constant for a .f32"},
+            {"atom.global.add.f32 %f1, [%rd1], 1;", "Arguments mismatch for instruction 'atom'"},
+            {"st.global.f32 [%rd1], 1;", "Arguments mismatch for instruction 'st'"},
+            {".reg .b16 %h<3>;\ncvt.f32.f16 %f1, 0f3F800000;", "Arguments mismatch for instruction 'cvt' (a constant for a .f16"},
+            {"testp.finite.f32 %p1, 1;", "Arguments mismatch for instruction 'testp'"},
+            {"set.eq.u32.f32 %r1, %f1, 1;", "Arguments mismatch for instruction 'set'"},
+            {".reg .b16 %h<3>;\nmov.f16 %h1, %h2;", "modifier .f16 is not valid for mov"},
+            {"mov.f16x2 %r1, %r2;", "modifier .f16x2 is not valid for mov"},
+            {"redux.sync.add.u32 %r1, %rd1, -1;", "redux.sync.add.u32: register %rd1"},
+            {".local .align 8 .b8 lm[];", "Non-external variable 'lm' has incomplete type"},
+            {"st.global.b32 [%rd1.param0], %r1;", "Parsing error near '.param0'"},
+            {".shared 4 .b32 s[8];", "Parsing error near '4'"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));
@@ -172,13 +189,19 @@ class FrontEndTest {
                 "st.global.u32 [%rd1], %rd2;", "st.global.v2.f32 [%rd1], {%f1, %r1};", "ld.global.v2.u32 {%f1, %r1}, [%rd2];",
                 "ld.global.b32 %r1, [%rd1+ +4];", ".reg .v2 .b32 %vr;\nxor.b32 %r1, %vr.x, %r2;", "ld.local.u32 %r1, [16];",
                 "cvt.rn.f32.s32 %f1, 5;", "mov.b32 %f1, 0;", "setp.eq.f32 %p1, %f1, 0f00000000;", "bfe.u64 %rd1, %rd1, %r2, %r3;",
-                "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, !%p1, -1;")) {
+                "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, !%p1, -1;",
+                "st.global.f32 [%rd1], 0f3F800000;", "atom.global.add.f32 %f1, [%rd1], 0f3F800000;", "set.eq.f32.u32 %f1, %r2, 1;",
+                "cvt.rn.f16x2.f32 %r1, %f1, 0f3F800000;", ".reg .b16 %h<3>;\nmov.b16 %h1, 0x3C00;", "atom.global.cas.b32 %r1, [%rd1], 1, 2;",
+                "redux.sync.add.u32 %r1, %r2, -1;", ".extern .shared .align 4 .b8 dyn[];", ".reg .v2 .b32 %vr;\nmov.b32 %r1, %vr.y;")) {
             Ptx.Parsed p = lenient(g + kernel("k", ok));
             assertTrue(p.ok(), ok + ": " + p.log());
         }
         assertTrue(lenient(".visible .entry .entry k(.param .u64 p)\n{\nret;\n}\n").log().contains("a second .entry"));
         assertTrue(lenient(".visible .entry k(.reg .u64 p)\n{\nret;\n}\n").log().contains("Entry parameter 'p' must have .param state space"));
         assertTrue(lenient(".visible .func f(.reg .u64 p)\n{\nret;\n}\n").ok(), "a .func's parameters may be registers");
+        assertTrue(lenient(".visible .visible .entry k(.param .u64 p)\n{\nret;\n}\n").log().contains("Parsing error near '.visible'"));
+        assertTrue(lenient(".global .align 4 .u32 arr[];\n" + kernel("k", "")).log().contains("Non-external variable 'arr' has incomplete type"));
+        assertTrue(lenient(".global .align 4 .u32 arr[] = {1, 2};\n.extern .global .align 4 .u32 e[];\n" + kernel("k", "")).ok());
     }
 
     /** The header shares a piece with the first function: a syntax error there must not lose the version and target. */

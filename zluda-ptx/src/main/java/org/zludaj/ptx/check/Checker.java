@@ -50,6 +50,7 @@ public final class Checker {
         for (Variable v : m.globals()) {
             if (globals.put(v.name(), v) != null && !v.attributes().contains(".extern"))
                 diags.add(new Diagnostic(m.name(), v.line(), 0, "duplicate declaration of " + v.name()));
+            if (incomplete(v)) diags.add(new Diagnostic(m.name(), v.line(), 0, incompleteMessage(v)));
         }
         for (Function f : m.functions()) functions.add(f.name());
         int ptx = 0, sm = m.smVersion();
@@ -69,6 +70,15 @@ public final class Checker {
             }
         }
         return new Result(diags, failed);
+    }
+
+    /** As ptxas: an array of unknown size ({@code x[]}) is .extern or has an initializer that sizes it. */
+    static boolean incomplete(Variable v) {
+        return v.arrayDims().contains(-1L) && v.initializer() == null && !v.attributes().contains(".extern") && v.space() != StateSpace.PARAM;
+    }
+
+    static String incompleteMessage(Variable v) {
+        return "Non-external variable '" + v.name() + "' has incomplete type";
     }
 
     private static void checkInitializer(PtxModule m, Variable v, Map<String, Variable> globals, Set<String> functions,
@@ -148,6 +158,7 @@ public final class Checker {
                     for (Variable v : d.variables()) {
                         if (v.initializer() != null && v.space() != StateSpace.GLOBAL && v.space() != StateSpace.CONST)
                             error(v.line(), 0, "No initial value is allowed for '" + v.name() + "' in this state space");
+                        if (incomplete(v)) error(v.line(), 0, incompleteMessage(v));
                         if (v.rangeCount() > 0) {
                             for (int i = 0; i < v.rangeCount(); i++) declare(scope, v.name() + i, v);
                         } else {
@@ -288,6 +299,10 @@ public final class Checker {
                         + (sync ? ": .sync takes a member mask last" : "") + ")");
                 return;
             }
+            if (i.opcode().equals("wmma") && (i.has(".mma") ? n != 4 : n < 2 || n > 3)) {  // load/store: the stride is optional
+                error(i.line(), i.column(), "Arguments mismatch for instruction 'wmma' (" + n + " operands)");
+                return;
+            }
             Type t = null;
             for (String mod : i.modifiers()) {
                 Type x = Type.of(mod);
@@ -298,8 +313,54 @@ public final class Checker {
                 int values = i.opcode().equals("bfe") ? 2 : 3;
                 for (int k = 0; k < n; k++) checkReg(i, i.operands().get(k), k < values ? t : Type.U32, k < values ? t.bits() : 32);
             }
-            if (i.opcode().equals("cvt") && n == 2 && (t == Type.F32 || t == Type.F64 || t == Type.F16) && i.operands().get(1) instanceof Operand.IntImm)
-                error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (an integer constant for a " + t.modifier() + " source)");
+            if (i.opcode().equals("redux") && n == 3) {  // redux.sync.add.u32 %r5, %rd11, m: "Arguments mismatch"
+                checkReg(i, i.operands().get(0), t, t.bits());
+                checkReg(i, i.operands().get(1), t, t.bits());
+                checkReg(i, i.operands().get(2), Type.U32, 32);
+            }
+            floatConstants(i, t);
+        }
+
+        /** The operands of each instruction that have its (last) type, where it is a float type: the others are
+         *  predicates, addresses, or have types of their own (cvt's and set's destinations). */
+        static final Map<String, int[]> FLOAT_OPERANDS = Map.ofEntries(
+                Map.entry("cvt", new int[] {1, 2}), Map.entry("set", new int[] {1, 2}), Map.entry("testp", new int[] {1}),
+                Map.entry("selp", new int[] {0, 1, 2}), Map.entry("setp", new int[] {1, 2}), Map.entry("st", new int[] {1}),
+                Map.entry("atom", new int[] {2, 3}), Map.entry("red", new int[] {1}));
+
+        /** Unary and binary arithmetic with every operand of the instruction's type. */
+        static final Set<String> FLOAT_ARITHMETIC = Set.of("add", "sub", "mul", "mad", "fma", "div", "min", "max", "neg", "abs",
+                "copysign", "rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "mov");
+
+        /**
+         * As ptxas 13.0 (tools/ptxas_accept_diff.py): an operand of a float type is a register or a float constant
+         * ({@code 0f3F800000}), never an integer constant ({@code add.f32 %f1, %f2, 1} is refused, as are
+         * {@code st.global.f32 [a], 1} and {@code red.add.f32 [a], 1}); one of a half type (f16, f16x2, bf16, bf16x2)
+         * is a register only ({@code add.f16 %h1, %h2, 0x3C00}, {@code red.add.noftz.f16x2 [a], 1},
+         * {@code cvt.f32.f16 %f1, 0f3F800000}: "Arguments mismatch").
+         */
+        void floatConstants(Instruction i, Type t) {
+            if (t == null || !t.isFloat()) return;
+            int[] slots = FLOAT_OPERANDS.get(i.opcode());
+            if (slots == null && !FLOAT_ARITHMETIC.contains(i.opcode())) return;
+            boolean half = t.bytes() == 2 || t == Type.F16X2 || t == Type.BF16X2;
+            for (int k = 0; k < i.operands().size(); k++) {
+                if (slots != null && !contains(slots, k)) continue;
+                Operand o = i.operands().get(k);
+                List<Operand> values = o instanceof Operand.Vector v ? v.elements() : List.of(o);
+                for (Operand e : values) {
+                    if (e instanceof Operand.IntImm || half && e instanceof Operand.FloatImm) {
+                        error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (" + (half ? "a constant" : "an integer constant")
+                                + " for a " + t.modifier() + " operand" + (half ? ": only registers" : ": 1.0 is 0f3F800000") + ")");
+                        return;
+                    }
+                }
+            }
+        }
+
+        private static boolean contains(int[] slots, int k) {
+            for (int x : slots) if (x == k) return true;
+            return false;
         }
 
         /** A state space's directive that the grammar took for some other directive: {@code .reg %r1, 0;}. */
@@ -357,9 +418,17 @@ public final class Checker {
         }
 
         /** Every name an operand mentions must resolve: register, variable, label, function or special register. */
+        /** The suffixes of a vector register's element, a special register's dimension and the video instructions'
+         *  byte and half-word selectors ({@code %r1.b3210}, {@code %r2.h10}). */
+        static final java.util.regex.Pattern COMPONENT = java.util.regex.Pattern.compile("\\.([xyzwrgba]|b[0-7]{1,4}|h[0-3]{1,2})");
+
         void names(Instruction i, Operand o, boolean branchTarget) {
             if (o instanceof Operand.Name n) {
                 String name = n.name();
+                if (n.component() != null && !COMPONENT.matcher(n.component()).matches()) {  // %rd5.param0
+                    error(i.line(), i.column(), "Parsing error near '" + n.component() + "': syntax error");
+                    return;
+                }
                 if (lookup(name) != null || functions.contains(name) || isSpecial(name)) return;
                 if (labels.contains(name)) return;
                 error(i.line(), i.column(), (branchTarget ? "undefined label " : "undefined name ") + name + " in " + i.text());
@@ -399,11 +468,6 @@ public final class Checker {
                 boolean predicateSlot = i.opcode().equals("setp") && (k == 0 || k == 3) || i.opcode().equals("selp") && k == 3;
                 Type want = predicateSlot ? Type.PRED : t;
                 int bits = want.bits() * (wide && (k == 0 || k == 3 && i.opcode().equals("mad")) ? 2 : 1);
-                if (o instanceof Operand.IntImm && (want == Type.F32 || want == Type.F64)) {  // ptxas: add.f32 %f1, %f2, 1
-                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (an integer constant for a "
-                            + want.modifier() + " operand: 1.0 is 0f3F800000)");
-                    return;
-                }
                 if (o instanceof Operand.Pair p) {
                     checkReg(i, p.first(), want, bits);
                     checkReg(i, p.second(), want, bits);

@@ -593,8 +593,12 @@ public final class Lowering {
             if (want != have) base = LLVMBuildAddrSpaceCast(b, base, LLVMPointerTypeInContext(ctx, want), "");
         } else if (a.base() != null && regs.containsKey(a.base().name())) {
             LLVMValueRef v = read(i, a.base(), Type.U64);
+            LLVMValueRef local32 = space == StateSpace.LOCAL && regs.get(a.base().name()).type().bytes() == 4
+                    ? target.localBase32(module, b, threadContext) : null;
             if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // a shared address is an offset in the block's window
                 base = LLVMBuildGEP2(b, i8, sharedBase, Ll.array(v), 1, "");
+            } else if (local32 != null) {  // a 32-bit .local address where they are 64-bit: an offset from the local base
+                base = LLVMBuildGEP2(b, i8, LLVMBuildIntToPtr(b, local32, LLVMPointerTypeInContext(ctx, spaceOf(space)), ""), Ll.array(v), 1, "");
             } else {
                 base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, spaceOf(space)), "");
             }
@@ -838,6 +842,9 @@ public final class Lowering {
                 LLVMValueRef p = variablePointer(v, i);
                 int want = spaceOf(v.v().space());  // e.g. NVPTX allocas are generic: .local needs a local address
                 if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
+                LLVMValueRef local32 = v.v().space() == StateSpace.LOCAL && t.bytes() == 4 ? target.localBase32(module, b, threadContext) : null;
+                if (local32 != null)  // a 32-bit .local address where they are 64-bit: an offset from the local base
+                    return LLVMBuildTrunc(b, LLVMBuildSub(b, LLVMBuildPtrToInt(b, p, LLVMInt64TypeInContext(ctx), ""), local32, ""), it, "");
                 return LLVMBuildPtrToInt(b, p, it, "");
             }
             if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");

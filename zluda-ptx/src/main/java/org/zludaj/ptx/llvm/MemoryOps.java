@@ -185,7 +185,9 @@ final class MemoryOps {
      */
     private void stack(Instruction i) {
         Type t = l.type(i);
-        if (t != Type.U32 && t != Type.U64 || t == Type.U32 && !l.target.localAddressesFit32Bits()) throw l.unsupported(i);
+        if (t != Type.U32 && t != Type.U64) throw l.unsupported(i);
+        // a 32-bit .local address where .local addresses are 64-bit (host): an offset from the target's local base
+        LLVMValueRef base = t == Type.U32 ? l.target.localBase32(l.module, l.b, l.threadContext()) : null;
         LLVMTypeRef local = LLVMPointerTypeInContext(l.ctx, l.spaceOf(StateSpace.LOCAL));
         // allocas live in the data layout's alloca address space (NVPTX: generic, then cvta.to.local)
         var m = ALLOCA_SPACE.matcher(LLVMGetDataLayoutStr(l.module).getString());
@@ -202,17 +204,26 @@ final class MemoryOps {
                 LLVMValueRef size = l.read(i, i.operands().get(1), t);
                 LLVMValueRef a = LLVMBuildArrayAlloca(l.b, LLVMInt8TypeInContext(l.ctx), size, "alloca");
                 LLVMSetAlignment(a, (int) align);
-                l.write(i, i.operands().get(0), LLVMBuildPtrToInt(l.b, toSpace(a, local), l.llvmType(t), ""), t);
+                l.write(i, i.operands().get(0), localAddress(toSpace(a, local), t, base), t);
             }
             case "stacksave" -> {
                 LLVMValueRef sp = Ll.intrinsic(l.module, l.b, "llvm.stacksave", new LLVMTypeRef[] {stack});
-                l.write(i, i.operands().get(0), LLVMBuildPtrToInt(l.b, toSpace(sp, local), l.llvmType(t), ""), t);
+                l.write(i, i.operands().get(0), localAddress(toSpace(sp, local), t, base), t);
             }
             default -> {
-                LLVMValueRef sp = LLVMBuildIntToPtr(l.b, l.read(i, i.operands().get(0), t), local, "");
+                LLVMValueRef v = l.read(i, i.operands().get(0), t);
+                LLVMValueRef sp = base == null ? LLVMBuildIntToPtr(l.b, v, local, "")
+                        : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), LLVMBuildIntToPtr(l.b, base, local, ""),
+                                Ll.array(LLVMBuildZExt(l.b, v, LLVMInt64TypeInContext(l.ctx), "")), 1, "");
                 Ll.intrinsic(l.module, l.b, "llvm.stackrestore", new LLVMTypeRef[] {stack}, toSpace(sp, stack));
             }
         }
+    }
+
+    /** A .local pointer as a .local address of type t: an offset from {@code base} where the target has one. */
+    private LLVMValueRef localAddress(LLVMValueRef p, Type t, LLVMValueRef base) {
+        LLVMValueRef a = LLVMBuildPtrToInt(l.b, p, base == null ? l.llvmType(t) : LLVMInt64TypeInContext(l.ctx), "");
+        return base == null ? a : LLVMBuildTrunc(l.b, LLVMBuildSub(l.b, a, base, ""), l.llvmType(t), "");
     }
 
     /** The data layout's alloca address space ("A5"; none: 0). */

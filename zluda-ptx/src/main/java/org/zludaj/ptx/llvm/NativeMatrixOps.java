@@ -87,6 +87,15 @@ final class NativeMatrixOps {
                 text.append('{');
                 for (int e = 0; e < vec.elements().size(); e++) {
                     if (e > 0) text.append(", ");
+                    if (vec.elements().get(e) instanceof Operand.IntImm imm) {  // ptxas takes constants in fragments
+                        text.append(imm.value());
+                        continue;
+                    }
+                    if (vec.elements().get(e) instanceof Operand.FloatImm f) {
+                        text.append(f.width() == 32 ? String.format("0f%08X", f.bits())
+                                : String.format("0d%016X", f.width() == 64 ? f.bits() : Double.doubleToRawLongBits(f.value())));
+                        continue;
+                    }
                     Type t = asmType(i, vec.elements().get(e));
                     args.add(l.read(i, vec.elements().get(e), t));
                     constraints.append(constraints.length() > 0 ? "," : "").append(constraint(t));

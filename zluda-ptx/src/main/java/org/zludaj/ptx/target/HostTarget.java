@@ -60,10 +60,15 @@ public record HostTarget(String triple, String cpu, String features, String emul
         return false;
     }
 
-    /** The host's .local memory is the thread's own stack: 64-bit addresses. */
+    /**
+     * The host's .local memory is the thread's own stack, at 64-bit addresses: a 32-bit .local address is an offset
+     * from the stack's low end (a fiber's stack or the thread's, a few MiB), which the thread context holds.
+     */
     @Override
-    public boolean localAddressesFit32Bits() {
-        return false;
+    public LLVMValueRef localBase32(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        return LLVMBuildLoad2(b, LLVMInt64TypeInContext(ctx), LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), threadContext,
+                Ll.array(LLVMConstInt(LLVMInt32TypeInContext(ctx), STACK_OFFSET, 0)), 1, ""), "stack.lo");
     }
 
     @Override

@@ -470,9 +470,13 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return "default<O2>";
     }
 
-    /** Whether a .local address fits 32 bits (alloca.u32, stacksave.u32: a local window smaller than 4 GiB). */
-    default boolean localAddressesFit32Bits() {
-        return true;
+    /**
+     * The address a 32-bit .local address is an offset from, as an i64 ({@code alloca.u32}, {@code stacksave.u32}, a
+     * .local variable's address or a .local access through a 32-bit register), or null where .local addresses fit 32
+     * bits themselves (GPUs: a local window under 4 GiB).
+     */
+    default LLVMValueRef localBase32(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext) {
+        return null;
     }
 
     /**
