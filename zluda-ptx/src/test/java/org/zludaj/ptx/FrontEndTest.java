@@ -176,6 +176,11 @@ class FrontEndTest {
             {".local .align 8 .b8 lm[];", "Non-external variable 'lm' has incomplete type"},
             {"st.global.b32 [%rd1.param0], %r1;", "Parsing error near '.param0'"},
             {".shared 4 .b32 s[8];", "Parsing error near '4'"},
+            // 32-bit addresses under .address_size 64: ptxas 13.0 refuses them in .global and generic spaces, any target
+            {"ld.global.u32 %r1, [%r2];", "32-Bit ABI (32-bit addressing) is not supported"},
+            {"st.u32 [%r2], %r1;", "32-Bit ABI (32-bit addressing) is not supported"},
+            {"atom.add.u32 %r1, [%r2], 1;", "32-Bit ABI (32-bit addressing) is not supported"},
+            {"cvta.to.shared.u32 %r1, %r2;", "32-Bit ABI (32-bit addressing) is not supported"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));
@@ -192,7 +197,8 @@ class FrontEndTest {
                 "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, !%p1, -1;",
                 "st.global.f32 [%rd1], 0f3F800000;", "atom.global.add.f32 %f1, [%rd1], 0f3F800000;", "set.eq.f32.u32 %f1, %r2, 1;",
                 "cvt.rn.f16x2.f32 %r1, %f1, 0f3F800000;", ".reg .b16 %h<3>;\nmov.b16 %h1, 0x3C00;", "atom.global.cas.b32 %r1, [%rd1], 1, 2;",
-                "redux.sync.add.u32 %r1, %r2, -1;", ".extern .shared .align 4 .b8 dyn[];", ".reg .v2 .b32 %vr;\nmov.b32 %r1, %vr.y;")) {
+                "redux.sync.add.u32 %r1, %r2, -1;", "ld.shared.u32 %r1, [%r2];", "ld.local.u32 %r1, [%r2];", "ld.const.u32 %r1, [%r2];",
+                "ld.param.u32 %r1, [%r2];", "cp.async.ca.shared.global [%r1], [%r2], 4;", "mbarrier.init.shared.b64 [%r2], 1;", ".extern .shared .align 4 .b8 dyn[];", ".reg .v2 .b32 %vr;\nmov.b32 %r1, %vr.y;")) {
             Ptx.Parsed p = lenient(g + kernel("k", ok));
             assertTrue(p.ok(), ok + ": " + p.log());
         }

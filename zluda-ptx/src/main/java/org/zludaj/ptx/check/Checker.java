@@ -215,14 +215,23 @@ public final class Checker {
          * (found by mutating ptx-tests against ptxas 13.0).
          */
         void memoryOperands(Instruction i) {
-            for (Operand o : i.operands()) {
-                if (!(o instanceof Operand.Address a) || a.base() == null) continue;
+            for (int k = 0; k < i.operands().size(); k++) {
+                if (!(i.operands().get(k) instanceof Operand.Address a) || a.base() == null) continue;
                 Variable v = lookup(a.base().name());
                 if (v != null && v.space() == StateSpace.REG && v.vectorWidth() == 0 && (v.type().isFloat() || v.type() == Type.PRED)) {
                     error(i.line(), i.column(), "Illegal to use symbol '" + a.base().name() + "' of type " + v.type().modifier()
                             + " as address operand. Use integer or bit only.");
                     return;
                 }
+                if (v != null && v.space() == StateSpace.REG && v.vectorWidth() == 0 && v.type().bits() == 32 && wideSpace(i, k)) {
+                    error(i.line(), i.column(), "32-Bit ABI (32-bit addressing) is not supported: " + a.base().name()
+                            + " as a .global or generic address under .address_size 64");
+                    return;
+                }
+            }
+            if (i.opcode().equals("cvta") && i.has(".u32")) {  // the generic side of the conversion would be 32-bit
+                error(i.line(), i.column(), "32-Bit ABI (32-bit addressing) is not supported: cvta.u32 under .address_size 64");
+                return;
             }
             for (Operand o : i.operands()) {
                 if (o instanceof Operand.Vector vec && !sameSizes(vec.elements())) {
@@ -258,6 +267,24 @@ public final class Checker {
                 error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (float registers for "
                         + t.modifier() + ")");
             }
+        }
+
+        /** The instructions whose address operands are in the space their modifiers name (none: generic). */
+        static final Set<String> ADDRESSED = Set.of("ld", "ldu", "st", "atom", "red", "prefetch", "prefetchu", "mbarrier",
+                "applypriority", "discard");
+
+        /**
+         * Whether address operand {@code k} of {@code i} is in a space whose addresses are 64-bit under .address_size 64:
+         * .global or generic. ptxas 13.0 refuses a 32-bit register there for every target ("32-Bit ABI ... is not
+         * supported", "32-Bit compilation is no longer supported"); .shared, .local, .const and .param take one, and so
+         * does cp.async's global source.
+         */
+        static boolean wideSpace(Instruction i, int k) {
+            if (!ADDRESSED.contains(i.opcode())) return false;
+            for (String m : i.modifiers()) {
+                if (m.startsWith(".shared") || m.equals(".local") || m.equals(".const") || m.startsWith(".param")) return false;
+            }
+            return true;
         }
 
         /** Whether a vector expression's registers ({%r1, %r2}) are all of one size (ptxas refuses {%r1, %rd1}). */
