@@ -278,6 +278,10 @@ final class ModelBuilder {
 
     private Operand address(PtxParser.ExpressionContext e) {
         Operand x = expression(e);
+        if (x instanceof Operand.Sum s && s.subtract() && s.left() instanceof Operand.Name) {  // ptxas: [%rd1+-4], not [%rd1-4]
+            error(e, "Parsing error near '-': syntax error in [" + e.getText() + "] (an offset is added: [r+-4])");
+            return new Operand.Address(null, 0);
+        }
         if (x instanceof Operand.Name n) return new Operand.Address(n, 0);
         if (x instanceof Operand.IntImm i) return new Operand.Address(null, i.value());
         if (x instanceof Operand.Sum s && s.left() instanceof Operand.Name n && s.right() instanceof Operand.IntImm i)
@@ -344,7 +348,31 @@ final class ModelBuilder {
             boolean sub = a.op.getText().equals("-");
             if (l instanceof Operand.IntImm x && r instanceof Operand.IntImm y)
                 return new Operand.IntImm(sub ? x.value() - y.value() : x.value() + y.value());
+            // [%rd1+4-8]: ptxas reads a name plus a constant expression, %rd1 + (4-8)
+            if (l instanceof Operand.Sum s && s.right() instanceof Operand.IntImm x && r instanceof Operand.IntImm y)
+                return new Operand.Sum(s.left(), new Operand.IntImm((s.subtract() ? -x.value() : x.value()) + (sub ? -y.value() : y.value())), false);
             return new Operand.Sum(l, r, sub);
+        }
+        if (e instanceof PtxParser.MulDivContext || e instanceof PtxParser.ShiftContext || e instanceof PtxParser.BitAndContext
+                || e instanceof PtxParser.BitXorContext) {  // the PTX ISA's constant expressions, 64-bit
+            Operand l = expression((PtxParser.ExpressionContext) e.getChild(0)), r = expression((PtxParser.ExpressionContext) e.getChild(2));
+            String op = e.getChild(1).getText();
+            if (!(l instanceof Operand.IntImm x) || !(r instanceof Operand.IntImm y)) {
+                error(e, "operator " + op + " applies to integer constants only: " + e.getText());
+                return new Operand.IntImm(0);
+            }
+            if ((op.equals("/")) && y.value() == 0) {
+                error(e, "division by zero in constant expression " + e.getText());
+                return new Operand.IntImm(0);
+            }
+            return new Operand.IntImm(switch (op) {
+                case "*" -> x.value() * y.value();
+                case "/" -> x.value() / y.value();
+                case "<<" -> x.value() << y.value();
+                case ">>" -> x.value() >> y.value();
+                case "&" -> x.value() & y.value();
+                default -> x.value() ^ y.value();
+            });
         }
         error(e, "unsupported expression " + e.getText());
         return new Operand.IntImm(0);

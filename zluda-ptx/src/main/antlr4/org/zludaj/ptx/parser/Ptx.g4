@@ -72,7 +72,11 @@ expression
     | '+' expression                                   # positive
     | '!' expression                                   # not
     | '~' expression                                   # complement
+    | expression op=('*' | '/') expression             # mulDiv
     | expression op=('+' | '-') expression             # addSub
+    | expression op=('<<' | '>>') expression           # shift
+    | expression '&' expression                        # bitAnd
+    | expression '^' expression                        # bitXor
     | '(' expression ')'                               # paren
     | ID '(' expression ')'                            # call
     | ID DOT_ID?                                       # name

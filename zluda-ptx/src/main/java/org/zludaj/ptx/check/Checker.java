@@ -345,7 +345,67 @@ public final class Checker {
                 checkReg(i, i.operands().get(1), t, t.bits());
                 checkReg(i, i.operands().get(2), Type.U32, 32);
             }
+            String signature = SIGNATURES.get(i.opcode());
+            if (signature != null) {
+                Type first = null;
+                for (String mod : i.modifiers()) {
+                    if (first == null) first = Type.of(mod);
+                }
+                String[] slots = signature.split(" ");
+                for (int k = 0; k < Math.min(n, slots.length); k++) {
+                    Type want = switch (slots[k]) {
+                        case "T" -> t;
+                        case "D" -> first;
+                        case "U32" -> Type.U32;
+                        case "B32" -> Type.B32;
+                        case "PRED" -> Type.PRED;
+                        default -> null;
+                    };
+                    if (want != null) checkReg(i, i.operands().get(k), want, want.bits());
+                }
+            }
+            if (i.opcode().equals("cvt") && n == 2) cvtOperands(i);
             floatConstants(i, t);
+        }
+
+        /**
+         * Operand types of instructions whose operands are not all of the instruction's type (T: its last type, D: its
+         * first, U32/B32/PRED: fixed, -: not checked), as ptxas 13.0 has them ("Arguments mismatch",
+         * tools/ptxas_accept_diff.py seed 8): a shift amount is 32-bit, lop3/prmt/shf/fns/dp4a operands are 32-bit,
+         * slct's selector has its second type, popc/clz/bfind give 32 bits.
+         */
+        static final Map<String, String> SIGNATURES = Map.ofEntries(
+                Map.entry("shl", "T T U32"), Map.entry("shr", "T T U32"), Map.entry("lop3", "B32 B32 B32 B32 -"),
+                Map.entry("prmt", "B32 B32 B32 B32"), Map.entry("shf", "B32 B32 B32 U32"), Map.entry("fns", "B32 B32 B32 -"),
+                Map.entry("dp4a", "U32 U32 U32 U32"), Map.entry("dp2a", "U32 U32 U32 U32"), Map.entry("slct", "D D D T"),
+                Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
+                Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
+                Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"));
+
+        /**
+         * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
+         * registers) as ptxas 13.0 applies it: a register narrower than its type is refused ({@code cvt.u64.u32 %rd1, %h2},
+         * {@code cvt.rp.f64.s64 %r1, %rd1}), and a float register must have its type's size ({@code cvt.rzi.u32.f64 %r1,
+         * %f2}, {@code cvt.f32.f32 %fd1, %f2}); {@code cvt.u32.u16 %rd1, %h2} and {@code cvt.rn.f16.f32 %r1, %f2} are valid.
+         */
+        void cvtOperands(Instruction i) {
+            List<Type> types = new ArrayList<>();
+            for (String mod : i.modifiers()) {
+                Type x = Type.of(mod);
+                if (x != null) types.add(x);
+            }
+            if (types.size() != 2) return;
+            for (int k = 0; k < 2; k++) {
+                if (!(i.operands().get(k) instanceof Operand.Name n) || n.component() != null) continue;
+                Variable v = lookup(n.name());
+                if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0 || v.type() == Type.PRED) continue;
+                Type want = types.get(k), r = v.type();
+                if (r.bits() < want.bits() || r.isFloat() && r.bits() != want.bits()) {
+                    error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (" + n.name() + " is " + r.modifier()
+                            + ", the " + (k == 0 ? "destination" : "source") + " type " + want.modifier() + ")");
+                    return;
+                }
+            }
         }
 
         /** The operands of each instruction that have its (last) type, where it is a float type: the others are
