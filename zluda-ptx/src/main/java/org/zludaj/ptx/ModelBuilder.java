@@ -204,6 +204,9 @@ final class ModelBuilder {
                 for (TerminalNode id : tl.ID()) names.add(id.getText());
                 out.add(new Statement.Directive(tl.kind.getText() + " " + String.join(", ", names), line));
             }
+            else if (s instanceof PtxParser.BareDirectiveContext bd) {  // ptxas takes a type alone (".f32;") as an empty statement
+                if (Type.of(bd.DOT_ID().getText()) == null) error(bd, "Parsing error near ';': syntax error after " + bd.DOT_ID().getText());
+            }
             else if (s instanceof PtxParser.OtherDirectiveContext o) {
                 StringBuilder t = new StringBuilder(o.DOT_ID().getText());
                 for (int k = 1; k < o.getChildCount() - 1; k++) {

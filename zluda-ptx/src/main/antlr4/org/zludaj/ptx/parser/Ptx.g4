@@ -48,6 +48,7 @@ statement
     | pragmaDirective                          # pragmaStatement
     | '.callprototype' ('(' params? ')')? '_' ('(' params? ')')? '.noreturn'? ';' # callPrototype
     | DOT_ID (ID | INT) (',' (ID | INT))* ';'  # otherDirective
+    | DOT_ID ';'                               # bareDirective
     ;
 
 guard : '@' '!'? ID ;

@@ -632,7 +632,7 @@ public final class Lowering {
         LLVMValueRef r = LLVMConstInt(whole, 0, 0);
         for (int k = 0; k < n; k++) {
             if (v.elements().get(k) instanceof Operand.Sink) continue;
-            LLVMValueRef e = LLVMBuildZExt(b, read(i, v.elements().get(k), part), whole, "");
+            LLVMValueRef e = LLVMBuildZExt(b, readElement(i, v.elements().get(k), part), whole, "");
             r = LLVMBuildOr(b, r, LLVMBuildShl(b, e, LLVMConstInt(whole, (long) k * w, 0), ""), "");
         }
         return r;
@@ -647,7 +647,7 @@ public final class Lowering {
         for (int k = 0; k < n; k++) {
             LLVMValueRef e = LLVMBuildTrunc(b, LLVMBuildLShr(b, bits, LLVMConstInt(LLVMIntTypeInContext(ctx, t.bits()), (long) k * w, 0), ""),
                     LLVMIntTypeInContext(ctx, w), "");
-            write(i, v.elements().get(k), e, part);
+            writeElement(i, v.elements().get(k), e, part);
         }
     }
 
@@ -902,6 +902,25 @@ public final class Lowering {
 
     private static boolean isSpecial(String name) {
         return name.equals("%tid") || name.equals("%ntid") || name.equals("%ctaid") || name.equals("%nctaid");
+    }
+
+    /**
+     * An element of a 32-bit vector expression ({@code st.v2.u32 [a], {%p1, %r1}}, {@code mov.b64 %rd1, {%p1, %r1}}):
+     * ptxas takes a predicate register there of an integer or bit type (not f32, and nowhere in a scalar's place), as the 32-bit value 1 or 0.
+     */
+    LLVMValueRef readElement(Instruction i, Operand o, Type t) {
+        if (t.bits() == 32 && !t.isFloat() && isPredicate(o) && !(o instanceof Operand.Not))
+            return LLVMBuildZExt(b, read(i, o, Type.PRED), llvmType(t), "");
+        return read(i, o, t);
+    }
+
+    /** The reverse of {@link #readElement}: a predicate element of a 32-bit vector is true where the value is not 0. */
+    void writeElement(Instruction i, Operand dst, LLVMValueRef v, Type t) {
+        if (t.bits() == 32 && !t.isFloat() && isPredicate(dst)) {
+            write(i, dst, LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), ""), Type.PRED);
+            return;
+        }
+        write(i, dst, v, t);
     }
 
     void write(Instruction i, Operand dst, LLVMValueRef v, Type t) {

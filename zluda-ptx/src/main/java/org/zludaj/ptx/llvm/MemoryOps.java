@@ -57,7 +57,7 @@ final class MemoryOps {
             // invariant.load on the way (ld.global.nc.v2.f32 became two plain loads): a freeze between keeps it whole
             if (readOnly(i, v)) v = LLVMBuildFreeze(l.b, v, "");
             if (i.has(".acquire")) LLVMBuildFence(l.b, LLVMAtomicOrderingAcquire, 0, "");
-            for (int k = 0; k < n; k++) l.write(i, dst.get(k), LLVMBuildExtractElement(l.b, v, l.i32(k), ""), t);
+            for (int k = 0; k < n; k++) l.writeElement(i, dst.get(k), LLVMBuildExtractElement(l.b, v, l.i32(k), ""), t);
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -65,7 +65,8 @@ final class MemoryOps {
             LLVMValueRef v = LLVMBuildLoad2(l.b, l.llvmType(t), at, "");
             order(i, v, t);
             readOnly(i, v);
-            l.write(i, dst.get(k), v, t);
+            if (n > 1) l.writeElement(i, dst.get(k), v, t);
+            else l.write(i, dst.get(k), v, t);
         }
     }
 
@@ -87,7 +88,7 @@ final class MemoryOps {
         List<Operand> src = n == 1 ? List.of(i.operands().get(1)) : ((Operand.Vector) l.o(i, 1, Operand.Vector.class)).elements();
         if (wholeVector(i, n, t) && src.stream().noneMatch(e -> e instanceof Operand.Sink)) {
             LLVMValueRef v = LLVMGetUndef(LLVMVectorType(l.llvmType(t), n));
-            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(l.b, v, l.read(i, src.get(k), t), l.i32(k), "");
+            for (int k = 0; k < n; k++) v = LLVMBuildInsertElement(l.b, v, l.readElement(i, src.get(k), t), l.i32(k), "");
             if (i.has(".release")) LLVMBuildFence(l.b, LLVMAtomicOrderingRelease, 0, "");
             LLVMValueRef st = LLVMBuildStore(l.b, v, p);
             LLVMSetAlignment(st, n * t.bytes());
@@ -96,7 +97,7 @@ final class MemoryOps {
         }
         for (int k = 0; k < n; k++) {
             LLVMValueRef at = k == 0 ? p : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), p, Ll.array(LLVMConstInt(LLVMInt64TypeInContext(l.ctx), (long) k * t.bytes(), 0)), 1, "");
-            LLVMValueRef st = LLVMBuildStore(l.b, l.read(i, src.get(k), t), at);
+            LLVMValueRef st = LLVMBuildStore(l.b, n > 1 ? l.readElement(i, src.get(k), t) : l.read(i, src.get(k), t), at);
             order(i, st, t);
         }
     }
