@@ -194,6 +194,9 @@ class FrontEndTest {
             {"ld.global.u32 %r1, [%rd1-4];", "Parsing error near '-'"},
             {"add.u32 %r1, %r2, 7/0;", "division by zero in constant expression"},
             {".v4;", "Parsing error near ';'"},
+            {"shfl.sync.bfly.b32 %r1, %r2, 0, 31, %rd1;", "shfl.sync.bfly.b32: register %rd1"},
+            {"vote.sync.ballot.b32 %r1, %p1, %rd1;", "vote.sync.ballot.b32: register %rd1"},
+            {".reg .b16 %h<3>;\ncvt.f32.f16 %f1, %h2, %h2, %h2;", "Arguments mismatch for instruction 'cvt' (4 operands)"},
         };
         for (String[] c : refused) {
             Ptx.Parsed p = lenient(g + kernel("k", c[0]));
@@ -210,7 +213,8 @@ class FrontEndTest {
                 "shfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;", "vote.sync.ballot.b32 %r1, !%p1, -1;",
                 "st.global.f32 [%rd1], 0f3F800000;", "atom.global.add.f32 %f1, [%rd1], 0f3F800000;", "set.eq.f32.u32 %f1, %r2, 1;",
                 "cvt.rn.f16x2.f32 %r1, %f1, 0f3F800000;", ".reg .b16 %h<3>;\nmov.b16 %h1, 0x3C00;", "atom.global.cas.b32 %r1, [%rd1], 1, 2;",
-                "redux.sync.add.u32 %r1, %r2, -1;", ".f32;", ".pred;", "cvt.u32.u16 %rd1, %r2;", "cvt.rn.f32.f64 %f1, %rd1;", "cvt.rn.f16.f32 %rd1, %f2;",
+                "redux.sync.add.u32 %r1, %r2, -1;", "shfl.sync.bfly.b32 %r1|%p1, %r2, 0, 31, -1;", "match.any.sync.b64 %r1, %rd1, -1;",
+                "cvt.rn.f16x2.f32 %r1, %f2, %f2;", "cvt.pack.sat.u8.s32.b32 %r1, %r2, %r2, %r2;", ".f32;", ".pred;", "cvt.u32.u16 %rd1, %r2;", "cvt.rn.f32.f64 %f1, %rd1;", "cvt.rn.f16.f32 %rd1, %f2;",
                 "shr.b64 %rd1, %rd1, %r2;", "popc.b64 %r1, %rd1;", "slct.f32.f32 %f1, %f2, %f2, %r2;", "ld.global.u32 %r1, [%rd1+-4];",
                 "ld.global.u32 %r1, [%rd1+4-8];", "ld.global.u32 %r1, [%rd1+(4*2)];", "add.u32 %r1, %r2, (0xff&0x0f)^1<<2;", "ld.shared.u32 %r1, [%r2];", "ld.local.u32 %r1, [%r2];", "ld.const.u32 %r1, [%r2];",
                 "ld.param.u32 %r1, [%r2];", "cp.async.ca.shared.global [%r1], [%r2], 4;", "mbarrier.init.shared.b64 [%r2], 1;", ".extern .shared .align 4 .b8 dyn[];", ".reg .v2 .b32 %vr;\nmov.b32 %r1, %vr.y;")) {

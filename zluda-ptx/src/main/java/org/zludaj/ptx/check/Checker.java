@@ -365,6 +365,12 @@ public final class Checker {
                 }
             }
             if (i.opcode().equals("cvt") && n == 2) cvtOperands(i);
+            // cvt takes a third and fourth operand only to pack (.f16x2, .e4m3x2..., cvt.pack) or with .rs's random bits
+            if (i.opcode().equals("cvt") && n > 2 && !i.has(".pack") && !i.has(".rs")
+                    && i.modifiers().stream().noneMatch(m -> m.endsWith("x2") || m.endsWith("x4"))) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (" + n + " operands)");
+                return;
+            }
             floatConstants(i, t);
         }
 
@@ -380,7 +386,8 @@ public final class Checker {
                 Map.entry("dp4a", "U32 U32 U32 U32"), Map.entry("dp2a", "U32 U32 U32 U32"), Map.entry("slct", "D D D T"),
                 Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
-                Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"));
+                Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
+                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"));
 
         /**
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
