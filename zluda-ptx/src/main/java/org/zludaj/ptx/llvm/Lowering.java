@@ -905,16 +905,24 @@ public final class Lowering {
     }
 
     /**
-     * An element of a 32-bit vector expression ({@code st.v2.u32 [a], {%p1, %r1}}, {@code mov.b64 %rd1, {%p1, %r1}}):
-     * ptxas takes a predicate register there of an integer or bit type (not f32, and nowhere in a scalar's place), as the 32-bit value 1 or 0.
+     * An element of a vector expression that is stored or packed ({@code st.v2.u32 [a], {%p1, %r1}}, {@code mov.b64 %rd1,
+     * {%p1, %r1}}): ptxas takes a predicate register there in a 32-bit vector, but NVIDIA's driver does not give it one
+     * meaning (H100, driver 580.159.04: a true predicate stored as 0xFFFFFFFF by st.v2 and mov.b64, as 1 by st.v4, whose
+     * register elements were stored as 1 too; a kernel with both made the driver's JIT end the process with a
+     * segmentation fault). Refused here with that reason; predicates loaded or unpacked from words are {@link #writeElement}.
      */
     LLVMValueRef readElement(Instruction i, Operand o, Type t) {
-        if (t.bits() == 32 && !t.isFloat() && isPredicate(o) && !(o instanceof Operand.Not))
-            return LLVMBuildZExt(b, read(i, o, Type.PRED), llvmType(t), "");
+        if (isPredicate(o))
+            throw new Unsupported(i.line(), i.text() + ": a predicate stored or packed as a vector element has no consistent "
+                    + "meaning on NVIDIA's GPUs (its driver stores it as -1 or 1, or crashes); select a word first (selp.u32)");
         return read(i, o, t);
     }
 
-    /** The reverse of {@link #readElement}: a predicate element of a 32-bit vector is true where the value is not 0. */
+    /**
+     * An element of a vector expression that is loaded or unpacked ({@code ld.v4.u32 {%p1, %p2, %r1, %r2}, [a]},
+     * {@code mov.b64 {%p1, %r1}, %rd1}): ptxas takes a predicate register there in a vector of 32-bit integers, true
+     * where the word is not 0, as NVIDIA's GPUs load it (ptx-test predicate_vector_elements).
+     */
     void writeElement(Instruction i, Operand dst, LLVMValueRef v, Type t) {
         if (t.bits() == 32 && !t.isFloat() && isPredicate(dst)) {
             write(i, dst, LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0), ""), Type.PRED);
