@@ -194,6 +194,8 @@ class FrontEndTest {
             {"ld.global.u32 %r1, [%rd1-4];", "Parsing error near '-'"},
             {"add.u32 %r1, %r2, 7/0;", "division by zero in constant expression"},
             {".v4;", "Parsing error near ';'"},
+            {"wmma.load.c.sync.aligned.row.m16n16k16.global.f32 %f1, %rd1, %f2;", "operand 1 must be a vector expression"},
+            {"wmma.store.d.sync.aligned.row.m16n16k16.global.f32 %rd1, {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};", "operand 1 must be an address"},
             {"shfl.sync.bfly.b32 %r1, %r2, 0, 31, %rd1;", "shfl.sync.bfly.b32: register %rd1"},
             {"vote.sync.ballot.b32 %r1, %p1, %rd1;", "vote.sync.ballot.b32: register %rd1"},
             {".reg .b16 %h<3>;\ncvt.f32.f16 %f1, %h2, %h2, %h2;", "Arguments mismatch for instruction 'cvt' (4 operands)"},

@@ -330,6 +330,19 @@ public final class Checker {
                 error(i.line(), i.column(), "Arguments mismatch for instruction 'wmma' (" + n + " operands)");
                 return;
             }
+            // the fragments are vector expressions and the memory an address: wmma.load {..}, [p]; wmma.store [p], {..}
+            if ((i.opcode().equals("wmma") || i.opcode().equals("mma")) && n >= 2) {
+                boolean store = i.has(".store"), load = i.has(".load");
+                for (int k = 0; k < (load || store ? 2 : n); k++) {
+                    boolean address = load ? k == 1 : store && k == 0;
+                    Operand o = i.operands().get(k);
+                    if (address ? !(o instanceof Operand.Address) : !(o instanceof Operand.Vector)) {
+                        error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (operand " + (k + 1)
+                                + " must be " + (address ? "an address [p]" : "a vector expression {...}") + ")");
+                        return;
+                    }
+                }
+            }
             Type t = null;
             for (String mod : i.modifiers()) {
                 Type x = Type.of(mod);
