@@ -333,7 +333,7 @@ public final class Checker {
             // the fragments are vector expressions and the memory an address: wmma.load {..}, [p]; wmma.store [p], {..}
             if ((i.opcode().equals("wmma") || i.opcode().equals("mma")) && n >= 2) {
                 boolean store = i.has(".store"), load = i.has(".load");
-                for (int k = 0; k < (load || store ? 2 : n); k++) {
+                for (int k = 0; k < (load || store ? 2 : Math.min(n, 4)); k++) {  // mma.sp's metadata operands follow
                     boolean address = load ? k == 1 : store && k == 0;
                     Operand o = i.operands().get(k);
                     if (address ? !(o instanceof Operand.Address) : !(o instanceof Operand.Vector)) {
