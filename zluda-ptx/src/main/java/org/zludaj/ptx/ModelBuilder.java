@@ -170,7 +170,10 @@ final class ModelBuilder {
             else if (s != null && space == null) space = s;
             else if (t != null && type == null) type = t;
             else if (key.equals(".v2") || key.equals(".v4") || key.equals(".v8")) vector = key.charAt(2) - '0';
-            else if (key.equals(".align") && a.INT() != null) align = (int) parseInt(a.INT().getText());
+            else if (key.equals(".align") && a.INT() != null) {
+                align = (int) parseInt(a.INT().getText());
+                if (Integer.bitCount(align) != 1) error(a, "Alignment must be a power of two (.align " + a.INT().getText() + " of " + name + ")");
+            }
             else if (key.equals(".visible") || key.equals(".extern") || key.equals(".weak") || key.equals(".common")) other.add(key);
             else {
                 error(a, "unexpected " + attributeText(a) + " in the declaration of " + name);

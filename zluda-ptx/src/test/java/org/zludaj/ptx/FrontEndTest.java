@@ -194,6 +194,8 @@ class FrontEndTest {
             {"ld.global.u32 %r1, [%rd1-4];", "Parsing error near '-'"},
             {"add.u32 %r1, %r2, 7/0;", "division by zero in constant expression"},
             {".v4;", "Parsing error near ';'"},
+            {".local .align 36 .b8 lx[8];", "Alignment must be a power of two"},
+            {".local .align 4 .b8 lz[0];", "Non-external variable 'lz' has incomplete type"},
             {"wmma.load.c.sync.aligned.row.m16n16k16.global.f32 %f1, %rd1, %f2;", "operand 1 must be a vector expression"},
             {"wmma.store.d.sync.aligned.row.m16n16k16.global.f32 %rd1, {%f1, %f1, %f1, %f1, %f1, %f1, %f1, %f1};", "operand 1 must be an address"},
             {"shfl.sync.bfly.b32 %r1, %r2, 0, 31, %rd1;", "shfl.sync.bfly.b32: register %rd1"},

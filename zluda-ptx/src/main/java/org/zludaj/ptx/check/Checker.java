@@ -72,9 +72,9 @@ public final class Checker {
         return new Result(diags, failed);
     }
 
-    /** As ptxas: an array of unknown size ({@code x[]}) is .extern or has an initializer that sizes it. */
+    /** As ptxas: an array of unknown or zero size ({@code x[]}, {@code x[0]}) is .extern or has an initializer that sizes it. */
     static boolean incomplete(Variable v) {
-        return v.arrayDims().contains(-1L) && v.initializer() == null && !v.attributes().contains(".extern") && v.space() != StateSpace.PARAM;
+        return (v.arrayDims().contains(-1L) || v.arrayDims().contains(0L)) && v.initializer() == null && !v.attributes().contains(".extern") && v.space() != StateSpace.PARAM;
     }
 
     static String incompleteMessage(Variable v) {
