@@ -7,9 +7,12 @@ all) whether each mutant is valid PTX, and prints how often they agree, then eve
 other refuses, with the other's message. A mutant that we accept and ptxas refuses is compiled silently where NVIDIA's
 driver answers CUDA_ERROR_INVALID_PTX; one that ptxas accepts and we refuse is a refusal to fix.
 
-    tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR] [--from DIR]   (needs ptxas on PATH and a built dist/)
+    tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR] [--from DIR [--split]]   (needs ptxas on PATH and a built dist/)
 
 --from DIR mutates the .ptx files under DIR instead (e.g. the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
+--split makes one module per kernel of each file first (its declarations, device functions and that .entry; kernels
+over 30,000 characters and files over 400,000 left out): ggml's modules (`zluda extract libggml-cuda.so -o DIR`) are
+too large to give to ptxas once per mutant, their kernels are not.
 """
 import glob, os, random, re, shutil, subprocess, sys, tempfile
 
@@ -17,13 +20,42 @@ TOKEN = re.compile(r"\.?[A-Za-z_$%][\w$.:]*|0[fFdDxX][0-9a-fA-F]+|\d+|\S")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def mutants(count, seed, base=None):
+DEFINITION = re.compile(r"(?m)^(?:\.visible |\.weak |\.extern )*\.(entry|func)\b")
+
+
+def split_kernels(text, limit=30000):
+    """One module per .entry of TEXT: every top-level declaration, every .func, then that kernel."""
+    items = []
+    for m in DEFINITION.finditer(text):
+        brace, semi = text.find("{", m.start()), text.find(";", m.start())
+        if brace < 0 or 0 <= semi < brace and text.count("(", m.start(), semi) == text.count(")", m.start(), semi):
+            items.append((m.start(), semi + 1, "declaration"))
+            continue
+        depth, k = 0, brace
+        while k < len(text):
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        items.append((m.start(), k + 1, m.group(1)))
+    rest, prev = "", 0
+    for a, b, _ in items:
+        rest, prev = rest + text[prev:a], b
+    rest += text[prev:]
+    functions = "".join(text[a:b] + "\n" for a, b, kind in items if kind != "entry")
+    return [rest + functions + text[a:b] + "\n" for a, b, kind in items if kind == "entry" and b - a <= limit]
+
+
+def mutants(count, seed, base=None, split=False):
     rng = random.Random(seed)
     files = sorted(glob.glob(os.path.join(base, "**/*.ptx"), recursive=True) if base
                    else glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx")))
+    sources = None
+    if split:
+        sources = [k for f in files if os.path.getsize(f) <= 400000 for k in split_kernels(open(f).read())]
     out = []
     while len(out) < count:
-        src = open(rng.choice(files)).read()
+        src = rng.choice(sources) if sources else open(rng.choice(files)).read()
         start = src.find(".address_size")
         spans = [m.span() for m in TOKEN.finditer(src) if m.start() > start + 20]
         a, b = rng.choice(spans), rng.choice(spans)
@@ -51,7 +83,7 @@ def main():
     d = keep or tempfile.mkdtemp(prefix="ptxas-diff")
     os.makedirs(d, exist_ok=True)
     names = []
-    for k, text in enumerate(mutants(count, seed, base)):
+    for k, text in enumerate(mutants(count, seed, base, "--split" in sys.argv)):
         n = os.path.join(d, "m%05d.ptx" % k)
         open(n, "w").write(text)
         names.append(n)
