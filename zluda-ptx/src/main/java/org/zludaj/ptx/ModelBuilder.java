@@ -360,7 +360,8 @@ final class ModelBuilder {
             return new Operand.Sum(l, r, sub);
         }
         if (e instanceof PtxParser.MulDivContext || e instanceof PtxParser.ShiftContext || e instanceof PtxParser.BitAndContext
-                || e instanceof PtxParser.BitXorContext) {  // the PTX ISA's constant expressions, 64-bit
+                || e instanceof PtxParser.BitXorContext || e instanceof PtxParser.CompareContext
+                || e instanceof PtxParser.EqualContext) {  // the PTX ISA's constant expressions, 64-bit; comparisons give 1 or 0
             Operand l = expression((PtxParser.ExpressionContext) e.getChild(0)), r = expression((PtxParser.ExpressionContext) e.getChild(2));
             String op = e.getChild(1).getText();
             if (!(l instanceof Operand.IntImm x) || !(r instanceof Operand.IntImm y)) {
@@ -377,6 +378,12 @@ final class ModelBuilder {
                 case "<<" -> x.value() << y.value();
                 case ">>" -> x.value() >> y.value();
                 case "&" -> x.value() & y.value();
+                case "<" -> x.value() < y.value() ? 1 : 0;
+                case ">" -> x.value() > y.value() ? 1 : 0;
+                case "<=" -> x.value() <= y.value() ? 1 : 0;
+                case ">=" -> x.value() >= y.value() ? 1 : 0;
+                case "==" -> x.value() == y.value() ? 1 : 0;
+                case "!=" -> x.value() != y.value() ? 1 : 0;
                 default -> x.value() ^ y.value();
             });
         }

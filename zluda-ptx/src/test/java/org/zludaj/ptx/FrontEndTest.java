@@ -233,6 +233,21 @@ class FrontEndTest {
         assertTrue(lenient(".global .align 4 .u32 arr[] = {1, 2};\n.extern .global .align 4 .u32 e[];\n" + kernel("k", "")).ok());
     }
 
+    /** The PTX ISA's constant expressions, as ptxas evaluates them (64-bit; comparisons 1 or 0): values checked. */
+    @Test
+    void constantExpressions() {
+        String[][] cases = {{"3*4+1", "13"}, {"1<<4", "16"}, {"(0xff&0x0f)^1", "14"}, {"7/2", "3"}, {"43<25", "0"},
+                {"(3>=3)+(2!=2)+(1==1)", "2"}, {"-8>>1", "-4"}, {"~0&0xff", "255"}};
+        for (String[] c : cases) {
+            Ptx.Parsed p = lenient(kernel("k", "add.s64 %rd1, %rd2, " + c[0] + ";"));
+            assertTrue(p.ok(), c[0] + ": " + p.log());
+            var add = p.module().functions().get(0).body().stream()
+                    .filter(st -> st instanceof org.zludaj.ptx.model.Statement.Instruction i && i.opcode().equals("add"))
+                    .map(st -> (org.zludaj.ptx.model.Statement.Instruction) st).findFirst().orElseThrow();
+            assertEquals(new org.zludaj.ptx.model.Operand.IntImm(Long.parseLong(c[1])), add.operands().get(2), c[0]);
+        }
+    }
+
     /** The header shares a piece with the first function: a syntax error there must not lose the version and target. */
     @Test
     void aBrokenFirstFunctionKeepsTheModulesHeader() {

@@ -76,6 +76,8 @@ expression
     | expression op=('*' | '/') expression             # mulDiv
     | expression op=('+' | '-') expression             # addSub
     | expression op=('<<' | '>>') expression           # shift
+    | expression op=('<' | '>' | '<=' | '>=') expression # compare
+    | expression op=('==' | '!=') expression           # equal
     | expression '&' expression                        # bitAnd
     | expression '^' expression                        # bitXor
     | '(' expression ')'                               # paren
