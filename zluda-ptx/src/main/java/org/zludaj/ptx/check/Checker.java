@@ -378,6 +378,12 @@ public final class Checker {
                 }
             }
             if (i.opcode().equals("cvt") && n == 2) cvtOperands(i);
+            if (i.opcode().equals("cvt") && n == 3 && (i.has(".f16x2") || i.has(".bf16x2"))) {
+                // cvt.rn.f16x2.f32 d, a, b packs two values into one 32-bit register: exactly 32 bits, no relaxed rule
+                checkReg(i, i.operands().get(0), Type.B32, 32);
+                checkReg(i, i.operands().get(1), t, t.bits());
+                checkReg(i, i.operands().get(2), t, t.bits());
+            }
             // cvt takes a third and fourth operand only to pack (.f16x2, .e4m3x2..., cvt.pack) or with .rs's random bits
             if (i.opcode().equals("cvt") && n > 2 && !i.has(".pack") && !i.has(".rs")
                     && i.modifiers().stream().noneMatch(m -> m.endsWith("x2") || m.endsWith("x4"))) {
@@ -400,7 +406,7 @@ public final class Checker {
                 Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
                 Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
-                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"));
+                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"));
 
         /**
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
