@@ -234,6 +234,8 @@ class FrontEndTest {
         assertTrue(lenient(".visible .visible .entry k(.param .u64 p)\n{\nret;\n}\n").log().contains("Parsing error near '.visible'"));
         assertTrue(lenient(".global .align 4 .u32 arr[];\n" + kernel("k", "")).log().contains("Non-external variable 'arr' has incomplete type"));
         assertTrue(lenient(".global .align 4 .u32 arr[] = {1, 2};\n.extern .global .align 4 .u32 e[];\n" + kernel("k", "")).ok());
+        assertTrue(lenient(".global .align 4 .u32 arr[2] = {1, 2, 3};\n" + kernel("k", "")).log().contains("Greater number of elements"));
+        assertTrue(lenient(".global .align 4 .u32 arr[4] = {1, 2, 3};\n" + kernel("k", "")).ok(), "fewer elements: the rest is 0");
     }
 
     /** The PTX ISA's constant expressions, as ptxas evaluates them (64-bit; comparisons 1 or 0): values checked. */

@@ -84,6 +84,11 @@ public final class Checker {
     private static void checkInitializer(PtxModule m, Variable v, Map<String, Variable> globals, Set<String> functions,
                                          List<Diagnostic> diags) {
         if (v.initializer() == null) return;
+        // as ptxas: "Greater number of elements in array initializer" (fewer are zero-filled)
+        if (v.initializer() instanceof Operand.Aggregate a && !v.arrayDims().isEmpty() && v.arrayDims().get(0) >= 0
+                && a.elements().size() > v.arrayDims().get(0))
+            diags.add(new Diagnostic(m.name(), v.line(), 0, "Greater number of elements in array initializer of " + v.name()
+                    + " (" + a.elements().size() + " for " + v.arrayDims().get(0) + ")"));
         Deque<Operand> work = new ArrayDeque<>(List.of(v.initializer()));
         while (!work.isEmpty()) {
             Operand o = work.pop();
