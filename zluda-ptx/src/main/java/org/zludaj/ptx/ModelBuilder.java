@@ -260,7 +260,14 @@ final class ModelBuilder {
     private Operand operand(PtxParser.OperandContext o) {
         if (o instanceof PtxParser.PlainContext p) {
             Operand first = expression(p.expression(0));
-            return p.expression().size() == 2 ? new Operand.Pair(first, expression(p.expression(1))) : first;
+            if (p.expression().size() == 1) return first;
+            // %p|%q is a predicate pair; between integer constants | is a bitwise or (ptxas: add.u32 %r1, %r2, 1|2|4)
+            List<Operand> parts = new ArrayList<>();
+            for (PtxParser.ExpressionContext e : p.expression()) parts.add(expression(e));
+            if (parts.stream().allMatch(x -> x instanceof Operand.IntImm))
+                return new Operand.IntImm(parts.stream().mapToLong(x -> ((Operand.IntImm) x).value()).reduce(0, (a, b) -> a | b));
+            if (parts.size() != 2) error(p, "| joins two predicates (d|p) or integer constants: " + p.getText());
+            return new Operand.Pair(parts.get(0), parts.get(1));
         }
         if (o instanceof PtxParser.AddressContext a) {
             if (a.operand().size() == 1 && a.operand(0) instanceof PtxParser.PlainContext p && p.expression().size() == 1)
@@ -300,7 +307,20 @@ final class ModelBuilder {
     }
 
     private Operand initializer(PtxParser.InitializerContext i) {
-        if (i.expression() != null) return expression(i.expression());
+        if (!i.expression().isEmpty()) {  // a | b | c: bitwise or, the lowest precedence of PTX's constant expressions here
+            Operand first = expression(i.expression(0));
+            if (i.expression().size() == 1) return first;
+            long v = 0;
+            for (PtxParser.ExpressionContext e : i.expression()) {
+                Operand x = expression(e);
+                if (!(x instanceof Operand.IntImm n)) {
+                    error(e, "operator | applies to integer constants only: " + i.getText());
+                    return new Operand.IntImm(0);
+                }
+                v |= n.value();
+            }
+            return new Operand.IntImm(v);
+        }
         List<Operand> es = new ArrayList<>();
         for (PtxParser.InitializerContext e : i.initializer()) es.add(initializer(e));
         return new Operand.Aggregate(es);

@@ -236,13 +236,18 @@ class FrontEndTest {
         assertTrue(lenient(".global .align 4 .u32 arr[] = {1, 2};\n.extern .global .align 4 .u32 e[];\n" + kernel("k", "")).ok());
         assertTrue(lenient(".global .align 4 .u32 arr[2] = {1, 2, 3};\n" + kernel("k", "")).log().contains("Greater number of elements"));
         assertTrue(lenient(".global .align 4 .u32 arr[4] = {1, 2, 3};\n" + kernel("k", "")).ok(), "fewer elements: the rest is 0");
+        Ptx.Parsed ored = lenient(".global .align 4 .u32 arr[2] = {1|2, 4|8|16};\n" + kernel("k", ""));
+        assertTrue(ored.ok(), ored.log());
+        assertEquals(new org.zludaj.ptx.model.Operand.Aggregate(List.of(new org.zludaj.ptx.model.Operand.IntImm(3),
+                new org.zludaj.ptx.model.Operand.IntImm(28))), ored.module().globals().get(0).initializer());
+        assertTrue(lenient(kernel("k", "setp.eq.u32 %p0|%p1|%p2, %r1, 1;")).log().contains("| joins two predicates"));
     }
 
     /** The PTX ISA's constant expressions, as ptxas evaluates them (64-bit; comparisons 1 or 0): values checked. */
     @Test
     void constantExpressions() {
         String[][] cases = {{"3*4+1", "13"}, {"1<<4", "16"}, {"(0xff&0x0f)^1", "14"}, {"7/2", "3"}, {"43<25", "0"},
-                {"(3>=3)+(2!=2)+(1==1)", "2"}, {"-8>>1", "-4"}, {"~0&0xff", "255"}};
+                {"(3>=3)+(2!=2)+(1==1)", "2"}, {"-8>>1", "-4"}, {"~0&0xff", "255"}, {"1|2|4", "7"}, {"8|1&3", "9"}};
         for (String[] c : cases) {
             Ptx.Parsed p = lenient(kernel("k", "add.s64 %rd1, %rd2, " + c[0] + ";"));
             assertTrue(p.ok(), c[0] + ": " + p.log());

@@ -57,7 +57,7 @@ declaration : attribute+ declarator (',' declarator)* ;
 attribute   : DOT_ID INT? | DOT_ID '(' DOT_ID (',' DOT_ID)* ')' | '.entry' | '.func' ;
 declarator  : ID ('<' INT '>')? arraySuffix* ('=' initializer)? ;
 arraySuffix : '[' INT? ']' ;
-initializer : '{' initializer (',' initializer)* '}' | expression ;
+initializer : '{' initializer (',' initializer)* '}' | expression ('|' expression)* ;
 
 operandList : operand (',' operand)* ;
 operand
@@ -65,7 +65,7 @@ operand
     | '{' operand (',' operand)* '}'                   # vector
     | '_'                                              # sink
     | '(' operandList? ')'                             # tuple
-    | expression ('|' expression)?                     # plain
+    | expression ('|' expression)*                     # plain
     ;
 
 expression
