@@ -388,7 +388,7 @@ final class ModelBuilder {
                 error(e, "operator " + op + " applies to integer constants only: " + e.getText());
                 return new Operand.IntImm(0);
             }
-            if ((op.equals("/")) && y.value() == 0) {
+            if (op.equals("/") && y.value() == 0) {
                 error(e, "division by zero in constant expression " + e.getText());
                 return new Operand.IntImm(0);
             }

@@ -358,11 +358,6 @@ public final class Checker {
                 int values = i.opcode().equals("bfe") ? 2 : 3;
                 for (int k = 0; k < n; k++) checkReg(i, i.operands().get(k), k < values ? t : Type.U32, k < values ? t.bits() : 32);
             }
-            if (i.opcode().equals("redux") && n == 3) {  // redux.sync.add.u32 %r5, %rd11, m: "Arguments mismatch"
-                checkReg(i, i.operands().get(0), t, t.bits());
-                checkReg(i, i.operands().get(1), t, t.bits());
-                checkReg(i, i.operands().get(2), Type.U32, 32);
-            }
             String signature = SIGNATURES.get(i.opcode());
             if (signature != null) {
                 Type first = null;
@@ -411,7 +406,8 @@ public final class Checker {
                 Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
                 Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
-                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"));
+                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
+                Map.entry("redux", "T T U32"));
 
         /**
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular

@@ -593,12 +593,11 @@ public final class Lowering {
             if (want != have) base = LLVMBuildAddrSpaceCast(b, base, LLVMPointerTypeInContext(ctx, want), "");
         } else if (a.base() != null && regs.containsKey(a.base().name())) {
             LLVMValueRef v = read(i, a.base(), Type.U64);
-            LLVMValueRef local32 = space == StateSpace.LOCAL && regs.get(a.base().name()).type().bytes() == 4
-                    ? target.localBase32(module, b, threadContext) : null;
+            LLVMValueRef local32 = space == StateSpace.LOCAL && regs.get(a.base().name()).type().bytes() == 4 ? localBase32() : null;
             if (space == StateSpace.SHARED && target.hostSharedMemory()) {  // a shared address is an offset in the block's window
                 base = LLVMBuildGEP2(b, i8, sharedBase, Ll.array(v), 1, "");
             } else if (local32 != null) {  // a 32-bit .local address where they are 64-bit: an offset from the local base
-                base = LLVMBuildGEP2(b, i8, LLVMBuildIntToPtr(b, local32, LLVMPointerTypeInContext(ctx, spaceOf(space)), ""), Ll.array(v), 1, "");
+                base = localPointer32(local32, v);
             } else {
                 base = LLVMBuildIntToPtr(b, v, LLVMPointerTypeInContext(ctx, spaceOf(space)), "");
             }
@@ -609,6 +608,22 @@ public final class Lowering {
         }
         if (a.offset() == 0) return base;
         return LLVMBuildGEP2(b, i8, base, Ll.array(LLVMConstInt(i64, a.offset(), 1)), 1, "");
+    }
+
+    /** The address a 32-bit .local address is an offset from here ({@link Target#localBase32}), or null. */
+    LLVMValueRef localBase32() {
+        return target.localBase32(module, b, threadContext);
+    }
+
+    /** A 32-bit .local address, an offset from {@code base}, as a .local pointer. */
+    LLVMValueRef localPointer32(LLVMValueRef base, LLVMValueRef offset) {
+        LLVMValueRef start = LLVMBuildIntToPtr(b, base, LLVMPointerTypeInContext(ctx, spaceOf(StateSpace.LOCAL)), "");
+        return LLVMBuildGEP2(b, LLVMInt8TypeInContext(ctx), start, Ll.array(LLVMBuildZExt(b, offset, LLVMInt64TypeInContext(ctx), "")), 1, "");
+    }
+
+    /** A .local pointer as a 32-bit .local address: its offset from {@code base}. */
+    LLVMValueRef localOffset32(LLVMValueRef base, LLVMValueRef p) {
+        return LLVMBuildTrunc(b, LLVMBuildSub(b, LLVMBuildPtrToInt(b, p, LLVMInt64TypeInContext(ctx), ""), base, ""), LLVMInt32TypeInContext(ctx), "");
     }
 
     Unsupported blockUnsupported(Instruction i) {
@@ -842,9 +857,8 @@ public final class Lowering {
                 LLVMValueRef p = variablePointer(v, i);
                 int want = spaceOf(v.v().space());  // e.g. NVPTX allocas are generic: .local needs a local address
                 if (LLVMGetPointerAddressSpace(LLVMTypeOf(p)) != want) p = LLVMBuildAddrSpaceCast(b, p, LLVMPointerTypeInContext(ctx, want), "");
-                LLVMValueRef local32 = v.v().space() == StateSpace.LOCAL && t.bytes() == 4 ? target.localBase32(module, b, threadContext) : null;
-                if (local32 != null)  // a 32-bit .local address where they are 64-bit: an offset from the local base
-                    return LLVMBuildTrunc(b, LLVMBuildSub(b, LLVMBuildPtrToInt(b, p, LLVMInt64TypeInContext(ctx), ""), local32, ""), it, "");
+                LLVMValueRef local32 = v.v().space() == StateSpace.LOCAL && t.bytes() == 4 ? localBase32() : null;
+                if (local32 != null) return localOffset32(local32, p);  // a 32-bit .local address where they are 64-bit
                 return LLVMBuildPtrToInt(b, p, it, "");
             }
             if (functions.containsKey(n.name())) return LLVMBuildPtrToInt(b, functions.get(n.name()), llvmType(t), "");

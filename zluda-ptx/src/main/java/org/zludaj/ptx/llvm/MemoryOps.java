@@ -188,7 +188,7 @@ final class MemoryOps {
         Type t = l.type(i);
         if (t != Type.U32 && t != Type.U64) throw l.unsupported(i);
         // a 32-bit .local address where .local addresses are 64-bit (host): an offset from the target's local base
-        LLVMValueRef base = t == Type.U32 ? l.target.localBase32(l.module, l.b, l.threadContext()) : null;
+        LLVMValueRef base = t == Type.U32 ? l.localBase32() : null;
         LLVMTypeRef local = LLVMPointerTypeInContext(l.ctx, l.spaceOf(StateSpace.LOCAL));
         // allocas live in the data layout's alloca address space (NVPTX: generic, then cvta.to.local)
         var m = ALLOCA_SPACE.matcher(LLVMGetDataLayoutStr(l.module).getString());
@@ -213,9 +213,7 @@ final class MemoryOps {
             }
             default -> {
                 LLVMValueRef v = l.read(i, i.operands().get(0), t);
-                LLVMValueRef sp = base == null ? LLVMBuildIntToPtr(l.b, v, local, "")
-                        : LLVMBuildGEP2(l.b, LLVMInt8TypeInContext(l.ctx), LLVMBuildIntToPtr(l.b, base, local, ""),
-                                Ll.array(LLVMBuildZExt(l.b, v, LLVMInt64TypeInContext(l.ctx), "")), 1, "");
+                LLVMValueRef sp = base == null ? LLVMBuildIntToPtr(l.b, v, local, "") : l.localPointer32(base, v);
                 Ll.intrinsic(l.module, l.b, "llvm.stackrestore", new LLVMTypeRef[] {stack}, toSpace(sp, stack));
             }
         }
@@ -223,8 +221,7 @@ final class MemoryOps {
 
     /** A .local pointer as a .local address of type t: an offset from {@code base} where the target has one. */
     private LLVMValueRef localAddress(LLVMValueRef p, Type t, LLVMValueRef base) {
-        LLVMValueRef a = LLVMBuildPtrToInt(l.b, p, base == null ? l.llvmType(t) : LLVMInt64TypeInContext(l.ctx), "");
-        return base == null ? a : LLVMBuildTrunc(l.b, LLVMBuildSub(l.b, a, base, ""), l.llvmType(t), "");
+        return base == null ? LLVMBuildPtrToInt(l.b, p, l.llvmType(t), "") : l.localOffset32(base, p);
     }
 
     /** The data layout's alloca address space ("A5"; none: 0). */
