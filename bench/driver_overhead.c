@@ -6,6 +6,8 @@
  *   launch+wait  us per launch followed by cuStreamSynchronize
  *   round     us per round of ggml's host-synchronized MUL_MAT_ID path: a 64-byte download to pageable memory, a
  *             synchronization, a 64-byte upload from it, a synchronization and 10 launches (cuMemcpy*Async, one stream)
+ *   download+wait, upload+wait, wait-idle   the round's parts: us per 64-byte pageable copy and synchronization, and
+ *             per synchronization of an idle stream
  *   graph100  us per cuGraphLaunch of a graph of 100 empty-kernel nodes (N launches, then one synchronize)
  *   graph100+wait  us per graph launch followed by cuStreamSynchronize
  * Each measurement is taken in the steady state: after WARM_S seconds of the same work (ZLUDA-J's Java is compiled by
@@ -217,6 +219,22 @@ int main(int argc, char **argv) {
         if (per < best) best = per;
     }
     printf("round %.2f us\n", best);
+    /* the round's parts: a pageable download and its synchronization, the same upload, a synchronization with nothing
+     * pending (best of 3 rounds of N/10 each) */
+    for (int part = 0; part < 3; part++) {
+        best = 1e30;
+        for (int round = 0; round < 3; round++) {
+            double t = now();
+            for (long i = 0; i < n / 10; i++) {
+                if (part == 0) cuMemcpyDtoHAsync(pageable, mem, 64, s);
+                if (part == 1) cuMemcpyHtoDAsync(mem, pageable, 64, s);
+                cuStreamSynchronize(s);
+            }
+            double per = (now() - t) / (n / 10) / 1e3;
+            if (per < best) best = per;
+        }
+        printf("%s %.2f us\n", part == 0 ? "download+wait" : part == 1 ? "upload+wait" : "wait-idle", best);
+    }
 
     if (launches_only) return 0;
     CUgraph g;

@@ -9,6 +9,9 @@ driver answers CUDA_ERROR_INVALID_PTX; one that ptxas accepts and we refuse is a
 
     tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR] [--from DIR [--split]]   (needs ptxas on PATH and a built dist/)
 
+ZLUDA_DIST names another distribution than the checkout's dist/ (a copy, so that a long run is not disturbed by a
+rebuild).
+
 --from DIR mutates the .ptx files under DIR instead (e.g. the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
 --split makes one module per kernel of each file first (its declarations, device functions and that .entry; kernels
 over 30,000 characters and files over 400,000 left out): ggml's modules (`zluda extract libggml-cuda.so -o DIR`) are
@@ -91,7 +94,7 @@ def main():
     for n in names:
         r = subprocess.run(["ptxas", "-arch=sm_90", n, "-o", os.path.join(d, "x.cubin")], capture_output=True, text=True)
         ptxas[n] = (r.returncode == 0, (r.stderr.strip().splitlines() or [""])[0])
-    r = subprocess.run([os.path.join(root, "dist/bin/zluda"), "compile", *names, "--target", "sm_90", "--suffix", ".sm"],
+    r = subprocess.run([os.path.join(os.environ.get("ZLUDA_DIST", os.path.join(root, "dist")), "bin/zluda"), "compile", *names, "--target", "sm_90", "--suffix", ".sm"],
                        capture_output=True, text=True)
     ours = {}
     for line in r.stderr.splitlines():

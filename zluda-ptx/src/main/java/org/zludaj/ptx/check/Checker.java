@@ -353,6 +353,7 @@ public final class Checker {
                 Type x = Type.of(mod);
                 if (x != null) t = x;
             }
+            if (i.opcode().equals("bar") || i.opcode().equals("barrier")) barrierOperands(i, t);
             if (t == null) return;
             if (i.opcode().equals("bfe") || i.opcode().equals("bfi")) {
                 int values = i.opcode().equals("bfe") ? 2 : 3;
@@ -406,8 +407,30 @@ public final class Checker {
                 Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
                 Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
-                Map.entry("vote", "- - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
+                Map.entry("vote", "T - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
                 Map.entry("redux", "T T U32"));
+
+        /**
+         * bar/barrier: the barrier's number and thread count are 32-bit integers ({@code bar.sync %rd6} is refused by
+         * ptxas 13.0: "Arguments mismatch", tools/ptxas_accept_diff.py seed 22); {@code bar.red} gives its type (a .u32
+         * count or a predicate) from a predicate, its last operand, and takes the barrier's thread count as the other
+         * forms do ({@code bar.red.and.pred p, 1, 64, q}: four operands).
+         */
+        void barrierOperands(Instruction i, Type t) {
+            List<Operand> o = i.operands();
+            boolean red = i.has(".red");
+            // bar.sync a{, b}, bar.arrive a, b, bar.warp.sync mask; bar.red d, a{, b}, {!}c
+            if (red ? o.size() < 3 : o.size() > 2) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + (red ? ".red" : "") + "' ("
+                        + o.size() + " operands)");
+                return;
+            }
+            for (int k = red ? 1 : 0; k < o.size() - (red ? 1 : 0); k++) checkReg(i, o.get(k), Type.U32, 32);
+            if (red && t != null && o.size() >= 3) {
+                checkReg(i, o.get(0), t, t.bits());
+                checkReg(i, o.get(o.size() - 1), Type.PRED, 1);
+            }
+        }
 
         /**
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
