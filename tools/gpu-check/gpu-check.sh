@@ -490,7 +490,7 @@ if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead
   gcc -O1 -shared -fPIC -o "$scratch/libfake_nvidia.so" "$here/../ptx-tests/src/test/c/fake_nvidia.c"
   for i in $(seq 10); do
     (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start timeout 60 ./driver_overhead) >> "$scratch/start.native" 2>&1
-    (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ours timeout 60 ./driver_overhead) >> "$scratch/start.ours" 2>&1
+    (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ours ZLUDA_START_TRACE=1 timeout 60 ./driver_overhead) >> "$scratch/start.ours" 2>&1
     (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ours ZLUDA_NVIDIA_LIB="$scratch/libfake_nvidia.so" timeout 60 ./driver_overhead) >> "$scratch/start.fake" 2>&1
   done
   (cd "$scratch" && DRIVER_OVERHEAD_ONLY=start ZLUDA_LOG=debug ours timeout 60 ./driver_overhead) > "$out/start-phases.txt" 2>&1
@@ -498,6 +498,9 @@ if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead
     echo "start ($k, ms from main to the first cuInit, 10 processes): $(grep '^start' "$scratch/start.$k" | awk '{print $2}' | sort -n | \
       awk '{v[NR]=$1} END {printf "best %.1f, median %.1f, worst %.1f", v[1], (v[int((NR+1)/2)]+v[int(NR/2)+1])/2, v[NR]}')"
   done | tee "$out/start.md"
+  # where ours went (ZLUDA_START_TRACE=1, ms from the first call): NVIDIA's cuInit on the shim's thread, the JVM, the driver
+  sed -n 's/.*JVM created \([0-9.]*\), driver started \([0-9.]*\); NVIDIA.s library loaded \([0-9.]*\), its cuInit done \([0-9.]*\).*/jvm \1 driver \2 nvlib \3 nvinit \4/p' \
+    "$scratch/start.ours" | tee -a "$out/start.md"
   python3 - "$scratch" <<'PY' | tee "$out/overhead.md"
 import glob, sys
 def best(kind):
