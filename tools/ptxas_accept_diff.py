@@ -52,7 +52,7 @@ def split_kernels(text, limit=30000):
 def mutants(count, seed, base=None, split=False):
     rng = random.Random(seed)
     files = sorted(glob.glob(os.path.join(base, "**/*.ptx"), recursive=True) if base
-                   else glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx")))
+                   else sorted(glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx"))))
     sources = None
     if split:
         sources = [k for f in files if os.path.getsize(f) <= 400000 for k in split_kernels(open(f).read())]

@@ -113,12 +113,14 @@ public final class Checker {
         final Deque<Map<String, Variable>> scopes = new ArrayDeque<>();
         final Set<String> labels = new HashSet<>();
         final InstructionTable table = InstructionTable.get();
+        final Set<String> kernels = new HashSet<>();
 
         FunctionChecker(PtxModule m, Function f, Map<String, Variable> globals, Set<String> functions, int ptx, int sm) {
             this.m = m;
             this.f = f;
             this.globals = globals;
             this.functions = functions;
+            for (Function g : m.functions()) if (g.entry()) kernels.add(g.name());
             this.ptx = ptx;
             this.sm = sm;
         }
@@ -354,6 +356,7 @@ public final class Checker {
                 if (x != null) t = x;
             }
             if (i.opcode().equals("bar") || i.opcode().equals("barrier")) barrierOperands(i, t);
+            if (VIDEO.contains(i.opcode()) && !videoOperands(i)) return;
             if (t == null) return;
             if (i.opcode().equals("bfe") || i.opcode().equals("bfi")) {
                 int values = i.opcode().equals("bfe") ? 2 : 3;
@@ -409,6 +412,80 @@ public final class Checker {
                 Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
                 Map.entry("vote", "T - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
                 Map.entry("redux", "T T U32"));
+
+        /** The video instructions (PTX ISA 9.7.16): scalar, and SIMD on half-words and bytes. */
+        /** A scalar video instruction's byte or half-word selector. */
+        static final java.util.regex.Pattern SCALAR_SELECTOR = java.util.regex.Pattern.compile("\\.(b[0-3]|h[01])");
+
+        static final Set<String> VIDEO = Set.of("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
+                "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4",
+                "vmin4", "vmax4", "vset4");
+
+        /**
+         * Video operands as ptxas 13.0 takes them (tools/ptxas_accept_diff.py seed 23, then every operand of video_mad's
+         * forms replaced in turn): 32-bit integer registers, or constants in the scalar forms; no selector on c, nor on
+         * vmad's destination; scalar forms select one byte or half-word, and not the destination's with a secondary
+         * operation; negation only in vmad, of (a xor b) or c (both a and b negated is a product not negated), never
+         * with .po.
+         * False where the instruction was refused.
+         */
+        boolean videoOperands(Instruction i) {
+            List<Operand> o = i.operands();
+            String op = i.opcode();
+            boolean mad = op.equals("vmad"), simd = op.endsWith("2") || op.endsWith("4");
+            boolean secondary = i.has(".add") || i.has(".min") || i.has(".max");
+            boolean[] neg = new boolean[o.size()];
+            for (int k = 0; k < o.size(); k++) {
+                Operand x = o.get(k);
+                if (simd && k > 0 && !(x instanceof Operand.Name)) {  // vadd2 d, a, 5, c: no constants in SIMD video
+                    error(i.line(), i.column(), "Incorrect video selector for operand " + k);
+                    return false;
+                }
+                if (x instanceof Operand.Neg n) {
+                    neg[k] = true;
+                    x = n.operand();
+                    if (!mad) {
+                        error(i.line(), i.column(), "Operand negation not allowed for instruction '" + op + "'");
+                        return false;
+                    }
+                }
+                if (!(x instanceof Operand.Name n)) continue;
+                Variable v = lookup(n.name());
+                if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0) continue;
+                if (v.type().bits() != 32 || v.type().isFloat() || v.type() == Type.PRED) {
+                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + op + "' (" + n.name() + " is "
+                            + v.type().modifier() + ", video operands are 32-bit integers)");
+                    return false;
+                }
+                if (n.component() != null && !simd && k < 3 && !SCALAR_SELECTOR.matcher(n.component()).matches()) {
+                    error(i.line(), i.column(), "Incorrect video selector for operand " + k);  // %r1.h10 in vadd
+                    return false;
+                }
+                if (n.component() != null && !simd && k == 0 && secondary) {
+                    error(i.line(), i.column(), "Video instruction cannot have destination selector and secondary operation");
+                    return false;
+                }
+                if (n.component() != null && k == 3) {
+                    error(i.line(), i.column(), "Video selector is not allowed on 'source C' operand");
+                    return false;
+                }
+                if (n.component() != null && k == 0 && mad) {
+                    error(i.line(), i.column(), "Video selector is not allowed on destination for instruction 'vmad'");
+                    return false;
+                }
+            }
+            if (mad && o.size() == 4) {
+                if (i.has(".po") && (neg[1] || neg[2] || neg[3])) {
+                    error(i.line(), i.column(), "Conflicting use of '.po' modifier with operand negation");
+                    return false;
+                }
+                if ((neg[1] ^ neg[2]) && neg[3]) {
+                    error(i.line(), i.column(), "Operand negation limited to either (source A xor source B) or source C");
+                    return false;
+                }
+            }
+            return true;
+        }
 
         /**
          * bar/barrier: the barrier's number and thread count are 32-bit integers ({@code bar.sync %rd6} is refused by
@@ -564,6 +641,13 @@ public final class Checker {
                 String name = n.name();
                 if (n.component() != null && !COMPONENT.matcher(n.component()).matches()) {  // %rd5.param0
                     error(i.line(), i.column(), "Parsing error near '" + n.component() + "': syntax error");
+                    return;
+                }
+                if (!i.opcode().equals("call") && kernels.contains(name) && lookup(name) == null) {
+                    // ptxas takes a kernel's name as an address constant (for CUDA's device-side launches, which need
+                    // NVIDIA's device runtime): not compiled here, and said so rather than "unknown name"
+                    error(i.line(), i.column(), i.text() + ": the address of kernel " + name
+                            + " (device-side launches, CUDA dynamic parallelism) is not supported");
                     return;
                 }
                 if (lookup(name) != null || functions.contains(name) || isSpecial(name)) return;

@@ -224,11 +224,16 @@ final class VideoOps {
         if (i.operands().size() != 4) throw l.unsupported(i);
         Operand a = i.operands().get(1), bo = i.operands().get(2), c = i.operands().get(3);
         boolean negA = a instanceof Operand.Neg, negB = bo instanceof Operand.Neg, negC = c instanceof Operand.Neg;
+        if (negA) a = ((Operand.Neg) a).operand();
+        if (negB) bo = ((Operand.Neg) bo).operand();
         boolean po = i.has(".po");
-        // NVIDIA's ptxas: "Operand negation limited to either (source A xor source B) or source C"; none with .po
-        if ((negA && negB) || ((negA || negB) && negC) || (po && (negA || negB || negC))) throw l.unsupported(i);
-        LLVMValueRef ta = madPart(i, negA ? ((Operand.Neg) a).operand() : a, signed[1]);
-        LLVMValueRef tb = madPart(i, negB ? ((Operand.Neg) bo).operand() : bo, signed[2]);
+        // NVIDIA's ptxas (and Checker): "Operand negation limited to either (source A xor source B) or source C"; none with .po
+        if (po && (negA || negB || negC)) throw l.unsupported(i);
+        // the ISA: the product is negated when exactly one of a and b is (ptx-test video_mad_negated_pair)
+        if (negA && negB) negA = negB = false;
+        if ((negA || negB) && negC) throw l.unsupported(i);
+        LLVMValueRef ta = madPart(i, a, signed[1]);
+        LLVMValueRef tb = madPart(i, bo, signed[2]);
         LLVMValueRef cv = l.read(i, negC ? ((Operand.Neg) c).operand() : c, Type.B32);
         boolean signedFinal = signed[1] || signed[2] || negA || negB || negC;
         LLVMValueRef tmp = LLVMBuildMul(b(), ta, tb, "");
