@@ -263,7 +263,7 @@ public final class Checker {
                 if (r == null || r.space() != StateSpace.REG || r.vectorWidth() > 0 || r.type() == Type.PRED) continue;
                 registers++;
                 if (r.type().isFloat()) floats++;
-                if (r.type().bits() < t.bits()) {
+                if (r.type().bits() < t.bits() || t.isFloat() && r.type().isFloat() && r.type().bits() != t.bits()) {
                     error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (" + n.name() + " is "
                             + r.type().modifier() + ", the instruction's type " + t.modifier() + ")");
                     return;
@@ -337,6 +337,20 @@ public final class Checker {
                 error(i.line(), i.column(), "Arguments mismatch for instruction 'wmma' (" + n + " operands)");
                 return;
             }
+            // untyped instructions whose operands are integers take no float constant (isspacep.global %p, 0f3F800000)
+            if ((i.opcode().equals("isspacep") || i.opcode().equals("bar") || i.opcode().equals("barrier"))
+                    && i.operands().stream().anyMatch(o -> o instanceof Operand.FloatImm)) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (a float constant)");
+                return;
+            }
+            // a barrier's thread count, where a constant, is a multiple of the warp size (bar.sync 1, 33)
+            if ((i.opcode().equals("bar") || i.opcode().equals("barrier")) && !i.has(".warp")) {
+                int countAt = i.has(".red") ? (n == 4 ? 2 : -1) : (n == 2 ? 1 : -1);
+                if (countAt >= 0 && i.operands().get(countAt) instanceof Operand.IntImm c && c.value() % 32 != 0) {
+                    error(i.line(), i.column(), "Number of threads participating in barrier must be in multiple of warp size");
+                    return;
+                }
+            }
             // the fragments are vector expressions and the memory an address: wmma.load {..}, [p]; wmma.store [p], {..}
             if ((i.opcode().equals("wmma") || i.opcode().equals("mma")) && n >= 2) {
                 boolean store = i.has(".store"), load = i.has(".load");
@@ -349,6 +363,15 @@ public final class Checker {
                         return;
                     }
                 }
+            }
+            // a wmma.load/store stride and the address isspacep asks about are integer registers (32-bit; 32 or 64)
+            Operand integer = i.opcode().equals("wmma") && n == 3 ? i.operands().get(2) : i.opcode().equals("isspacep") && n == 2 ? i.operands().get(1) : null;
+            Operand.Name in = integer instanceof Operand.Name x && x.component() == null ? x : null;
+            Variable r = in != null ? lookup(in.name()) : null;
+            if (r != null && r.space() == StateSpace.REG && r.vectorWidth() == 0 && (r.type().isFloat() || r.type() == Type.PRED
+                    || r.type().bits() != 32 && (i.opcode().equals("wmma") || r.type().bits() != 64))) {
+                error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (" + in.name() + " is " + r.type().modifier() + ")");
+                return;
             }
             Type t = null;
             for (String mod : i.modifiers()) {
@@ -378,15 +401,20 @@ public final class Checker {
                         case "PRED" -> Type.PRED;
                         default -> null;
                     };
+                    // redux.sync of bits (and/or/xor .b32) takes integer registers only (ptxas 13.0)
+                    if (want != null && want.kind() == Type.Kind.BITS && i.opcode().equals("redux")) want = Type.U32;
                     if (want != null) checkReg(i, i.operands().get(k), want, want.bits());
                 }
             }
             if (i.opcode().equals("cvt") && n == 2) cvtOperands(i);
             if (i.opcode().equals("cvt") && n == 3 && (i.has(".f16x2") || i.has(".bf16x2"))) {
-                // cvt.rn.f16x2.f32 d, a, b packs two values into one 32-bit register: exactly 32 bits, no relaxed rule
-                checkReg(i, i.operands().get(0), Type.B32, 32);
-                checkReg(i, i.operands().get(1), t, t.bits());
-                checkReg(i, i.operands().get(2), t, t.bits());
+                // cvt.rn.f16x2.f32 d, a, b packs two values into one register: as ptxas 13.0 takes them, d is an integer
+                // register of 32 bits or more for f16x2 and of exactly 32 for bf16x2, a and b float registers of their
+                // type's size or integer registers of its size or, for f16x2, more (tools: operand sweep, 2026-11-28)
+                boolean bf = i.has(".bf16x2");
+                packed(i, i.operands().get(0), 32, bf, false);
+                packed(i, i.operands().get(1), t.bits(), bf, true);
+                packed(i, i.operands().get(2), t.bits(), bf, true);
             }
             // cvt takes a third and fourth operand only to pack (.f16x2, .e4m3x2..., cvt.pack) or with .rs's random bits
             if (i.opcode().equals("cvt") && n > 2 && !i.has(".pack") && !i.has(".rs")
@@ -395,6 +423,7 @@ public final class Checker {
                 return;
             }
             floatConstants(i, t);
+            floatLiterals(i, t);
         }
 
         /**
@@ -411,7 +440,7 @@ public final class Checker {
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
                 Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
                 Map.entry("vote", "T - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
-                Map.entry("redux", "T T U32"));
+                Map.entry("redux", "T T U32"), Map.entry("set", "D T T PRED"));
 
         /** The video instructions (PTX ISA 9.7.16): scalar, and SIMD on half-words and bytes. */
         /** A scalar video instruction's byte or half-word selector. */
@@ -513,7 +542,8 @@ public final class Checker {
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
          * registers) as ptxas 13.0 applies it: a register narrower than its type is refused ({@code cvt.u64.u32 %rd1, %h2},
          * {@code cvt.rp.f64.s64 %r1, %rd1}), and a float register must have its type's size ({@code cvt.rzi.u32.f64 %r1,
-         * %f2}, {@code cvt.f32.f32 %fd1, %f2}); {@code cvt.u32.u16 %rd1, %h2} and {@code cvt.rn.f16.f32 %r1, %f2} are valid.
+         * %f2}, {@code cvt.f32.f32 %fd1, %f2}), an integer type is not in a float register ({@code cvt.rzi.s32.f32 %f1,
+         * %f2}); {@code cvt.u32.u16 %rd1, %h2} and {@code cvt.rn.f16.f32 %r1, %f2} are valid.
          */
         void cvtOperands(Instruction i) {
             List<Type> types = new ArrayList<>();
@@ -527,12 +557,80 @@ public final class Checker {
                 Variable v = lookup(n.name());
                 if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0 || v.type() == Type.PRED) continue;
                 Type want = types.get(k), r = v.type();
-                if (r.bits() < want.bits() || r.isFloat() && r.bits() != want.bits()) {
+                // cvt.rna.tf32.f32: a 32-bit destination that is not a float register, a 32-bit source (ptxas 13.0)
+                boolean tf32 = types.get(0) == Type.TF32 && (r.bits() != 32 || k == 0 && r.isFloat());
+                // an integer type is never in a float register (cvt.rzi.s32.f32 %f1, %f2)
+                boolean integerInFloat = r.isFloat() && (want.kind() == Type.Kind.SIGNED || want.kind() == Type.Kind.UNSIGNED);
+                if (tf32 || integerInFloat || r.bits() < want.bits() || r.isFloat() && r.bits() != want.bits()) {
                     error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (" + n.name() + " is " + r.modifier()
                             + ", the " + (k == 0 ? "destination" : "source") + " type " + want.modifier() + ")");
                     return;
                 }
             }
+        }
+
+        /** An operand of a packing cvt ({@link #instruction}): see there. */
+        private void packed(Instruction i, Operand o, int bits, boolean exact, boolean floatAllowed) {
+            if (!(o instanceof Operand.Name n) || n.component() != null) return;
+            Variable v = lookup(n.name());
+            if (v == null || v.space() != StateSpace.REG || v.vectorWidth() > 0) return;
+            Type r = v.type();
+            boolean ok = r != Type.PRED && (r.isFloat() ? floatAllowed && r.bits() == bits : exact ? r.bits() == bits : r.bits() >= bits);
+            if (!ok) error(i.line(), i.column(), "Arguments mismatch for instruction 'cvt' (" + n.name() + " is " + r.modifier() + ")");
+        }
+
+        /**
+         * A float constant ({@code 0f3F800000}, 32 bits; {@code 0d...}, 64 bits) where an operand is not a float: ptxas
+         * 13.0 takes one for an f32 or f64 operand (converting it) and, as bits, for a .b32 or .b64 operand of its own
+         * size, nowhere else ({@code add.u32 %r1, %r2, 0f3F800000}, {@code shl.b32 %r1, %r1, 0f3F800000}, {@code mov.b64
+         * %rd1, 0f3F800000}: "Arguments mismatch"; found by replacing each operand of the ptx-tests in turn, 2026-11-28).
+         */
+        void floatLiterals(Instruction i, Type t) {
+            List<Operand> ops = i.operands();
+            for (int k = 0; k < ops.size(); k++) {
+                Operand o = ops.get(k);
+                List<Operand> values = o instanceof Operand.Vector v ? v.elements() : List.of(o);
+                for (Operand e : values) {
+                    if (!(e instanceof Operand.FloatImm f)) continue;
+                    Type slot = slotType(i, k, t);
+                    if (slot == null || slot.isFloat()) continue;
+                    if (slot.kind() == Type.Kind.BITS && slot.bits() == f.width()) continue;
+                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (a " + f.width()
+                            + "-bit float constant for a " + slot.modifier() + " operand)");
+                    return;
+                }
+            }
+        }
+
+        /** The type of operand {@code k} where the checks know it: {@link #SIGNATURES}, cvt's and set's two types, the
+         *  value of st, and the instructions whose operands all have the instruction's type; null elsewhere. */
+        private Type slotType(Instruction i, int k, Type t) {
+            Type first = null;
+            for (String mod : i.modifiers()) {
+                if (first == null) first = Type.of(mod);
+            }
+            String op = i.opcode();
+            if (op.equals("bar") || op.equals("barrier") || op.equals("isspacep") && k == 1) return Type.U32;  // numbers, counts, addresses
+            String signature = SIGNATURES.get(op);
+            if (signature != null) {
+                String[] slots = signature.split(" ");
+                if (k >= slots.length) return null;
+                return switch (slots[k]) {
+                    case "T" -> op.equals("redux") && t.kind() == Type.Kind.BITS ? Type.U32 : t;
+                    case "D" -> first;
+                    case "U32" -> Type.U32;
+                    case "B32" -> Type.B32;
+                    case "PRED" -> Type.PRED;
+                    default -> null;
+                };
+            }
+            if (op.equals("cvt")) return k == 0 ? first : t;
+            if (op.equals("st")) return k == i.operands().size() - 1 ? t : null;
+            if (op.equals("bfe") || op.equals("bfi")) return k < (op.equals("bfe") ? 2 : 3) ? t : Type.U32;
+            if (!SAME_TYPE.contains(op)) return null;
+            if (op.equals("setp") && (k == 0 || k == 3) || op.equals("selp") && k == 3) return Type.PRED;
+            if (i.has(".wide") && (k == 0 || k == 3)) return null;
+            return t;
         }
 
         /** The operands of each instruction that have its (last) type, where it is a float type: the others are
@@ -672,7 +770,8 @@ public final class Checker {
         }
 
         static final Set<String> SAME_TYPE = Set.of("add", "sub", "mul", "mad", "fma", "div", "rem", "min", "max", "neg",
-                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta", "sad", "addc", "subc");
+                "abs", "and", "or", "xor", "not", "mov", "selp", "setp", "cnot", "copysign", "rcp", "sqrt", "rsqrt", "cvta", "sad", "addc", "subc",
+                "madc", "tanh", "ex2", "lg2", "sin", "cos");
 
         /** The relaxed type rules for instructions whose register operands all have the instruction's type. */
         void types(Instruction i) {
@@ -712,8 +811,10 @@ public final class Checker {
                 return;
             }
             boolean sizeOk = r.bits() == bits;
-            boolean kindOk = r.kind() == Type.Kind.BITS || want.kind() == Type.Kind.BITS
-                    || want.isFloat() == r.isFloat();
+            // a pair of halves is in a bit or integer register (ptxas 13.0 refuses add.f16x2 of an .f32 register)
+            boolean pairOk = !(want == Type.F16X2 || want == Type.BF16X2) || !r.isFloat() || r == want;
+            boolean kindOk = pairOk && (r.kind() == Type.Kind.BITS || want.kind() == Type.Kind.BITS
+                    || want.isFloat() == r.isFloat());
             if (!sizeOk || !kindOk) {
                 error(i.line(), i.column(), i.text() + ": register " + n.name() + " of type " + r.modifier()
                         + " does not fit a " + bits + "-bit " + (want.isFloat() ? "float" : "integer") + " operand");

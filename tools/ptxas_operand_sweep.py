@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Operand sweep of the PTX front end against NVIDIA's ptxas (issue 19: bad input gets NVIDIA's answer).
+
+Samples one instruction from each of a FRACTION of the ptx-tests' kernels and replaces each of its operands in turn by
+registers of other types (.b64, .f32, .b16, .pred, .f64, declared for the purpose) and by constants (an integer and the
+float 0f3F800000), then asks ptxas (-arch=sm_90) and ZLUDA-J (`dist/bin/zluda compile --target sm_90`, one JVM for all)
+whether each mutant is valid PTX, and prints every mutant that one accepts and the other refuses, with the other's
+message. Where tools/ptxas_accept_diff.py mutates tokens at random, this one asks about operand types systematically.
+
+    tools/ptxas_operand_sweep.py [FRACTION] [SEED] [--keep DIR]   (needs ptxas on PATH and a built dist/; ZLUDA_DIST
+                                                                 names another distribution)
+"""
+import glob, os, random, re, shutil, subprocess, sys, tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INSTRUCTION = re.compile(r"^(\s*(?:@!?%\w+\s+)?)([a-z][\w.:]*)\s+(.*);\s*$")
+SKIP = ("ld.param", "ret", "bra", "call")
+REPLACEMENTS = ["%zq", "%zf", "%zh", "%zp", "%zd", "5", "0f3F800000"]
+DECLARATIONS = "\n\t.reg .b64 %zq;\n\t.reg .f32 %zf;\n\t.reg .b16 %zh;\n\t.reg .pred %zp;\n\t.reg .f64 %zd;"
+
+
+def mutants(fraction, seed):
+    rng = random.Random(seed)
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx"))):
+        if rng.random() > fraction:
+            continue
+        text = open(path).read()
+        lines = text.split("\n")
+        candidates = [k for k, l in enumerate(lines) if INSTRUCTION.match(l) and not l.strip().startswith(SKIP)]
+        if not candidates:
+            continue
+        k = rng.choice(candidates)
+        m = INSTRUCTION.match(lines[k])
+        operands = [o.strip() for o in re.split(r",(?![^{]*\})", m.group(3))]
+        for j, operand in enumerate(operands):
+            if operand.startswith(("[", "{")):
+                continue
+            for r in REPLACEMENTS:
+                changed = operands[:j] + [r] + operands[j + 1:]
+                mutated = lines[:k] + [m.group(1) + m.group(2) + " " + ", ".join(changed) + ";"] + lines[k + 1:]
+                body = "\n".join(mutated)
+                brace = body.find("{", body.find(".entry"))
+                out.append((os.path.basename(os.path.dirname(path)), mutated[k].strip(),
+                            body[:brace + 1] + DECLARATIONS + body[brace + 1:]))
+    return out
+
+
+def main():
+    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] != "--keep"]
+    fraction = float(args[0]) if args else 0.5
+    seed = int(args[1]) if len(args) > 1 else 1
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    if not shutil.which("ptxas"):
+        print("ptxas_operand_sweep: ptxas not on PATH (the CUDA toolkit): skipped")
+        return 0
+    d = keep or tempfile.mkdtemp(prefix="ptxas-sweep")
+    os.makedirs(d, exist_ok=True)
+    cases = mutants(fraction, seed)
+    names = []
+    for n, (_, _, text) in enumerate(cases):
+        names.append(os.path.join(d, "m%05d.ptx" % n))
+        open(names[-1], "w").write(text)
+    ptxas = {}
+    for n in names:
+        r = subprocess.run(["ptxas", "-arch=sm_90", n, "-o", os.path.join(d, "x.cubin")], capture_output=True, text=True)
+        ptxas[n] = (r.returncode == 0, (r.stderr.strip().splitlines() or [""])[0])
+    dist = os.environ.get("ZLUDA_DIST", os.path.join(root, "dist"))
+    r = subprocess.run([os.path.join(dist, "bin/zluda"), "compile", *names, "--target", "sm_90", "--suffix", ".sm"],
+                       capture_output=True, text=True)
+    ours = {}
+    for line in r.stderr.splitlines():
+        m = re.match(r"^(\S+\.ptx): (.*)$", line)
+        if m and m.group(1) not in ours:
+            ours[m.group(1)] = m.group(2)
+    differ = [(n, c) for n, c in zip(names, cases) if ptxas[n][0] != (n not in ours)]
+    print("%d mutants (fraction %s, seed %d): ptxas accepts %d, ZLUDA-J accepts %d, they disagree on %d"
+          % (len(names), fraction, seed, sum(ptxas[n][0] for n in names), sum(n not in ours for n in names), len(differ)))
+    for n, (test, line, _) in differ:
+        who = "ptxas" if ptxas[n][0] else "ZLUDA-J"
+        why = ours.get(n, "") if ptxas[n][0] else ptxas[n][1]
+        print("  accepted by %s only: %s (%s, %s): %s" % (who, os.path.basename(n), test, line, why))
+    if not keep:
+        shutil.rmtree(d)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
