@@ -501,6 +501,7 @@ if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead
   # where ours went (ZLUDA_START_TRACE=1, ms from the first call): NVIDIA's cuInit on the shim's thread, the JVM, the driver
   sed -n 's/.*JVM created \([0-9.]*\), driver started \([0-9.]*\); NVIDIA.s library loaded \([0-9.]*\), its cuInit done \([0-9.]*\).*/jvm \1 driver \2 nvlib \3 nvinit \4/p' \
     "$scratch/start.ours" | tee -a "$out/start.md"
+  grep -h '^ZLUDA-J start:' "$scratch/start.ours" | tee -a "$out/start.md"  # the Java side's phases, per process
   python3 - "$scratch" <<'PY' | tee "$out/overhead.md"
 import glob, sys
 def best(kind):

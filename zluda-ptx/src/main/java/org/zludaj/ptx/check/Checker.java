@@ -337,6 +337,18 @@ public final class Checker {
                 error(i.line(), i.column(), "Arguments mismatch for instruction 'wmma' (" + n + " operands)");
                 return;
             }
+            // discard and applypriority act on one 128-byte line: their size operand is that constant
+            if ((i.opcode().equals("discard") || i.opcode().equals("applypriority")) && n == 2) {
+                Operand size = i.operands().get(1);
+                if (!(size instanceof Operand.IntImm c)) {
+                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + i.opcode() + "' (the size is the constant 128)");
+                    return;
+                }
+                if (c.value() != 128) {
+                    error(i.line(), i.column(), "Argument 2 of instruction '" + i.opcode() + "': unexpected value '" + c.value() + "', expected to be 128");
+                    return;
+                }
+            }
             // untyped instructions whose operands are integers take no float constant (isspacep.global %p, 0f3F800000)
             if ((i.opcode().equals("isspacep") || i.opcode().equals("bar") || i.opcode().equals("barrier"))
                     && i.operands().stream().anyMatch(o -> o instanceof Operand.FloatImm)) {
@@ -466,6 +478,10 @@ public final class Checker {
             boolean[] neg = new boolean[o.size()];
             for (int k = 0; k < o.size(); k++) {
                 Operand x = o.get(k);
+                if (x instanceof Operand.FloatImm) {
+                    error(i.line(), i.column(), "Arguments mismatch for instruction '" + op + "' (a float constant)");
+                    return false;
+                }
                 if (simd && k > 0 && !(x instanceof Operand.Name)) {  // vadd2 d, a, 5, c: no constants in SIMD video
                     error(i.line(), i.column(), "Incorrect video selector for operand " + k);
                     return false;
@@ -611,6 +627,7 @@ public final class Checker {
             }
             String op = i.opcode();
             if (op.equals("bar") || op.equals("barrier") || op.equals("isspacep") && k == 1) return Type.U32;  // numbers, counts, addresses
+            if (op.equals("vote") && k == 1) return Type.PRED;
             String signature = SIGNATURES.get(op);
             if (signature != null) {
                 String[] slots = signature.split(" ");

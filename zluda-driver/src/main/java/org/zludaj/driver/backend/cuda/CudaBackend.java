@@ -76,9 +76,10 @@ public final class CudaBackend implements Backend {
         Device d = new Device(NvidiaDriver.name(0) + " (ZLUDA-J cuda backend)", NvidiaDriver.totalMemory(0),
                 new byte[16], a);
         long t3 = System.nanoTime();
-        if (org.zludaj.driver.Bootstrap.TRACE)
-            System.err.printf(java.util.Locale.ROOT, "ZLUDA-J start: cuda backend: NVIDIA's driver opened %.1f ms, cuInit %.1f ms, device queried %.1f ms%n",
-                    (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
+        if (org.zludaj.driver.Bootstrap.TRACE)  // no printf: a first one costs milliseconds of the start it measures
+            System.err.println(new StringBuilder("ZLUDA-J start: cuda backend: NVIDIA's driver opened ").append(org.zludaj.driver.Bootstrap.ms(t1 - t0))
+                    .append(" ms, cuInit ").append(org.zludaj.driver.Bootstrap.ms(t2 - t1)).append(" ms, device queried ")
+                    .append(org.zludaj.driver.Bootstrap.ms(t3 - t2)).append(" ms"));
         LOG.info("cuda backend: {} from {}, sm_{}{}", d.name(), lib, a[75], a[76]);
         LOG.debug("cuda backend opened: NVIDIA's driver loaded in {} ms, cuInit {} ms, device queried in {} ms", (t1 - t0) / 1_000_000,
                 (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000);
