@@ -9,15 +9,16 @@ driver answers CUDA_ERROR_INVALID_PTX; one that ptxas accepts and we refuse is a
 
     tools/ptxas_accept_diff.py [COUNT] [SEED] [--keep DIR] [--from DIR [--split]]   (needs ptxas on PATH and a built dist/)
 
-ZLUDA_DIST names another distribution than the checkout's dist/ (a copy, so that a long run is not disturbed by a
-rebuild).
+ZLUDA_DIST names another distribution than the checkout's dist/ (tools/ptxas_verdicts.py).
 
 --from DIR mutates the .ptx files under DIR instead (e.g. the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
 --split makes one module per kernel of each file first (its declarations, device functions and that .entry; kernels
 over 30,000 characters and files over 400,000 left out): ggml's modules (`zluda extract libggml-cuda.so -o DIR`) are
 too large to give to ptxas once per mutant, their kernels are not.
 """
-import glob, os, random, re, shutil, subprocess, sys, tempfile
+import glob, os, random, re, shutil, sys
+
+import ptxas_verdicts
 
 TOKEN = re.compile(r"\.?[A-Za-z_$%][\w$.:]*|0[fFdDxX][0-9a-fA-F]+|\d+|\S")
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -80,27 +81,11 @@ def main():
     seed = int(args[1]) if len(args) > 1 else 1
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
     base = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
-    if not shutil.which("ptxas"):
-        print("ptxas_accept_diff: ptxas not on PATH (the CUDA toolkit): skipped")
+    if not ptxas_verdicts.available("ptxas_accept_diff"):
         return 0
-    d = keep or tempfile.mkdtemp(prefix="ptxas-diff")
-    os.makedirs(d, exist_ok=True)
-    names = []
-    for k, text in enumerate(mutants(count, seed, base, "--split" in sys.argv)):
-        n = os.path.join(d, "m%05d.ptx" % k)
-        open(n, "w").write(text)
-        names.append(n)
-    ptxas = {}
-    for n in names:
-        r = subprocess.run(["ptxas", "-arch=sm_90", n, "-o", os.path.join(d, "x.cubin")], capture_output=True, text=True)
-        ptxas[n] = (r.returncode == 0, (r.stderr.strip().splitlines() or [""])[0])
-    r = subprocess.run([os.path.join(os.environ.get("ZLUDA_DIST", os.path.join(root, "dist")), "bin/zluda"), "compile", *names, "--target", "sm_90", "--suffix", ".sm"],
-                       capture_output=True, text=True)
-    ours = {}
-    for line in r.stderr.splitlines():
-        m = re.match(r"^(\S+\.ptx): (.*)$", line)
-        if m and m.group(1) not in ours:
-            ours[m.group(1)] = m.group(2)
+    d, names = ptxas_verdicts.write(mutants(count, seed, base, "--split" in sys.argv), keep, "ptxas-diff")
+    ptxas = ptxas_verdicts.ptxas(names, d)
+    ours = ptxas_verdicts.zluda(names)
     both = sum(1 for n in names if ptxas[n][0] and n not in ours)
     neither = sum(1 for n in names if not ptxas[n][0] and n in ours)
     only_ours = [n for n in names if not ptxas[n][0] and n not in ours]

@@ -10,7 +10,9 @@ message. Where tools/ptxas_accept_diff.py mutates tokens at random, this one ask
     tools/ptxas_operand_sweep.py [FRACTION] [SEED] [--keep DIR]   (needs ptxas on PATH and a built dist/; ZLUDA_DIST
                                                                  names another distribution)
 """
-import glob, os, random, re, shutil, subprocess, sys, tempfile
+import glob, os, random, re, shutil, sys
+
+import ptxas_verdicts
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INSTRUCTION = re.compile(r"^(\s*(?:@!?%\w+\s+)?)([a-z][\w.:]*)\s+(.*);\s*$")
@@ -51,28 +53,12 @@ def main():
     fraction = float(args[0]) if args else 0.5
     seed = int(args[1]) if len(args) > 1 else 1
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
-    if not shutil.which("ptxas"):
-        print("ptxas_operand_sweep: ptxas not on PATH (the CUDA toolkit): skipped")
+    if not ptxas_verdicts.available("ptxas_operand_sweep"):
         return 0
-    d = keep or tempfile.mkdtemp(prefix="ptxas-sweep")
-    os.makedirs(d, exist_ok=True)
     cases = mutants(fraction, seed)
-    names = []
-    for n, (_, _, text) in enumerate(cases):
-        names.append(os.path.join(d, "m%05d.ptx" % n))
-        open(names[-1], "w").write(text)
-    ptxas = {}
-    for n in names:
-        r = subprocess.run(["ptxas", "-arch=sm_90", n, "-o", os.path.join(d, "x.cubin")], capture_output=True, text=True)
-        ptxas[n] = (r.returncode == 0, (r.stderr.strip().splitlines() or [""])[0])
-    dist = os.environ.get("ZLUDA_DIST", os.path.join(root, "dist"))
-    r = subprocess.run([os.path.join(dist, "bin/zluda"), "compile", *names, "--target", "sm_90", "--suffix", ".sm"],
-                       capture_output=True, text=True)
-    ours = {}
-    for line in r.stderr.splitlines():
-        m = re.match(r"^(\S+\.ptx): (.*)$", line)
-        if m and m.group(1) not in ours:
-            ours[m.group(1)] = m.group(2)
+    d, names = ptxas_verdicts.write([text for _, _, text in cases], keep, "ptxas-sweep")
+    ptxas = ptxas_verdicts.ptxas(names, d)
+    ours = ptxas_verdicts.zluda(names)
     differ = [(n, c) for n, c in zip(names, cases) if ptxas[n][0] != (n not in ours)]
     print("%d mutants (fraction %s, seed %d): ptxas accepts %d, ZLUDA-J accepts %d, they disagree on %d"
           % (len(names), fraction, seed, sum(ptxas[n][0] for n in names), sum(n not in ours for n in names), len(differ)))
