@@ -454,10 +454,10 @@ public final class Checker {
                 Map.entry("vote", "T - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
                 Map.entry("redux", "T T U32"), Map.entry("set", "D T T PRED"));
 
-        /** The video instructions (PTX ISA 9.7.16): scalar, and SIMD on half-words and bytes. */
         /** A scalar video instruction's byte or half-word selector. */
         static final java.util.regex.Pattern SCALAR_SELECTOR = java.util.regex.Pattern.compile("\\.(b[0-3]|h[01])");
 
+        /** The video instructions (PTX ISA 9.7.16): scalar, and SIMD on half-words and bytes. */
         static final Set<String> VIDEO = Set.of("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vmad", "vset",
                 "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4",
                 "vmin4", "vmax4", "vset4");
