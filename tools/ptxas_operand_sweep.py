@@ -7,8 +7,10 @@ float 0f3F800000), then asks ptxas (-arch=sm_90) and ZLUDA-J (`dist/bin/zluda co
 whether each mutant is valid PTX, and prints every mutant that one accepts and the other refuses, with the other's
 message. Where tools/ptxas_accept_diff.py mutates tokens at random, this one asks about operand types systematically.
 
-    tools/ptxas_operand_sweep.py [FRACTION] [SEED] [--keep DIR]   (needs ptxas on PATH and a built dist/; ZLUDA_DIST
-                                                                 names another distribution)
+    tools/ptxas_operand_sweep.py [FRACTION] [SEED] [--keep DIR] [--from DIR]   (needs ptxas on PATH and a built
+                                              dist/; ZLUDA_DIST names another distribution)
+
+--from DIR samples the .ptx files under DIR instead (the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
 """
 import glob, os, random, re, shutil, sys
 
@@ -21,10 +23,12 @@ REPLACEMENTS = ["%zq", "%zf", "%zh", "%zp", "%zd", "5", "0f3F800000"]
 DECLARATIONS = "\n\t.reg .b64 %zq;\n\t.reg .f32 %zf;\n\t.reg .b16 %zh;\n\t.reg .pred %zp;\n\t.reg .f64 %zd;"
 
 
-def mutants(fraction, seed):
+def mutants(fraction, seed, base=None):
     rng = random.Random(seed)
     out = []
-    for path in sorted(glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx"))):
+    files = (glob.glob(os.path.join(base, "**/*.ptx"), recursive=True) if base
+             else glob.glob(os.path.join(root, "ptx-tests/src/test/ptx/*/kernel.ptx")))
+    for path in sorted(files):
         if rng.random() > fraction:
             continue
         text = open(path).read()
@@ -43,19 +47,20 @@ def mutants(fraction, seed):
                 mutated = lines[:k] + [m.group(1) + m.group(2) + " " + ", ".join(changed) + ";"] + lines[k + 1:]
                 body = "\n".join(mutated)
                 brace = body.find("{", body.find(".entry"))
-                out.append((os.path.basename(os.path.dirname(path)), mutated[k].strip(),
+                out.append((os.path.basename(path if base else os.path.dirname(path)), mutated[k].strip(),
                             body[:brace + 1] + DECLARATIONS + body[brace + 1:]))
     return out
 
 
 def main():
-    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] != "--keep"]
+    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] not in ("--keep", "--from")]
     fraction = float(args[0]) if args else 0.5
     seed = int(args[1]) if len(args) > 1 else 1
     keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    base = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
     if not ptxas_verdicts.available("ptxas_operand_sweep"):
         return 0
-    cases = mutants(fraction, seed)
+    cases = mutants(fraction, seed, base)
     d, names = ptxas_verdicts.write([text for _, _, text in cases], keep, "ptxas-sweep")
     ptxas = ptxas_verdicts.ptxas(names, d)
     ours = ptxas_verdicts.zluda(names)
