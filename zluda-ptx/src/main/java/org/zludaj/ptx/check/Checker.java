@@ -450,7 +450,7 @@ public final class Checker {
                 Map.entry("dp4a", "U32 U32 U32 U32"), Map.entry("dp2a", "U32 U32 U32 U32"), Map.entry("slct", "D D D T"),
                 Map.entry("popc", "U32 T"), Map.entry("clz", "U32 T"), Map.entry("bfind", "U32 T"), Map.entry("brev", "T T"),
                 Map.entry("mul24", "T T T"), Map.entry("mad24", "T T T T"), Map.entry("testp", "PRED T"),
-                Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "- B32 U32 U32 U32"),
+                Map.entry("bmsk", "B32 U32 U32"), Map.entry("szext", "T T U32"), Map.entry("shfl", "B32 B32 B32 B32 U32"),
                 Map.entry("vote", "T - U32"), Map.entry("match", "U32 T U32"), Map.entry("atom", "T - T T"), Map.entry("red", "- T"),
                 Map.entry("redux", "T T U32"), Map.entry("set", "D T T PRED"));
 
