@@ -16,7 +16,7 @@ ZLUDA_DIST names another distribution than the checkout's dist/ (tools/ptxas_ver
 over 30,000 characters and files over 400,000 left out): ggml's modules (`zluda extract libggml-cuda.so -o DIR`) are
 too large to give to ptxas once per mutant, their kernels are not.
 """
-import glob, os, random, re, shutil, sys
+import glob, os, random, re, sys
 
 import ptxas_verdicts
 
@@ -76,11 +76,9 @@ def mutants(count, seed, base=None, split=False):
 
 
 def main():
-    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] not in ("--keep", "--from")]
+    args, keep, base = ptxas_verdicts.arguments(sys.argv)
     count = int(args[0]) if args else 500
     seed = int(args[1]) if len(args) > 1 else 1
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
-    base = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
     if not ptxas_verdicts.available("ptxas_accept_diff"):
         return 0
     d, names = ptxas_verdicts.write(mutants(count, seed, base, "--split" in sys.argv), keep, "ptxas-diff")
@@ -96,8 +94,7 @@ def main():
         print("  accepted by ZLUDA-J only: %s: ptxas: %s" % (os.path.basename(n), ptxas[n][1]))
     for n in only_ptxas:
         print("  accepted by ptxas only:   %s: ZLUDA-J: %s" % (os.path.basename(n), ours[n]))
-    if not keep:
-        shutil.rmtree(d)
+    ptxas_verdicts.finish(d, keep)
     return 0
 
 

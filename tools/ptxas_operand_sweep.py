@@ -12,7 +12,7 @@ message. Where tools/ptxas_accept_diff.py mutates tokens at random, this one ask
 
 --from DIR samples the .ptx files under DIR instead (the differential corpus: tools/gpu-check/fuzz_ptx.py DIR N).
 """
-import glob, os, random, re, shutil, sys
+import glob, os, random, re, sys
 
 import ptxas_verdicts
 
@@ -53,11 +53,9 @@ def mutants(fraction, seed, base=None):
 
 
 def main():
-    args = [a for k, a in enumerate(sys.argv[1:], 1) if not a.startswith("--") and sys.argv[k - 1] not in ("--keep", "--from")]
+    args, keep, base = ptxas_verdicts.arguments(sys.argv)
     fraction = float(args[0]) if args else 0.5
     seed = int(args[1]) if len(args) > 1 else 1
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
-    base = sys.argv[sys.argv.index("--from") + 1] if "--from" in sys.argv else None
     if not ptxas_verdicts.available("ptxas_operand_sweep"):
         return 0
     cases = mutants(fraction, seed, base)
@@ -71,8 +69,7 @@ def main():
         who = "ptxas" if ptxas[n][0] else "ZLUDA-J"
         why = ours.get(n, "") if ptxas[n][0] else ptxas[n][1]
         print("  accepted by %s only: %s (%s, %s): %s" % (who, os.path.basename(n), test, line, why))
-    if not keep:
-        shutil.rmtree(d)
+    ptxas_verdicts.finish(d, keep)
     return 0
 
 

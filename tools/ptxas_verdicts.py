@@ -47,3 +47,18 @@ def write(texts, keep, prefix):
         names.append(os.path.join(d, "m%05d.ptx" % k))
         open(names[-1], "w").write(text)
     return d, names
+
+
+def arguments(argv):
+    """The tools' command line: (positional arguments, --keep DIR or None, --from DIR or None)."""
+    valued = ("--keep", "--from")
+    positional = [a for k, a in enumerate(argv[1:], 1) if not a.startswith("--") and argv[k - 1] not in valued]
+    keep, base = (argv[argv.index(f) + 1] if f in argv else None for f in valued)
+    return positional, keep, base
+
+
+def finish(folder, keep):
+    """Removes the mutants' folder unless it was asked to be kept."""
+    import shutil
+    if not keep:
+        shutil.rmtree(folder)

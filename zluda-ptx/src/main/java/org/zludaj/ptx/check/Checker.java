@@ -399,22 +399,10 @@ public final class Checker {
             }
             String signature = SIGNATURES.get(i.opcode());
             if (signature != null) {
-                Type first = null;
-                for (String mod : i.modifiers()) {
-                    if (first == null) first = Type.of(mod);
-                }
+                Type first = firstType(i);
                 String[] slots = signature.split(" ");
                 for (int k = 0; k < Math.min(n, slots.length); k++) {
-                    Type want = switch (slots[k]) {
-                        case "T" -> t;
-                        case "D" -> first;
-                        case "U32" -> Type.U32;
-                        case "B32" -> Type.B32;
-                        case "PRED" -> Type.PRED;
-                        default -> null;
-                    };
-                    // redux.sync of bits (and/or/xor .b32) takes integer registers only (ptxas 13.0)
-                    if (want != null && want.kind() == Type.Kind.BITS && i.opcode().equals("redux")) want = Type.U32;
+                    Type want = signatureSlot(slots[k], i.opcode(), t, first);
                     if (want != null) checkReg(i, i.operands().get(k), want, want.bits());
                 }
             }
@@ -554,6 +542,29 @@ public final class Checker {
             }
         }
 
+        /** The type a {@link #SIGNATURES} slot names, with {@code t} the instruction's last type and {@code first} its first. */
+        private static Type signatureSlot(String slot, String opcode, Type t, Type first) {
+            Type want = switch (slot) {
+                case "T" -> t;
+                case "D" -> first;
+                case "U32" -> Type.U32;
+                case "B32" -> Type.B32;
+                case "PRED" -> Type.PRED;
+                default -> null;
+            };
+            // redux.sync of bits (and/or/xor .b32) takes integer registers only (ptxas 13.0)
+            return want != null && want.kind() == Type.Kind.BITS && opcode.equals("redux") ? Type.U32 : want;
+        }
+
+        /** An instruction's first type modifier ({@code cvt.rn.f32.s32}: .f32), or null. */
+        private static Type firstType(Instruction i) {
+            for (String mod : i.modifiers()) {
+                Type x = Type.of(mod);
+                if (x != null) return x;
+            }
+            return null;
+        }
+
         /**
          * cvt's relaxed rule (PTX ISA: cvt's operands may be wider than its types, so narrow values live in regular
          * registers) as ptxas 13.0 applies it: a register narrower than its type is refused ({@code cvt.u64.u32 %rd1, %h2},
@@ -621,25 +632,14 @@ public final class Checker {
         /** The type of operand {@code k} where the checks know it: {@link #SIGNATURES}, cvt's and set's two types, the
          *  value of st, and the instructions whose operands all have the instruction's type; null elsewhere. */
         private Type slotType(Instruction i, int k, Type t) {
-            Type first = null;
-            for (String mod : i.modifiers()) {
-                if (first == null) first = Type.of(mod);
-            }
+            Type first = firstType(i);
             String op = i.opcode();
             if (op.equals("bar") || op.equals("barrier") || op.equals("isspacep") && k == 1) return Type.U32;  // numbers, counts, addresses
             if (op.equals("vote") && k == 1) return Type.PRED;
             String signature = SIGNATURES.get(op);
             if (signature != null) {
                 String[] slots = signature.split(" ");
-                if (k >= slots.length) return null;
-                return switch (slots[k]) {
-                    case "T" -> op.equals("redux") && t.kind() == Type.Kind.BITS ? Type.U32 : t;
-                    case "D" -> first;
-                    case "U32" -> Type.U32;
-                    case "B32" -> Type.B32;
-                    case "PRED" -> Type.PRED;
-                    default -> null;
-                };
+                return k < slots.length ? signatureSlot(slots[k], op, t, first) : null;
             }
             if (op.equals("cvt")) return k == 0 ? first : t;
             if (op.equals("st")) return k == i.operands().size() - 1 ? t : null;
