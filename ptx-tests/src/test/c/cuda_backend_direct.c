@@ -4,7 +4,8 @@
  * dynamic shared memory, no parameters, a block other than .reqntid's, a block over .maxntid's); a launch behind a host
  * function still running waits for it; launches in a capture are captured; a raised dynamic shared memory limit is
  * honoured; the legacy stream, the per-thread stream (cuLaunchKernel_ptsz) and a second thread; a destroyed stream
- * and an unloaded module refused. The program writes its own steps into the fake's log (FAKE_NVIDIA_LOG), so the test
+ * and an unloaded module refused; 48 kernels launched in turn, as a model's ops launch theirs, each kept after its first
+ * launch (and its occupancy answered in C after its first query). The program writes its own steps into the fake's log (FAKE_NVIDIA_LOG), so the test
  * sees them in order with the launches. Build: gcc -o cuda_backend_direct cuda_backend_direct.c -L<dist>/lib -lcuda
  * -lpthread. Prints PASS, or the failing call. */
 #include <pthread.h>
@@ -21,6 +22,7 @@ CUresult cuModuleLoadData(CUmodule *, const void *);
 CUresult cuModuleUnload(CUmodule);
 CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
 CUresult cuFuncSetAttribute(CUfunction, int, int);
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *, CUfunction, int, size_t);
 CUresult cuStreamCreate(CUstream *, unsigned);
 CUresult cuStreamDestroy_v2(CUstream);
 CUresult cuStreamSynchronize(CUstream);
@@ -157,6 +159,31 @@ int main(void) {
         return 1;
     }
     CHECK(cuStreamSynchronize(s));
+    /* 48 kernels of one module in turn, four rounds: each kept after its first launch, none taking another's place */
+    note("rotation");
+    enum { MANY = 48 };
+    static char many_ptx[MANY * 96 + 64];
+    int at = snprintf(many_ptx, sizeof many_ptx, ".version 7.0\n.target sm_52\n.address_size 64\n");
+    for (int i = 0; i < MANY; i++)
+        at += snprintf(many_ptx + at, sizeof many_ptx - at,
+                       ".visible .entry k%d(.param .u64 p) { .reg .u64 %%r; ld.param.u64 %%r, [p]; ret; }\n", i);
+    CUmodule many;
+    CUfunction k[MANY];
+    CHECK(cuModuleLoadData(&many, many_ptx));
+    for (int i = 0; i < MANY; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "k%d", i);
+        CHECK(cuModuleGetFunction(&k[i], many, name));
+    }
+    for (int round = 0; round < 4; round++)
+        for (int i = 0; i < MANY; i++) {
+            int blocks = 0;
+            CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k[i], 32, 0));
+            if (blocks <= 0) { printf("FAIL: occupancy of k%d: %d\n", i, blocks); return 1; }
+            CHECK(launch(k[i], 1, 32, 0, 6000 + round * 100 + i, s));
+        }
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuModuleUnload(many));
     /* a destroyed stream and an unloaded module */
     note("destroyed");
     CHECK(cuStreamDestroy_v2(s2));

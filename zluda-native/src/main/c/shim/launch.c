@@ -33,9 +33,12 @@ struct kept {
     int64_t v[O_WORDS];
 };
 
-/* per thread, direct-mapped by function and stream (a token of llama.cpp launches some dozens of kernels) */
-#define KEPT 128
-static __thread struct kept *kept;
+/* per thread: sets of WAYS launches by function and stream (a token of llama.cpp launches some dozens of kernels, a
+ * ggml op up to a dozen in turn: with one slot per set two of them took each other's slot on every round) */
+#define SETS 64
+#define WAYS 8
+static __thread struct kept *kept;  /* SETS * WAYS */
+static __thread unsigned next_way;  /* the way a full set gives up next */
 static __thread struct kept offered;
 static pthread_key_t kept_key;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
@@ -45,9 +48,16 @@ static void kept_free(void *p) {
 }
 static void kept_key_make(void) { pthread_key_create(&kept_key, kept_free); }
 
-static struct kept *slot(const int64_t *a, int ptds) {
-    uint64_t h = (uint64_t)a[0] * 0x9e3779b97f4a7c15ULL ^ (uint64_t)a[8] * 0xff51afd7ed558ccdULL ^ (uint64_t)ptds;
-    return &kept[(h ^ h >> 31) % KEPT];
+static struct kept *set_of(const int64_t *a, int ptds) {
+    uint64_t h = zluda_mix64((uint64_t)a[0] ^ zluda_mix64((uint64_t)a[8] ^ (uint64_t)ptds));
+    return &kept[(h % SETS) * WAYS];
+}
+/* the kept launch of a's function on a's stream, or NULL */
+static struct kept *find(const int64_t *a, int ptds) {
+    struct kept *set = set_of(a, ptds);
+    for (int i = 0; i < WAYS; i++)
+        if (set[i].used && set[i].v[O_FUNCTION] == a[0] && set[i].v[O_STREAM] == a[8] && set[i].ptds == ptds) return &set[i];
+    return NULL;
 }
 static __thread int has_offer, ctx_before, stream_before;
 
@@ -75,8 +85,8 @@ int zluda_launch_get(int ptds, const int64_t *a, CUresult *r) {
     has_offer = 0;
     if (a[10]) return 0;  /* extra: the JVM reads the argument buffer */
     if (!kept) return 0;
-    struct kept *k = slot(a, ptds);
-    if (!k->used || k->v[O_FUNCTION] != a[0] || k->v[O_STREAM] != a[8] || k->ptds != ptds) return 0;
+    struct kept *k = find(a, ptds);
+    if (!k) return 0;
     if (k->ctx_epoch != ctx_before || k->stream_epoch != stream_before || !allowed(k, a)) return 0;
     device_launch_fn launch = (device_launch_fn)(uintptr_t)k->v[O_LAUNCH];
     CUresult result = launch((void *)(uintptr_t)k->v[O_HANDLE], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
@@ -96,10 +106,16 @@ void zluda_launch_put(int ptds, const int64_t *a) {
     if (offered.v[O_FUNCTION] != a[0] || offered.v[O_STREAM] != a[8] || offered.v[O_PTDS] != ptds) return;
     if (!kept) {
         pthread_once(&kept_once, kept_key_make);
-        if (!(kept = calloc(KEPT, sizeof *kept))) return;
+        if (!(kept = calloc(SETS * WAYS, sizeof *kept))) return;
         pthread_setspecific(kept_key, kept);  /* freed when the thread ends */
     }
-    struct kept *k = slot(a, ptds);
+    struct kept *k = find(a, ptds);  /* this launch's own way, else a free one, else the set's next */
+    if (!k) {
+        struct kept *set = set_of(a, ptds);
+        for (int i = 0; i < WAYS && !k; i++)
+            if (!set[i].used) k = &set[i];
+        if (!k) k = &set[next_way++ % WAYS];
+    }
     *k = offered;
     k->ptds = ptds;
     k->ctx_epoch = ctx_before;

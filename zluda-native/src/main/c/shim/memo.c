@@ -41,6 +41,7 @@ static __thread int dev;
  * function and attribute), each valid under the epoch read before the JVM gave it: a writer takes the slot's lock (or
  * leaves it), readers check its sequence number around the read. */
 #define KEYED 512
+#define KEYED_WAYS 4  /* a key's answer is in one of the 4 slots of its set */
 struct keyed {
     volatile int lock, seq;
     int epoch, value;
@@ -48,29 +49,45 @@ struct keyed {
 };
 static struct keyed keyed[KEYED];
 static __thread int keyed_epoch;
+static volatile unsigned keyed_next;  /* the way a full set gives up next */
 
-static struct keyed *keyed_slot(const int64_t *k) {
-    uint64_t h = (uint64_t)k[0] * 0x9e3779b97f4a7c15ULL ^ (uint64_t)k[1] * 0xff51afd7ed558ccdULL ^ (uint64_t)k[2] * 31 ^ (uint64_t)k[3];
-    return &keyed[(h ^ h >> 29) % KEYED];
+static struct keyed *keyed_set(const int64_t *k) {
+    uint64_t h = zluda_mix64((uint64_t)k[0] ^ zluda_mix64((uint64_t)k[1] ^ zluda_mix64((uint64_t)k[2] ^ zluda_mix64((uint64_t)k[3]))));
+    return &keyed[h % (KEYED / KEYED_WAYS) * KEYED_WAYS];
+}
+
+static int same_key(const struct keyed *o, const int64_t *k) {
+    return o->key[0] == k[0] && o->key[1] == k[1] && o->key[2] == k[2] && o->key[3] == k[3];
 }
 
 /* The kept value for key k into *out: 1, or 0 (ask the JVM). */
 static int keyed_get(const int64_t *k, int *out) {
     keyed_epoch = __atomic_load_n(&zluda_ctx_epoch, __ATOMIC_ACQUIRE);
     if (!out) return 0;
-    struct keyed *o = keyed_slot(k);
-    int seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
-    if (seq & 1) return 0;
-    int hit = o->epoch == keyed_epoch && o->key[0] == k[0] && o->key[1] == k[1] && o->key[2] == k[2] && o->key[3] == k[3];
-    int value = o->value;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (!hit || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq) return 0;
-    *out = value;
-    return 1;
+    struct keyed *set = keyed_set(k);
+    for (int i = 0; i < KEYED_WAYS; i++) {
+        struct keyed *o = &set[i];
+        int seq = __atomic_load_n(&o->seq, __ATOMIC_ACQUIRE);
+        if (seq & 1) continue;
+        int hit = o->epoch == keyed_epoch && same_key(o, k);
+        int value = o->value;
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        if (!hit || __atomic_load_n(&o->seq, __ATOMIC_RELAXED) != seq) continue;
+        *out = value;
+        return 1;
+    }
+    return 0;
 }
 
 static void keyed_put(const int64_t *k, int value) {
-    struct keyed *o = keyed_slot(k);
+    struct keyed *set = keyed_set(k), *o = NULL;
+    /* the key's own slot, else one never written or of an old epoch, else the set's next (read without the lock: a
+     * torn read only picks another slot; the write below holds the lock) */
+    for (int i = 0; i < KEYED_WAYS && !o; i++)
+        if (set[i].seq && same_key(&set[i], k)) o = &set[i];
+    for (int i = 0; i < KEYED_WAYS && !o; i++)
+        if (!set[i].seq || set[i].epoch != keyed_epoch) o = &set[i];
+    if (!o) o = &set[__atomic_fetch_add(&keyed_next, 1, __ATOMIC_RELAXED) % KEYED_WAYS];
     if (__atomic_exchange_n(&o->lock, 1, __ATOMIC_ACQUIRE)) return;  /* another thread writes it: keep nothing */
     __atomic_store_n(&o->seq, o->seq + 1, __ATOMIC_RELAXED);      /* odd: being written */
     __atomic_thread_fence(__ATOMIC_RELEASE);

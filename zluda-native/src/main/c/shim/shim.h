@@ -47,6 +47,15 @@ void zluda_memo_put(int id, const int64_t *args);
 int zluda_launch_get(int ptds, const int64_t *args, CUresult *result);
 void zluda_launch_put(int ptds, const int64_t *args);
 
+/* A 64-bit hash of a key word for the shim's tables: every bit of x moves every bit of the result (handles are aligned
+ * addresses whose low bits are all zero; a plain multiply leaves those zero, and keys collide in a small table) */
+static inline uint64_t zluda_mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ x >> 33;
+}
 static inline int64_t zluda_f32_bits(float f) { union { float f; uint32_t u; } c = {f}; return c.u; }
 static inline int64_t zluda_f64_bits(double d) { union { double d; int64_t u; } c = {d}; return c.u; }
 

@@ -50,10 +50,12 @@ class CudaBackendFakeTest {
      * the JVM refuses them (the program checks the codes: block, grid, dynamic shared memory, parameters, .reqntid,
      * .maxntid); behind a host function still running, after it; captured while the stream captures; on the legacy,
      * per-thread and another stream, and from another thread; not after the stream is destroyed or the module
-     * unloaded. ZLUDA_PROFILE=calls counts the launches that entered the JVM: 25 of the program's 231, the first of each
+     * unloaded. ZLUDA_PROFILE=calls counts the launches that entered the JVM: 73 of the program's 423, the first of each
      * function on each stream and thread (8: a, r, m, a after its attribute changed, the legacy, per-thread and second
      * stream, the second thread), the 11 refused ones, the launch behind the host function and the one after it, the
-     * two captured ones and the first after the capture, and the first after the stream's destruction.
+     * two captured ones and the first after the capture, the first after the stream's destruction, and the first of
+     * each of 48 kernels launched in turn four times (each kept beside the others: a direct-mapped table let two of
+     * ggml's kernels take each other's place on every round); of their 192 occupancy queries, the first of each.
      */
     @Test
     void launchesTheShimRepeatsReachNvidiasDriverAsTheJvmsDo(@TempDir Path dir) throws Exception {
@@ -98,14 +100,21 @@ class CudaBackendFakeTest {
         assertEquals(List.of(
                 "launch a grid 1 block 32 shared 0 arg 7000",
                 "launch a grid 1 block 32 shared 0 arg 7001",
-                "launch a grid 1 block 32 shared 0 arg 7002"), arguments(calls, "thread", "destroyed"));
+                "launch a grid 1 block 32 shared 0 arg 7002"), arguments(calls, "thread", "rotation"));
+        List<String> rotation = new java.util.ArrayList<>();
+        for (int round = 0; round < 4; round++)
+            for (int i = 0; i < 48; i++) rotation.add("launch k" + i + " grid 1 block 32 shared 0 arg " + (6000 + round * 100 + i));
+        List<String> rotated = arguments(calls, "rotation", "destroyed");
+        assertEquals(rotation, rotated.stream().filter(l -> l.startsWith("launch")).toList());
+        // the occupancy of each reached NVIDIA's driver once: the other three rounds were answered in C
+        assertEquals(48, rotated.stream().filter(l -> l.startsWith("cuOccupancyMaxActiveBlocksPerMultiprocessor")).count(), rotated.toString());
         assertEquals(List.of(
                 "launch a grid 1 block 32 shared 0 arg 5000",
                 "context synchronize"), arguments(calls, "destroyed", null));
         var jvm = java.util.regex.Pattern.compile("(?m)^cuLaunchKernel\\s+(\\d+)").matcher(r.stderr());
         assertTrue(jvm.find(), r.stderr());
         int entered = Integer.parseInt(jvm.group(1));
-        assertEquals(25, entered, "launches that entered the JVM (of 231):\n" + r.stderr());
+        assertEquals(25 + 48, entered, "launches that entered the JVM (of 423):\n" + r.stderr());
     }
 
     @Test
