@@ -21,7 +21,9 @@
 #                                            bench/ggml-compile-kit.sh's kit1, unpacked there by a call just before)
 #   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
 #                                            ops in groups of parallel processes (after ggml-prep, same warm machine)
-#   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...")
+#   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...",
+#                                            GGML_PERF_REPEAT=N processes each way, alternating: each case's best)
+#   bash .device-carry/run.sh ggml-ncu         kernels' own GPU time under Nsight Compute both ways (GGML_NCU="OP:PARAMS:KERNELS ...")
 #   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
@@ -197,7 +199,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   # GGML_BUILD=default: the build of llama.cpp's default options (MMQ on, no FORCE_CUBLAS) that 'ggml-device-kit.sh
   # there' makes with GGML_DEFAULT_BUILD=1 (its device code is the same PTX: ggml-prep's cache serves both)
   g=$scratch/ggml-build; [ "${GGML_BUILD:-}" = default ] && g=$scratch/ggml-build-default
@@ -231,8 +233,13 @@ if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2)?$ ]]; then  # ggml built
   perf_table() {
     if [ -z "${GGML_PERF_PARSE_ONLY:-}" ]; then  # set: the logs of an earlier call, read again
       local p=(); [ -n "${3:-}" ] && p=(-p "$3")  # a third field of the spec: test-backend-ops' -p (a regex of the case's parameters)
-      nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" > "$logs/perf.native.$1" 2>&1
-      oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" > "$logs/perf.ours.$1" 2>&1
+      # GGML_PERF_REPEAT=N: N processes each way, alternating (the best time of each case counts: a case bound by the
+      # host's calls moves with the machine's other load between two runs)
+      : > "$logs/perf.native.$1"; : > "$logs/perf.ours.$1"
+      for _ in $(seq 1 "${GGML_PERF_REPEAT:-1}"); do
+        nat timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" >> "$logs/perf.native.$1" 2>&1
+        oursg timeout "$2" "$g/bin/test-backend-ops" perf -b CUDA0 -o "$1" "${p[@]}" >> "$logs/perf.ours.$1" 2>&1
+      done
     fi
     python3 - "$logs/perf.native.$1" "$logs/perf.ours.$1" <<'PY'
 import re, sys
@@ -242,7 +249,7 @@ def cases(path):
         m = re.match(r"\s+([A-Z0-9_]+\(.*?\)):", line)
         if m: name = m.group(1)
         t = re.search(r"\d+ runs -\s+([0-9.]+) us/run", line)
-        if t and name: found[name] = float(t.group(1)); name = None
+        if t and name: found[name] = min(float(t.group(1)), found.get(name, float("inf"))); name = None
     return found
 nat, ours = cases(sys.argv[1]), cases(sys.argv[2])
 ratios = []
@@ -329,6 +336,43 @@ PY
         echo "$spec:"; perf_table "$op" "$secs" "$params"
       done; } 2>&1 | tee "$out/ggml-perf.md"
     tar -C "$logs" -czf "$out/perf-logs.tgz" $(cd "$logs" && ls perf.*) 2>/dev/null || true
+    exit 0
+  fi
+  if [ "$1" = ggml-ncu ]; then  # 'run.sh ggml-ncu': each kernel's own time on the GPU (Nsight Compute), natively and ours
+    # GGML_NCU="OP:PARAMS_REGEX:KERNEL_REGEX ...": test-backend-ops perf of OP's cases that PARAMS_REGEX finds, under ncu
+    # for the kernels KERNEL_REGEX names, the first GGML_NCU_SKIP (200) launches of them skipped, the next
+    # GGML_NCU_COUNT (60) timed (the clocks left as they are); per kernel: launches timed, mean us each way, native/ours
+    { echo "ncu: each kernel's duration (gpu__time_duration.sum), natively and through ZLUDA-J (cuda backend)"
+      for spec in ${GGML_NCU:-}; do
+        IFS=: read -r op params kregex <<< "$spec"
+        echo "$spec:"
+        for who in native ours; do
+          run=nat; [ $who = ours ] && run=oursg
+          $run timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum --csv --kernel-name "regex:$kregex" \
+            --launch-skip "${GGML_NCU_SKIP:-200}" --launch-count "${GGML_NCU_COUNT:-60}" \
+            "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" -p "$params" > "$logs/ncu.$who.$op" 2>&1
+          echo "  $who: exit $?, $(grep -c gpu__time_duration "$logs/ncu.$who.$op") kernels timed"
+        done
+        python3 - "$logs/ncu.native.$op" "$logs/ncu.ours.$op" <<'PY'
+import csv, io, sys
+def times(path):  # kernel name -> durations in us (ncu's CSV: "Kernel Name", "Metric Name", "Metric Unit", "Metric Value")
+    lines = [l for l in open(path, errors="replace") if l.startswith('"')]
+    out = {}
+    for row in csv.DictReader(io.StringIO("".join(lines))):
+        if row.get("Metric Name") != "gpu__time_duration.sum": continue
+        v = float(row["Metric Value"].replace(",", ""))
+        unit = row.get("Metric Unit", "ns")
+        v = v / 1000 if unit == "ns" else v * 1000 if unit == "ms" else v
+        out.setdefault(row["Kernel Name"][:110], []).append(v)
+    return out
+nat, ours = times(sys.argv[1]), times(sys.argv[2])
+for k in sorted(set(nat) | set(ours)):
+    a, b = nat.get(k, []), ours.get(k, [])
+    ma = sum(a) / len(a) if a else float("nan"); mb = sum(b) / len(b) if b else float("nan")
+    print("  %-110s %4d %9.2f %4d %9.2f %6.2f" % (k, len(a), ma, len(b), mb, ma / mb if a and b else float("nan")))
+PY
+      done; } 2>&1 | tee "$out/ggml-ncu.md"
+    tar -C "$logs" -czf "$out/ncu-logs.tgz" $(cd "$logs" && ls ncu.*) 2>/dev/null || true
     exit 0
   fi
   if [ "$1" = ggml-bisect ]; then  # 'run.sh ggml-bisect REGEX...': GGML_OPS's cases with NVIDIA's JIT for the kernels each names
