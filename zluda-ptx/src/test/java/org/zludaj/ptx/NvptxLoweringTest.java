@@ -773,4 +773,53 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "min\\.ftz\\.f32 %"), out);
         assertEquals(0, count(out, "selp\\.f32 %f\\d+, %f\\d+, %f\\d+"), out);  // no "x where the other is NaN"
     }
+
+    /**
+     * nvcc's test before a 64-bit division (and.b64 with -2^32, setp.eq.s64: both operands fit 32 bits), which LLVM
+     * makes an unsigned comparison with 2^32, reaches ptxas as a 32-bit test of the high word: ptxas compared both
+     * halves of setp.lt.u64 against the constant (ggml's cpy_scalar, six divisions per element: 440 SASS instructions
+     * against NVIDIA's 424, 0.93 of its speed). The same for x >= 2^k, x > 2^k - 1 and x <= 2^k - 1 up to 2^63; a
+     * signed comparison stays one (ptx-test int_div_s64_high_word runs the forms at their edges).
+     */
+    @Test
+    void unsignedTestsOfHighBitsReadTheHighWord(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String text = HEAD + """
+                .visible .entry k(.param .u64 p)
+                {
+                	.reg .pred %p<8>;
+                	.reg .b32 %r<8>;
+                	.reg .b64 %rd<8>;
+                	ld.param.u64 %rd1, [p];
+                	ld.global.u64 %rd2, [%rd1];
+                	ld.global.u64 %rd3, [%rd1+8];
+                	or.b64 %rd4, %rd2, %rd3;
+                	and.b64 %rd5, %rd4, -4294967296;
+                	setp.eq.s64 %p1, %rd5, 0;
+                	@%p1 bra FAST;
+                	div.s64 %rd6, %rd2, %rd3;
+                	bra.uni DONE;
+                FAST:
+                	cvt.u32.u64 %r1, %rd3;
+                	cvt.u32.u64 %r2, %rd2;
+                	div.u32 %r3, %r2, %r1;
+                	cvt.u64.u32 %rd6, %r3;
+                DONE:
+                	setp.gt.u64 %p2, %rd2, 1099511627775;
+                	setp.lt.s64 %p3, %rd3, 4294967296;
+                	selp.u64 %rd7, 1, 0, %p2;
+                	add.s64 %rd6, %rd6, %rd7;
+                	selp.u64 %rd7, 2, 0, %p3;
+                	add.s64 %rd6, %rd6, %rd7;
+                	st.global.u64 [%rd1+16], %rd6;
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("highword.ptx", text), 90);
+        assertEquals(0, count(out, "setp\\.\\w+\\.u64\\s[^;]*(4294967296|4294967295|1099511627775|1099511627776);"), out);
+        assertEquals(1, count(out, "mov\\.b64 \\{\\w+, %r\\d+\\}, %rd\\d+;"), "the or's high word: " + out);
+        assertEquals(1, count(out, "shr\\.u64\\s+%rd\\d+, %rd\\d+, 40;"), "p[0]'s bits from 2^40: " + out);
+        assertEquals(2, count(out, "setp\\.(eq|ne)\\.s32\\s+%p\\d+, %r\\d+, 0;"), out);
+        assertEquals(1, count(out, "setp\\.lt\\.s64\\s[^;]*4294967296;"), "the signed comparison stays: " + out);
+        TargetsTest.assertPtxasAccepts(dir, out);
+    }
 }
