@@ -112,6 +112,20 @@ public final class Compiler {
         slpOff = true;
     }
 
+    private static volatile boolean lsrOff;
+
+    /**
+     * Turns LLVM's loop strength reduction off for the rest of the process ({@link Target#strengthReduction}): it is a
+     * pass of the target machine's code generation pipeline, which only its process-wide option ({@code
+     * -disable-lsr}) leaves out. As with {@link #withoutSlp}, a process compiles for one GPU target (the driver's
+     * backend's); one that compiles NVPTX and then AMD or host code (a test, a bench) gives that code without it too.
+     */
+    private static synchronized void withoutLsr() {
+        if (lsrOff) return;
+        llvmOptions("-disable-lsr");
+        lsrOff = true;
+    }
+
     static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
         LLVMMemoryBufferRef buf = new LLVMMemoryBufferRef();
         BytePointer err = new BytePointer((Pointer) null);
@@ -205,6 +219,7 @@ public final class Compiler {
                 return null;
             });
             t.beforeCodegen(m);
+            if (!t.strengthReduction()) withoutLsr();
             String ir = withIr ? Ll.print(m) : null;
             List<String> separate = chooser.apply(m);
             byte[] code = profile.time(CompileProfile.Stage.CODEGEN,

@@ -851,4 +851,57 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "shl\\.b32\\s+%r\\d+, %r\\d+, 8;"), "the other shift stays: " + out);
         TargetsTest.assertPtxasAccepts(dir, out);
     }
+
+    /**
+     * A loop's fast division by a run-time divisor (ggml's uint3 divisors: mul.hi.u32 of the index by a magic number,
+     * add, shr) keeps NVIDIA's mul.hi.u32, and the loop keeps one induction variable: LLVM hoisted the widening of the
+     * invariant factor and NVPTX emitted a 64-bit mul.lo and took its high word, and LLVM's loop strength reduction
+     * (off for NVPTX) gave the loop a second index and 64-bit pointers that ptxas compiled longer than NVIDIA's PTX.
+     */
+    @Test
+    void loopsKeepNvidiasHighProductsAndOneIndex(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String text = HEAD + """
+                .visible .entry k(.param .u64 p, .param .u32 n, .param .u32 m, .param .u32 s, .param .u32 d)
+                {
+                	.reg .pred %p<4>;
+                	.reg .b32 %r<16>;
+                	.reg .f32 %f<4>;
+                	.reg .b64 %rd<8>;
+                	ld.param.u64 %rd1, [p];
+                	cvta.to.global.u64 %rd1, %rd1;
+                	ld.param.u32 %r1, [n];
+                	ld.param.u32 %r2, [m];
+                	ld.param.u32 %r3, [s];
+                	ld.param.u32 %r4, [d];
+                	mov.u32 %r5, %tid.x;
+                	mov.u32 %r6, %ntid.x;
+                	setp.ge.u32 %p1, %r5, %r1;
+                	@%p1 bra DONE;
+                LOOP:
+                	mul.hi.u32 %r7, %r5, %r2;
+                	add.s32 %r8, %r7, %r5;
+                	shr.u32 %r9, %r8, %r3;
+                	mul.lo.s32 %r10, %r9, %r4;
+                	sub.s32 %r11, %r5, %r10;
+                	mul.wide.u32 %rd2, %r11, 4;
+                	add.s64 %rd3, %rd1, %rd2;
+                	ld.global.f32 %f1, [%rd3];
+                	mul.wide.u32 %rd4, %r5, 4;
+                	add.s64 %rd5, %rd1, %rd4;
+                	st.global.f32 [%rd5+4096], %f1;
+                	add.s32 %r5, %r5, %r6;
+                	setp.lt.u32 %p2, %r5, %r1;
+                	@%p2 bra LOOP;
+                DONE:
+                	ret;
+                }
+                """;
+        String out = Compiler.nvptx(Ptx.parse("mulhi.ptx", text), 90);
+        String loop = out.substring(out.lastIndexOf("$L__BB0_2:"));
+        assertEquals(1, count(loop, "mul\\.hi\\.u32 "), out);
+        assertEquals(0, count(loop, "mul\\.lo\\.s64|mad\\.lo\\.s64"), out);
+        assertEquals(2, count(loop, "mul\\.wide\\.u32"), "both addresses from the one index: " + out);
+        assertEquals(1, count(loop, "add\\.s32\\s+%r\\d+, %r\\d+, %r\\d+;\\s+setp\\.lt\\.u32"), "one index stepped: " + out);
+        TargetsTest.assertPtxasAccepts(dir, out);
+    }
 }

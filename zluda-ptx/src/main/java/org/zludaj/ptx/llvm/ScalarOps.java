@@ -69,6 +69,16 @@ final class ScalarOps {
         List<Operand> o = i.operands();
         String op = i.opcode();
         boolean wide = i.has(".wide"), hi = i.has(".hi");
+        if (op.equals("mul") && hi) {
+            // the target's own mul.hi where it has one (NVPTX: LLVM's middle end hoisted the widening of a
+            // loop-invariant factor, after which NVPTX emitted a 64-bit mul.lo and took its high word)
+            LLVMValueRef own = l.target.ownInteger(l.b, "mul.hi." + (t.isSigned() ? "s" : "u") + t.bits(),
+                    l.read(i, o.get(1), t), l.read(i, o.get(2), t));
+            if (own != null) {
+                l.write(i, o.get(0), own, t);
+                return;
+            }
+        }
         if ((op.equals("mul")) && (wide || hi)) {
             Type wt = l.widened(i, t);
             LLVMValueRef x = l.extend(l.read(i, o.get(1), t), t, wt), y = l.extend(l.read(i, o.get(2), t), t, wt);

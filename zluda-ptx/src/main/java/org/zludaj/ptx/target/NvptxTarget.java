@@ -538,6 +538,20 @@ public record NvptxTarget(int sm) implements Target {
         Compiler.optimize(m, tm, "function(loop-mssa(licm))", true, true);
     }
 
+    /**
+     * No LLVM loop strength reduction: ptxas reduces the loops' arithmetic itself, and LLVM's rewrite of them (a second
+     * induction variable, 64-bit addresses walked as pointers, the factors of a {@code mul.hi} taken apart) came out of
+     * ptxas longer than NVIDIA's PTX: ggml's broadcast kernels ({@code k_bin_bcast}: each loop's {@code mul.hi.u32} of
+     * the fast division became a 64-bit {@code mul.lo} of a hoisted extension), its norms (a normalizing loop over two
+     * pointers, which ptxas unrolled four times more: module 38, 6,600 SASS instructions against NVIDIA's 5,784) and
+     * its concatenations (module 9, 10,888 against 9,000). Without it: 5,696 and 8,840; modules 6, 75, 80 and 138 by
+     * 0.5-3% fewer too, module 16 (copies) 1% more.
+     */
+    @Override
+    public boolean strengthReduction() {
+        return false;
+    }
+
     @Override
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);

@@ -427,7 +427,7 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     /**
      * An integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
      * dp2a.lo/.hi} with their types, {@code div}/{@code rem} of a divisor and {@code shl}/{@code shr} of an amount known
-     * at run time): {@code instruction} is
+     * at run time, {@code mul.hi}): {@code instruction} is
      * its opcode and modifiers as PTX writes them ("dp4a.s32.u32", "div.s64"), the result of the first operand's
      * type. Null where the target has none (the generic lowering applies).
      */
@@ -484,6 +484,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
      * of one thread into vector instructions).
      */
     default boolean slpVectorization() {
+        return true;
+    }
+
+    /**
+     * Whether code generation runs LLVM's loop strength reduction (the loops' induction variables and addresses
+     * rewritten for the target's addressing modes).
+     */
+    default boolean strengthReduction() {
         return true;
     }
 
