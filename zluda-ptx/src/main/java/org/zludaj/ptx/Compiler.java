@@ -85,7 +85,7 @@ public final class Compiler {
             throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
-            if (!slp) withoutSlp();
+            if (!slp) onceForProcess("-vectorize-slp=false");
             if (keepLoops) {
                 LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
                 LLVMPassBuilderOptionsSetLoopInterleaving(opts, 0);
@@ -97,33 +97,19 @@ public final class Compiler {
         }
     }
 
-    private static volatile boolean slpOff;
+    /** The process-wide LLVM options {@link #onceForProcess} has set. */
+    private static final java.util.Set<String> setForProcess = new java.util.HashSet<>();
 
     /**
-     * Turns LLVM's SLP vectorizer off for the rest of the process ({@link Target#slpVectorization}): LLVM 20's
-     * default pipeline runs it whatever the pipeline options say (LLVMPassBuilderOptionsSetSLPVectorization(0) left
-     * SLPVectorizerPass in -time-passes), so only its process-wide option ({@code -vectorize-slp=false}) stops it.
-     * A process that compiles for the host compiles for no other target with it (the driver's host backend compiles
-     * only for the host; a bench compiling host and AMD code in one process gives AMD code without SLP).
+     * Sets a process-wide LLVM option once, for the rest of the process: LLVM 20 leaves SLP vectorization
+     * ({@link Target#slpVectorization}: its default pipeline runs the vectorizer whatever the pipeline options say,
+     * only {@code -vectorize-slp=false} stops it) and the code generation pipeline's loop strength reduction
+     * ({@link Target#strengthReduction}: {@code -disable-lsr}) to no per-target setting. A process compiles for one
+     * target (the driver's backend's); one that compiles for the host or NVPTX and then for another target (a test, a
+     * bench) gives that code without them too.
      */
-    private static synchronized void withoutSlp() {
-        if (slpOff) return;
-        llvmOptions("-vectorize-slp=false");
-        slpOff = true;
-    }
-
-    private static volatile boolean lsrOff;
-
-    /**
-     * Turns LLVM's loop strength reduction off for the rest of the process ({@link Target#strengthReduction}): it is a
-     * pass of the target machine's code generation pipeline, which only its process-wide option ({@code
-     * -disable-lsr}) leaves out. As with {@link #withoutSlp}, a process compiles for one GPU target (the driver's
-     * backend's); one that compiles NVPTX and then AMD or host code (a test, a bench) gives that code without it too.
-     */
-    private static synchronized void withoutLsr() {
-        if (lsrOff) return;
-        llvmOptions("-disable-lsr");
-        lsrOff = true;
+    private static synchronized void onceForProcess(String option) {
+        if (setForProcess.add(option)) llvmOptions(option);
     }
 
     static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
@@ -219,7 +205,7 @@ public final class Compiler {
                 return null;
             });
             t.beforeCodegen(m);
-            if (!t.strengthReduction()) withoutLsr();
+            if (!t.strengthReduction()) onceForProcess("-disable-lsr");
             String ir = withIr ? Ll.print(m) : null;
             List<String> separate = chooser.apply(m);
             byte[] code = profile.time(CompileProfile.Stage.CODEGEN,

@@ -69,20 +69,17 @@ final class ScalarOps {
         List<Operand> o = i.operands();
         String op = i.opcode();
         boolean wide = i.has(".wide"), hi = i.has(".hi");
-        if (op.equals("mul") && hi) {
-            // the target's own mul.hi where it has one (NVPTX: LLVM's middle end hoisted the widening of a
+        if (op.equals("mul") && (wide || hi)) {
+            LLVMValueRef a = l.read(i, o.get(1), t), c = l.read(i, o.get(2), t);
+            // mul.hi: the target's own where it has one (NVPTX: LLVM's middle end hoisted the widening of a
             // loop-invariant factor, after which NVPTX emitted a 64-bit mul.lo and took its high word)
-            LLVMValueRef own = l.target.ownInteger(l.b, "mul.hi." + (t.isSigned() ? "s" : "u") + t.bits(),
-                    l.read(i, o.get(1), t), l.read(i, o.get(2), t));
+            LLVMValueRef own = hi ? l.target.ownInteger(l.b, "mul.hi." + (t.isSigned() ? "s" : "u") + t.bits(), a, c) : null;
             if (own != null) {
                 l.write(i, o.get(0), own, t);
                 return;
             }
-        }
-        if ((op.equals("mul")) && (wide || hi)) {
             Type wt = l.widened(i, t);
-            LLVMValueRef x = l.extend(l.read(i, o.get(1), t), t, wt), y = l.extend(l.read(i, o.get(2), t), t, wt);
-            LLVMValueRef r = LLVMBuildMul(l.b, x, y, "");
+            LLVMValueRef r = LLVMBuildMul(l.b, l.extend(a, t, wt), l.extend(c, t, wt), "");
             if (hi) {
                 r = LLVMBuildLShr(l.b, r, LLVMConstInt(l.llvmType(wt), t.bits(), 0), "");
                 r = LLVMBuildTrunc(l.b, r, l.llvmType(t), "");

@@ -658,30 +658,32 @@ public record NvptxTarget(int sm) implements Target {
         LLVMContextRef ctx = LLVMGetModuleContext(m);
         LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
         java.util.List<LLVMValueRef> found = new java.util.ArrayList<>();
-        java.util.List<Integer> shifts = new java.util.ArrayList<>();
-        java.util.List<Boolean> below = new java.util.ArrayList<>();
         forEachInstruction(m, i -> {
-            if (LLVMGetInstructionOpcode(i) != LLVMICmp || !LLVMTypeOf(LLVMGetOperand(i, 0)).equals(i64)) return;
-            LLVMValueRef c = LLVMGetOperand(i, 1);
-            if (LLVMIsAConstantInt(c) == null || LLVMIsAConstantInt(c).isNull()) return;
-            long v = LLVMConstIntGetZExtValue(c);
-            int p = LLVMGetICmpPredicate(i);
-            // x < 2^k and x >= 2^k; x > 2^k - 1 and x <= 2^k - 1
-            long power = p == LLVMIntULT || p == LLVMIntUGE ? v : p == LLVMIntUGT || p == LLVMIntULE ? v + 1 : 0;
-            if (power == 0 || Long.bitCount(power) != 1 || Long.numberOfTrailingZeros(power) < 32) return;
-            found.add(i);
-            shifts.add(Long.numberOfTrailingZeros(power));
-            below.add(p == LLVMIntULT || p == LLVMIntULE);
+            if (highBits(i, i64) != 0) found.add(i);
         });
         if (found.isEmpty()) return;
         Ll.withBuilder(m, b -> {
-            for (int k = 0; k < found.size(); k++) {
-                LLVMValueRef i = found.get(k);
+            for (LLVMValueRef i : found) {
+                int p = LLVMGetICmpPredicate(i);
                 LLVMPositionBuilderBefore(b, i);
-                LLVMValueRef high = LLVMBuildTrunc(b, LLVMBuildLShr(b, LLVMGetOperand(i, 0), LLVMConstInt(i64, shifts.get(k), 0), ""), i32, "");
-                Ll.replace(i, LLVMBuildICmp(b, below.get(k) ? LLVMIntEQ : LLVMIntNE, high, LLVMConstInt(i32, 0, 0), ""));
+                LLVMValueRef shifted = LLVMBuildLShr(b, LLVMGetOperand(i, 0), LLVMConstInt(i64, highBits(i, i64), 0), "");
+                Ll.replace(i, LLVMBuildICmp(b, p == LLVMIntULT || p == LLVMIntULE ? LLVMIntEQ : LLVMIntNE,
+                        LLVMBuildTrunc(b, shifted, i32, ""), LLVMConstInt(i32, 0, 0), ""));
             }
         });
+    }
+
+    /** k where {@code i} compares an i64 unsigned with 2^k or 2^k - 1 (32 <= k < 64) as highWordTests rewrites; else 0. */
+    private static int highBits(LLVMValueRef i, LLVMTypeRef i64) {
+        if (LLVMGetInstructionOpcode(i) != LLVMICmp || !LLVMTypeOf(LLVMGetOperand(i, 0)).equals(i64)) return 0;
+        LLVMValueRef c = LLVMIsAConstantInt(LLVMGetOperand(i, 1));
+        if (c == null || c.isNull()) return 0;
+        long v = LLVMConstIntGetZExtValue(c);
+        int p = LLVMGetICmpPredicate(i);
+        // x < 2^k and x >= 2^k; x > 2^k - 1 and x <= 2^k - 1
+        long power = p == LLVMIntULT || p == LLVMIntUGE ? v : p == LLVMIntUGT || p == LLVMIntULE ? v + 1 : 0;
+        if (power == 0 || Long.bitCount(power) != 1 || Long.numberOfTrailingZeros(power) < 32) return 0;
+        return Long.numberOfTrailingZeros(power);
     }
 
     /**
