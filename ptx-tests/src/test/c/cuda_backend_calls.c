@@ -1,7 +1,7 @@
 /* The cuda backend's calls to NVIDIA's driver, checked against a recording fake (fake_nvidia.c, CudaBackendFakeTest):
  * NVIDIA's primary context retained only when the first module is loaded (not at cuInit), launches, a captured graph
- * of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the executable (the NVIDIA graph
- * made again), a graph with a memset node (launched node by node), and a launch's argument taken when it is called,
+ * of kernels replayed (one NVIDIA graph launch per replay), a kernel node changed in the executable and the executable
+ * updated from a new capture (the NVIDIA graph's changed nodes take their parameters in place), a graph with a memset node (launched node by node), and a launch's argument taken when it is called,
  * both behind pending work (a host function still running: ZLUDA-J copies it) and on an idle stream (NVIDIA's driver
  * reads the application's array during the call); a cooperative launch queued on its stream (no synchronization
  * after it), and one captured with a plain launch into a graph: one NVIDIA graph whose node has the COOPERATIVE
@@ -33,6 +33,8 @@ CUresult cuGraphLaunch(CUgraphExec, CUstream);
 CUresult cuCtxSynchronize(void);
 CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec, CUgraphNode, const CUDA_KERNEL_NODE_PARAMS_v1 *);
+typedef struct { int result; CUgraphNode errorNode, errorFromNode; } CUgraphExecUpdateResultInfo;
+CUresult cuGraphExecUpdate_v2(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
 CUresult cuGraphExecDestroy(CUgraphExec);
 CUresult cuGraphDestroy(CUgraph);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
@@ -92,7 +94,7 @@ int main(void) {
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
 
-    /* the executable's second node gets another argument: the NVIDIA graph is made again */
+    /* the executable's second node gets another argument: the NVIDIA graph's node takes it in place */
     CUgraphNode nodes[3];
     size_t count = 3;
     CHECK(cuGraphGetNodes(g, nodes, &count));
@@ -103,8 +105,24 @@ int main(void) {
     CHECK(cuGraphExecKernelNodeSetParams(e, nodes[1], &p));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
+
+    /* captured again with one argument changed, the executable updated (as ggml does): only that node changes, in place;
+       then updated from the graph it already has: nothing changes */
+    CUgraph g2;
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(launch(a, 1, 32, 21, s));
+    CHECK(launch(b, 1, 32, 34, s));
+    CHECK(launch(a, 3, 32, 23, s));
+    CHECK(cuStreamEndCapture(s, &g2));
+    CUgraphExecUpdateResultInfo info;
+    CHECK(cuGraphExecUpdate_v2(e, g2, &info));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuGraphExecUpdate_v2(e, g2, &info));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
     CHECK(cuGraphExecDestroy(e));
     CHECK(cuGraphDestroy(g));
+    CHECK(cuGraphDestroy(g2));
 
     /* a memset node: the executable runs node by node */
     CUdeviceptr mem;

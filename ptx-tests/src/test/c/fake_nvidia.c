@@ -184,6 +184,12 @@ CUresult cuGraphKernelNodeSetAttribute(void *node, int attr, const void *value) 
     record("graph node attribute %d = %d", attr, *(const int *)value);
     return 0;
 }
+CUresult cuGraphExecKernelNodeSetParams(void *exec, void *node, const kernel_node_params_v1 *p) {
+    (void)node;
+    record("graph exec %d node %s grid %u block %u shared %u arg %lld", ((int *)exec)[0], (const char *)p->func, p->grid[0],
+           p->block[0], p->shared, first_arg(p->params));
+    return 0;
+}
 CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long flags) {
     (void)flags;
     int *e = malloc(2 * sizeof(int));

@@ -85,6 +85,7 @@ static CUresult (*nv_cuGraphExecDestroy)(void *);
 static CUresult (*nv_cuGraphDestroy)(void *);
 /* CUkernelNodeAttrValue is a 64-byte union; COOPERATIVE (2) reads its first int */
 static CUresult (*nv_cuGraphKernelNodeSetAttribute)(void *, int, const void *);
+static CUresult (*nv_cuGraphExecKernelNodeSetParams)(void *, void *, const nv_kernel_node_params *);
 
 /* Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap ...), looked up by name: gpuvmm.h. */
 static struct gpu_vmm nv_vmm;
@@ -151,6 +152,8 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
         nv_cuGraphExecDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphExecDestroy");
         nv_cuGraphDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphDestroy");
         nv_cuGraphKernelNodeSetAttribute = (CUresult(*)(void *, int, const void *))dlsym(h, "cuGraphKernelNodeSetAttribute");
+        nv_cuGraphExecKernelNodeSetParams =
+            (CUresult(*)(void *, void *, const nv_kernel_node_params *))dlsym(h, "cuGraphExecKernelNodeSetParams");
         nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
         nv_vmm.create = (int (*)(uint64_t *, size_t, const void *, unsigned long long))dlsym(h, "cuMemCreate");
         nv_vmm.release = (int (*)(uint64_t))dlsym(h, "cuMemRelease");
@@ -497,9 +500,19 @@ JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray ar
     return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
 }
 
+/* One launch of graphBuild's or graphSetParams' array (10 values: function, grid x/y/z, block x/y/z, dynamic shared
+ * bytes, kernelParams, and cooperative or a node handle) as NVIDIA's node parameters. */
+static nv_kernel_node_params node_params(const jlong *v) {
+    nv_kernel_node_params p = {PTR(v[0]), {(unsigned)v[1], (unsigned)v[2], (unsigned)v[3]},
+                               {(unsigned)v[4], (unsigned)v[5], (unsigned)v[6]}, (unsigned)v[7], (void **)PTR(v[8]), NULL};
+    return p;
+}
+
 /* An executable NVIDIA graph of kernel launches, one after the other: nodes holds 10 values per launch (function,
- * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams, cooperative), whose arguments NVIDIA copies here. Its
- * handle in out[0]; CUDA_ERROR_NOT_SUPPORTED (801) where NVIDIA's driver lacks graphs. */
+ * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams, cooperative), whose arguments NVIDIA copies here. The
+ * executable's handle in out[0], the graph it was made of in out[1] (kept: its nodes name the executable's to
+ * graphSetParams) and each launch's node in out[2 + i]; CUDA_ERROR_NOT_SUPPORTED (801) where NVIDIA's driver lacks
+ * graphs. */
 JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlongArray out) {
     (void)c;
     if (!nv_cuGraphCreate || !nv_cuGraphAddKernelNode || !nv_cuGraphInstantiateWithFlags || !nv_cuGraphLaunch ||
@@ -508,14 +521,17 @@ JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlo
     CUresult r = current();
     if (r) return r;
     jsize n = (*e)->GetArrayLength(e, nodes);
+    if ((*e)->GetArrayLength(e, out) < 2 + n / 10) return 1; /* CUDA_ERROR_INVALID_VALUE */
     jlong *v = (*e)->GetLongArrayElements(e, nodes, NULL);
-    if (!v) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    jlong *o = (*e)->GetLongArrayElements(e, out, NULL);
+    if (!v || !o) {
+        if (v) (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
+        return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    }
     void *graph = NULL, *prev = NULL, *exec = NULL;
     r = nv_cuGraphCreate(&graph, 0);
     for (jsize i = 0; !r && i + 10 <= n; i += 10) {
-        nv_kernel_node_params p = {PTR(v[i]), {(unsigned)v[i + 1], (unsigned)v[i + 2], (unsigned)v[i + 3]},
-                                   {(unsigned)v[i + 4], (unsigned)v[i + 5], (unsigned)v[i + 6]}, (unsigned)v[i + 7],
-                                   (void **)PTR(v[i + 8]), NULL};
+        nv_kernel_node_params p = node_params(v + i);
         if (p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(p.func, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)p.shared);
         void *node = NULL;
         if (!r) r = nv_cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &p);
@@ -523,15 +539,35 @@ JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlo
             long long value[8] = {1};
             r = nv_cuGraphKernelNodeSetAttribute ? nv_cuGraphKernelNodeSetAttribute(node, 2, value) : 801;
         }
+        o[2 + i / 10] = (jlong)(uintptr_t)node;
         prev = node;
     }
     if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);
-    if (graph) nv_cuGraphDestroy(graph); /* the executable stands alone */
+    if (r && graph) nv_cuGraphDestroy(graph);
+    o[0] = r ? 0 : (jlong)(uintptr_t)exec;
+    o[1] = r ? 0 : (jlong)(uintptr_t)graph;
     (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
-    if (!r) {
-        jlong h = (jlong)(uintptr_t)exec;
-        (*e)->SetLongArrayRegion(e, out, 0, 1, &h);
+    (*e)->ReleaseLongArrayElements(e, out, o, 0);
+    return r;
+}
+
+/* New parameters for nodes of a graphBuild executable, in place (cuGraphExecKernelNodeSetParams): 10 values per node
+ * (function, grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams, the node from graphBuild's out). 801 where
+ * NVIDIA's driver lacks the call: the caller makes the graph again. */
+JNIEXPORT jint JNICALL JN(graphSetParams)(JNIEnv *e, jclass c, jlong exec, jlongArray nodes) {
+    (void)c;
+    if (!nv_cuGraphExecKernelNodeSetParams) return 801;
+    CUresult r = current();
+    if (r) return r;
+    jsize n = (*e)->GetArrayLength(e, nodes);
+    jlong *v = (*e)->GetLongArrayElements(e, nodes, NULL);
+    if (!v) return 2;
+    for (jsize i = 0; !r && i + 10 <= n; i += 10) {
+        nv_kernel_node_params p = node_params(v + i);
+        if (p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(p.func, 8, (int)p.shared);
+        if (!r) r = nv_cuGraphExecKernelNodeSetParams(PTR(exec), PTR(v[i + 9]), &p);
     }
+    (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
     return r;
 }
 
@@ -541,8 +577,11 @@ JNIEXPORT jint JNICALL JN(graphLaunch)(JNIEnv *e, jclass c, jlong exec, jlong st
     return r ? r : nv_cuGraphLaunch(PTR(exec), PTR(stream));
 }
 
-JNIEXPORT jint JNICALL JN(graphDestroy)(JNIEnv *e, jclass c, jlong exec) {
+JNIEXPORT jint JNICALL JN(graphDestroy)(JNIEnv *e, jclass c, jlong exec, jlong graph) {
     (void)e; (void)c;
     CUresult r = current();
-    return r ? r : nv_cuGraphExecDestroy(PTR(exec));
+    if (r) return r;
+    r = nv_cuGraphExecDestroy(PTR(exec));
+    CUresult g = graph ? nv_cuGraphDestroy(PTR(graph)) : 0;
+    return r ? r : g;
 }

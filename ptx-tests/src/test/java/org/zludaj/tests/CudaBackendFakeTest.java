@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
  * libcuda.so.1 (ZLUDA_NVIDIA_LIB), records every launch and graph call, and c/cuda_backend_calls.c drives the backend
  * through our shim. The recorded sequence is the exact one expected: NVIDIA's primary context retained at the first
  * call that needs it (a module's load), not by cuInit or the application's context calls; plain launches as cuLaunchKernel; a captured
- * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, made again after
- * cuGraphExecKernelNodeSetParams, destroyed with the executable); a graph with a memset node node by node; a launch's
+ * graph of kernels as one NVIDIA graph (instantiated at its first launch, launched once per replay, changed in place
+ * in the nodes that cuGraphExecKernelNodeSetParams or cuGraphExecUpdate change, nothing for an update that changes
+ * nothing, destroyed with the executable); a graph with a memset node node by node; a launch's
  * argument as it was at the call, behind pending work (copied) and on an idle stream (read during the call); a
  * cooperative launch queued on its stream with no synchronization after it, and captured, an NVIDIA graph node with
  * the COOPERATIVE attribute (the grid checked against NVIDIA's own occupancy of the kernel); occupancy, NUM_REGS and
@@ -135,13 +136,12 @@ class CudaBackendFakeTest {
                 "graph instantiate 1 of 3 nodes",
                 "graph launch 1",
                 "graph launch 1",
+                "graph exec 1 node b grid 1 block 32 shared 0 arg 33",
+                "graph launch 1",
+                "graph exec 1 node b grid 1 block 32 shared 0 arg 34",
+                "graph launch 1",
+                "graph launch 1",
                 "graph destroy 1",
-                "graph node a grid 1 block 32 shared 0 arg 21 deps 0",
-                "graph node b grid 1 block 32 shared 0 arg 33 deps 1",
-                "graph node a grid 3 block 32 shared 0 arg 23 deps 1",
-                "graph instantiate 2 of 3 nodes",
-                "graph launch 2",
-                "graph destroy 2",
                 "set of 256 words",
                 "launch a grid 1 block 32 shared 0 arg 41",
                 "launch a grid 1 block 32 shared 0 arg 51",
@@ -152,9 +152,9 @@ class CudaBackendFakeTest {
                 "graph node a grid 2 block 32 shared 0 arg 71 deps 0",
                 "graph node attribute 2 = 1",
                 "graph node b grid 1 block 32 shared 0 arg 72 deps 1",
-                "graph instantiate 3 of 2 nodes",
-                "graph launch 3",
-                "graph destroy 3",
+                "graph instantiate 2 of 2 nodes",
+                "graph launch 2",
+                "graph destroy 2",
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor block=128 shared=0",
                 "launch a grid 1 block 32 shared 0 arg 81 on the legacy stream",
                 "stream created, blocking",

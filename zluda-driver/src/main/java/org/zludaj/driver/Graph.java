@@ -23,7 +23,25 @@ public final class Graph {
      * A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy); cooperative: a
      * captured cooperative launch (its node has the COOPERATIVE attribute).
      */
-    record KernelParams(long function, int[] grid, int[] block, int shared, long args, boolean cooperative) {}
+    record KernelParams(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long args, boolean cooperative) {
+        KernelParams(long function, int[] grid, int[] block, int shared, long args, boolean cooperative) {
+            this(function, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, args, cooperative);
+        }
+
+        int[] grid() {
+            return new int[] {gx, gy, gz};
+        }
+
+        int[] block() {
+            return new int[] {bx, by, bz};
+        }
+
+        /** Whether {@code o} is the same launch shape (function, grid, block, shared memory, cooperative). */
+        boolean sameShape(KernelParams o) {
+            return function == o.function && gx == o.gx && gy == o.gy && gz == o.gz && bx == o.bx && by == o.by && bz == o.bz
+                    && shared == o.shared && cooperative == o.cooperative;
+        }
+    }
 
     /** CU_LAUNCH_ATTRIBUTE_COOPERATIVE (CUkernelNodeAttrValue's int member). */
     static final int ATTRIBUTE_COOPERATIVE = 2;
@@ -47,7 +65,11 @@ public final class Graph {
         /** Memcpy, memset and host nodes: their parameters as given (CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CUDA_HOST_NODE_PARAMS). */
         byte[] params;
         private final Runnable release;
-        private final AtomicInteger refs = new AtomicInteger(1);
+        /** References held by graphs, executables and launches not yet run (a field, not an object: a captured launch
+         * of ggml's makes 65,520 of these at once). */
+        private volatile int refs = 1;
+        private static final java.util.concurrent.atomic.AtomicIntegerFieldUpdater<Work> REFS =
+                java.util.concurrent.atomic.AtomicIntegerFieldUpdater.newUpdater(Work.class, "refs");
 
         Work(String kind, int type, Stream.Op op, Runnable release, KernelParams kernel) {
             this.kind = kind;
@@ -58,12 +80,12 @@ public final class Graph {
         }
 
         Work retain() {
-            refs.incrementAndGet();
+            REFS.incrementAndGet(this);
             return this;
         }
 
         void drop() {
-            if (refs.decrementAndGet() == 0 && release != null) release.run();
+            if (REFS.decrementAndGet(this) == 0 && release != null) release.run();
         }
     }
 
@@ -83,15 +105,33 @@ public final class Graph {
     /** A CUgraphNode: its current work and the nodes it depends on. */
     static final class Node {
         volatile Work work;
-        final List<Node> dependencies = new ArrayList<>();
+        final List<Node> dependencies;
         final Graph graph;
         volatile long handle;
-        /** Kernel nodes: launch attributes set on the node (CUkernelNodeAttrValue members by attribute id). */
-        final Map<Integer, byte[]> attributes = new java.util.concurrent.ConcurrentHashMap<>();
+        /** Kernel nodes: launch attributes set on the node (CUkernelNodeAttrValue members by attribute id), once one is. */
+        private volatile Map<Integer, byte[]> attributes;
 
         Node(Graph graph, Work work) {
+            this(graph, work, List.of());
+        }
+
+        /** A node after {@code dependencies} (held in a list of their size: a capture makes one node per operation). */
+        Node(Graph graph, Work work, List<Node> dependencies) {
             this.graph = graph;
             this.work = work;
+            this.dependencies = new ArrayList<>(dependencies);
+        }
+
+        /** The node's launch attributes, to change (made at the first). */
+        synchronized Map<Integer, byte[]> attributes() {
+            if (attributes == null) attributes = new java.util.concurrent.ConcurrentHashMap<>();
+            return attributes;
+        }
+
+        /** The node's launch attributes as they are (empty where none was set). */
+        Map<Integer, byte[]> attributesSet() {
+            Map<Integer, byte[]> a = attributes;
+            return a == null ? Map.of() : a;
         }
 
         /** The node's CUgraphNode, made when first asked for. */
@@ -171,9 +211,8 @@ public final class Graph {
 
     /** Stream capture: the operation depends on the capturing stream's current dependencies. */
     synchronized Node addCaptured(String kind, Stream.Op op, Runnable release, List<Node> dependencies, KernelParams kernel) {
-        Node n = new Node(this, new Work(kind, typeOf(kind), op, release, kernel));
-        if (kernel != null && kernel.cooperative()) n.attributes.put(ATTRIBUTE_COOPERATIVE, cooperativeValue(true));
-        n.dependencies.addAll(dependencies);
+        Node n = new Node(this, new Work(kind, typeOf(kind), op, release, kernel), dependencies);
+        if (kernel != null && kernel.cooperative()) n.attributes().put(ATTRIBUTE_COOPERATIVE, cooperativeValue(true));
         nodes.add(n);
         return n;
     }
@@ -182,8 +221,7 @@ public final class Graph {
     synchronized Node add(Work work, List<Node> dependencies) throws CudaException {
         for (Node dep : dependencies)
             if (dep.graph != this) throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "a dependency belongs to another graph");
-        Node n = new Node(this, work);
-        n.dependencies.addAll(dependencies);
+        Node n = new Node(this, work, dependencies);
         nodes.add(n);
         return n;
     }
@@ -247,7 +285,7 @@ public final class Graph {
         Map<Node, Node> map = new HashMap<>();
         for (Node n : nodes) {
             Node c = new Node(g, n.work.retain());
-            c.attributes.putAll(n.attributes);
+            if (!n.attributesSet().isEmpty()) c.attributes().putAll(n.attributesSet());
             map.put(n, c);
             g.nodes.add(c);
             g.clonedFrom.put(c, n);
@@ -272,7 +310,7 @@ public final class Graph {
         Exec(Graph g, long flags) throws CudaException {
             synchronized (g) {
                 this.nodes = g.ordered();
-                List<Work> w = new ArrayList<>();
+                List<Work> w = new ArrayList<>(nodes.size());
                 for (Node n : nodes) w.add(n.work.retain());
                 this.work = w;
                 this.userObjects = new HashMap<>(g.userObjects);
@@ -328,6 +366,11 @@ public final class Graph {
             synchronized void release() {
                 if (--refs == 0) launches.close();
             }
+
+            /** Whether only the executable holds it (no launch of it waits to be submitted). */
+            synchronized boolean alone() {
+                return refs == 1;
+            }
         }
 
         private Sequence sequence;
@@ -353,8 +396,11 @@ public final class Graph {
             return i;
         }
 
-        /** Gives the executable's copy of a node new work (the graph's node keeps its own). */
-        synchronized void replace(Node n, Work w) throws CudaException {
+        /**
+         * Gives the executable's copy of a node new work (the graph's node keeps its own); {@code follow} makes the
+         * backend sequence take it in place where it can.
+         */
+        synchronized void replace(Node n, Work w, SequenceUpdater follow) throws CudaException {
             int i;
             try {
                 i = indexOf(n);
@@ -367,10 +413,42 @@ public final class Graph {
                 throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_INVALID_VALUE, "the node's type cannot change");
             }
             List<Work> next = new ArrayList<>(work);
-            Work old = next.set(i, w);
-            work = next;
-            old.drop();
-            forgetSequence();
+            for (Work kept : next) kept.retain();  // take drops the old list's references
+            next.set(i, w).drop();
+            take(next, follow);
+        }
+
+        /**
+         * The executable's work becomes {@code next} (as many, of the same kinds); the old work is dropped. The backend
+         * sequence follows in place where nothing launched holds it and {@code follow} can change it; else it is made
+         * again at the next launch.
+         */
+        private void take(List<Work> next, SequenceUpdater follow) throws CudaException {
+            List<Work> before = work;
+            boolean kept = false;
+            try {
+                kept = sequence != null && sequence.alone() && follow.update(sequence.launches, enabled(before), enabled(next));
+            } finally {
+                work = next;
+                if (!kept) forgetSequence();
+                for (int i = 0; i < before.size(); i++) before.get(i).drop();
+            }
+        }
+
+        private List<Work> enabled(List<Work> all) {
+            List<Work> out = new ArrayList<>(all.size());
+            for (int i = 0; i < all.size(); i++) if (!disabled[i]) out.add(all.get(i));
+            return out;
+        }
+
+        /**
+         * Makes a backend sequence take changed work in place: {@code before} and {@code after} the executable's
+         * enabled work, position by position of the same kinds; false where it cannot (the sequence is made again).
+         */
+        @FunctionalInterface
+        interface SequenceUpdater {
+            boolean update(org.zludaj.driver.backend.Backend.KernelSequence sequence, List<Work> before, List<Work> after)
+                    throws CudaException;
         }
 
         synchronized void enable(Node n, boolean enabled) throws CudaException {
@@ -383,22 +461,22 @@ public final class Graph {
         }
 
         /**
-         * cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters); else drops it. The
-         * CUgraphExecUpdateResult: 0 success, 2 topology changed, 6 not supported (memory nodes, as NVIDIA answers).
+         * cuGraphExecUpdate: the same sequence of kinds takes the new work (and its parameters; the backend sequence
+         * follows in place where {@code follow} can); else drops it. The CUgraphExecUpdateResult: 0 success, 2
+         * topology changed, 6 not supported (memory nodes, as NVIDIA answers).
          */
-        synchronized int update(List<Work> next) {
+        synchronized int update(List<Work> next, SequenceUpdater follow) throws CudaException {
             boolean memory = false;
             for (Work w : work) memory |= w.type == MEM_ALLOC || w.type == MEM_FREE;
             for (Work w : next) memory |= w.type == MEM_ALLOC || w.type == MEM_FREE;
             boolean same = !memory && next.size() == work.size();
             for (int i = 0; same && i < next.size(); i++) same = next.get(i).kind.equals(work.get(i).kind);
-            List<Work> gone = same ? work : next;
-            if (same) {
-                work = next;
-                forgetSequence();
+            if (!same) {
+                next.forEach(Work::drop);
+                return memory ? 6 : 2;
             }
-            gone.forEach(Work::drop);
-            return same ? 0 : memory ? 6 : 2;
+            take(next, follow);
+            return 0;
         }
 
         synchronized void destroy() {

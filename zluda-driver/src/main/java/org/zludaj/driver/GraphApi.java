@@ -326,9 +326,10 @@ final class GraphApi implements CuGraphApi {
             Mem.nonNull(p, "nodeParams");
             HostRuntime.write(p, new byte[v2 ? 72 : 56], 0, v2 ? 72 : 56);
             HostRuntime.putLong(p, k.function());
+            int[] grid = k.grid(), block = k.block();
             for (int i = 0; i < 3; i++) {
-                HostRuntime.putInt(p + 8 + 4 * i, k.grid()[i]);
-                HostRuntime.putInt(p + 20 + 4 * i, k.block()[i]);
+                HostRuntime.putInt(p + 8 + 4 * i, grid[i]);
+                HostRuntime.putInt(p + 20 + 4 * i, block[i]);
             }
             HostRuntime.putInt(p + 32, k.shared());
             HostRuntime.putLong(p + 40, k.args());
@@ -343,7 +344,7 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeSetParams", () -> {
             Graph.Node node = d.handles.get(hNode, Graph.Node.class);
             if (node.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
-            Graph.Work w = works.kernel(p, v2, Graph.cooperative(node.attributes));
+            Graph.Work w = works.kernel(p, v2, Graph.cooperative(node.attributesSet()));
             synchronized (node.graph) {
                 node.replace(w);
             }
@@ -436,7 +437,7 @@ final class GraphApi implements CuGraphApi {
             if (w.type == Graph.EMPTY) continue;
             if (w.type != Graph.KERNEL || w.kernel == null) return null;
             // launch attributes other than COOPERATIVE (priorities, access policies...) are the nodes' own launches'
-            var attributes = step.node().attributes;
+            var attributes = step.node().attributesSet();
             if (attributes.size() > (attributes.containsKey(Graph.ATTRIBUTE_COOPERATIVE) ? 1 : 0)) return null;
             if (w.kernel.cooperative() && !d.backend.queuesCooperative()) return null;
             if (!(d.handles.peek(w.kernel.function()) instanceof Kernel k)) return null;
@@ -444,6 +445,49 @@ final class GraphApi implements CuGraphApi {
                     w.kernel.args(), w.kernel.cooperative()));
         }
         return launches.isEmpty() ? null : d.backend.kernelSequence(launches);
+    }
+
+    /**
+     * An executable's backend sequence takes changed kernel nodes in place (on NVIDIA GPUs its graph's nodes get new
+     * parameters, as cuGraphExecUpdate does natively, instead of a new graph): the positions whose launch differs in
+     * shape or argument bytes. False where a node is not a plain kernel of a known function.
+     */
+    private boolean followSequence(org.zludaj.driver.backend.Backend.KernelSequence sequence, List<Graph.Work> before,
+                                   List<Graph.Work> after) throws CudaException {
+        List<org.zludaj.driver.backend.Backend.SequencedLaunch> changed = new ArrayList<>();
+        int[] positions = new int[after.size()];
+        int at = 0, n = 0;
+        for (int i = 0; i < after.size(); i++) {
+            Graph.Work was = before.get(i), now = after.get(i);
+            if (now.type == Graph.EMPTY && was.type == Graph.EMPTY) continue;
+            if (now.type != Graph.KERNEL || was.type != Graph.KERNEL || now.kernel == null || was.kernel == null) return false;
+            if (now != was && !sameLaunch(was.kernel, now.kernel)) {
+                if (!(d.handles.peek(now.kernel.function()) instanceof Kernel k)) return false;
+                positions[n++] = at;
+                changed.add(new org.zludaj.driver.backend.Backend.SequencedLaunch(k.code, now.kernel.grid(), now.kernel.block(),
+                        now.kernel.shared(), now.kernel.args(), now.kernel.cooperative()));
+            }
+            at++;
+        }
+        return changed.isEmpty() || sequence.update(java.util.Arrays.copyOf(positions, n), changed);
+    }
+
+    /** Whether two kernel launches are the same: function, shape and the bytes of every argument. */
+    private boolean sameLaunch(Graph.KernelParams a, Graph.KernelParams b) {
+        if (!a.sameShape(b)) return false;
+        if (a.args() == b.args()) return true;
+        if (a.args() == 0 || b.args() == 0 || !(d.handles.peek(a.function()) instanceof Kernel k)) return false;
+        Kernel.ParamLayout layout = k.paramLayout();
+        long[] offsets = layout.offsets();
+        int[] sizes = layout.sizes();
+        for (int p = 0; p < sizes.length; p++) {
+            long x = a.args() + offsets[p], y = b.args() + offsets[p];
+            int size = sizes[p], j = 0;
+            for (; j + 8 <= size; j += 8) if (HostRuntime.getLong(x + j) != HostRuntime.getLong(y + j)) return false;
+            for (; j + 4 <= size; j += 4) if (HostRuntime.getInt(x + j) != HostRuntime.getInt(y + j)) return false;
+            if (j < size && !java.util.Arrays.equals(HostRuntime.bytes(x + j, size - j), HostRuntime.bytes(y + j, size - j))) return false;
+        }
+        return true;
     }
 
     /** Nothing to upload: the host holds everything an executable needs. Checked and ordered like a launch. */
@@ -472,7 +516,7 @@ final class GraphApi implements CuGraphApi {
             Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
             Graph g = d.handles.get(hGraph, Graph.class);
             Mem.nonNull(resultInfo, "resultInfo");
-            int result = e.update(g.snapshot());
+            int result = e.update(g.snapshot(), this::followSequence);
             HostRuntime.putInt(resultInfo, result);
             HostRuntime.putLong(resultInfo + 8, 0);
             HostRuntime.putLong(resultInfo + 16, 0);
@@ -547,7 +591,7 @@ final class GraphApi implements CuGraphApi {
             w.drop();
             throw x;
         }
-        e.replace(n, w);
+        e.replace(n, w, this::followSequence);
     }
 
     @Override
@@ -557,7 +601,7 @@ final class GraphApi implements CuGraphApi {
 
     /** Whether the node is a cooperative launch (false for what is not a node: execSet reports that). */
     private boolean cooperativeNode(long hNode) {
-        return d.handles.peek(hNode) instanceof Graph.Node n && Graph.cooperative(n.attributes);
+        return d.handles.peek(hNode) instanceof Graph.Node n && Graph.cooperative(n.attributesSet());
     }
 
     @Override
@@ -628,7 +672,7 @@ final class GraphApi implements CuGraphApi {
             if (n.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node");
             Mem.nonNull(value, "value_out");
             if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attribute " + attr);
-            byte[] v = n.attributes.getOrDefault(attr, new byte[64]);
+            byte[] v = n.attributesSet().getOrDefault(attr, new byte[64]);
             HostRuntime.write(value, v, 0, StreamApi.attributeBytes(attr));
         });
     }
@@ -642,8 +686,8 @@ final class GraphApi implements CuGraphApi {
             if (attr < 1 || attr > 16) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "attribute " + attr);
             byte[] v = new byte[64];
             HostRuntime.read(value, v, 0, StreamApi.attributeBytes(attr));
-            boolean before = Graph.cooperative(n.attributes);
-            n.attributes.put(attr, v);
+            boolean before = Graph.cooperative(n.attributesSet());
+            n.attributes().put(attr, v);
             cooperativeFollows(n, before);
         });
     }
@@ -653,16 +697,16 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeCopyAttributes", () -> {
             Graph.Node to = node(dst), from = node(src);
             if (to.work.type != Graph.KERNEL || from.work.type != Graph.KERNEL) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not kernel nodes");
-            boolean before = Graph.cooperative(to.attributes);
-            to.attributes.clear();
-            to.attributes.putAll(from.attributes);
+            boolean before = Graph.cooperative(to.attributesSet());
+            to.attributes().clear();
+            to.attributes().putAll(from.attributesSet());
             cooperativeFollows(to, before);
         });
     }
 
     /** A kernel node whose COOPERATIVE attribute changed launches the other way from now on (executables keep theirs). */
     private void cooperativeFollows(Graph.Node n, boolean before) throws CudaException {
-        boolean now = Graph.cooperative(n.attributes);
+        boolean now = Graph.cooperative(n.attributesSet());
         if (now == before) return;
         Graph.Work w = works.kernel(n.work, now);
         synchronized (n.graph) {
@@ -981,7 +1025,7 @@ final class GraphApi implements CuGraphApi {
             Graph.Exec e = d.handles.get(hGraphExec, Graph.Exec.class);
             Graph g = d.handles.get(hGraph, Graph.class);
             Mem.nonNull(updateResultOut, "updateResult_out");
-            int result = e.update(g.snapshot());
+            int result = e.update(g.snapshot(), this::followSequence);
             if (hErrorNodeOut != 0) HostRuntime.putLong(hErrorNodeOut, 0);
             HostRuntime.putInt(updateResultOut, result);
             if (result != 0) throw new CudaException(CuResult.CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE, result == 6 ? "graphs with memory nodes" : "the graph's topology differs");

@@ -67,10 +67,12 @@ final class LaunchApi implements CuLaunchApi {
             Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             long snapshot = p.snapshot;
             Stream.Op op = p.op;
-            // captured: the graph keeps the arguments for every replay and frees them with its last holder
-            if (s.capture != null && s.captured(k.nodeKind(), op, () -> HostRuntime.release(snapshot),
-                    new Graph.KernelParams(f, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, snapshot, cooperative)))
-                return;
+            // captured: the graph keeps the arguments for every replay and frees them with its last holder (the node's
+            // operation reads its parameters: a capture of ggml's makes 65,520 nodes at once, each kept small)
+            if (s.capture != null) {
+                var params = new Graph.KernelParams(f, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative);
+                if (s.captured(k.nodeKind(), launchOp(c, k, params), () -> HostRuntime.release(snapshot), params)) return;
+            }
             Stream.Op once = () -> {
                 try {
                     op.run();
@@ -162,6 +164,22 @@ final class LaunchApi implements CuLaunchApi {
                 if (!isKernelFault(e.result())) throw e;
                 // a fault inside the kernel is reported by the next synchronization and every call after it
                 c.stick(e);
+                throw e;
+            }
+        };
+    }
+
+    /** {@link #launchOp} of a captured launch's node, from its parameters. */
+    private Stream.Op launchOp(Context c, Kernel k, Graph.KernelParams p) {
+        long stack = c.limits[0];
+        return () -> {
+            if (c.sticky != null) return;
+            long queue = Stream.runningQueue(d.backend);
+            try {
+                if (p.cooperative()) d.backend.launchCooperative(k.code, p.grid(), p.block(), p.shared(), p.args(), stack, queue);
+                else d.backend.launch(k.code, p.grid(), p.block(), p.shared(), p.args(), stack, queue);
+            } catch (CudaException e) {
+                if (isKernelFault(e.result())) c.stick(e);  // reported by the next synchronization and every call after it
                 throw e;
             }
         };

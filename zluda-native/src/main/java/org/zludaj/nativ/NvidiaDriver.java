@@ -83,15 +83,23 @@ public final class NvidiaDriver {
 
     /**
      * An executable NVIDIA graph of kernel launches run one after the other: 10 values per launch (function, grid x/y/z,
-     * block x/y/z, dynamic shared bytes, kernelParams, cooperative 0/1); its handle in out[0]. 801 where the driver has no graphs.
+     * block x/y/z, dynamic shared bytes, kernelParams, cooperative 0/1); its handle in out[0], the NVIDIA graph it was
+     * made of in out[1] and launch i's node in out[2 + i] (out holds 2 + launches values). 801 where the driver has no
+     * graphs.
      */
     public static native int graphBuild(long[] nodes, long[] out);
+
+    /**
+     * cuGraphExecKernelNodeSetParams on a graphBuild executable: 10 values per node (function, grid x/y/z, block x/y/z,
+     * dynamic shared bytes, kernelParams, the node from graphBuild's out). 801 where the driver has no such call.
+     */
+    public static native int graphSetParams(long exec, long[] nodes);
 
     /** cuGraphLaunch of a graphBuild executable in {@code stream}. */
     public static native int graphLaunch(long exec, long stream);
 
-    /** cuGraphExecDestroy. */
-    public static native int graphDestroy(long exec);
+    /** cuGraphExecDestroy of a graphBuild executable and cuGraphDestroy of its graph. */
+    public static native int graphDestroy(long exec, long graph);
 
     /** Resets the primary context after a kernel fault and retains it again. */
     public static native int reset();

@@ -247,6 +247,15 @@ public interface Backend {
         /** Submits every launch, in order, to device queue {@code queue}. */
         void launch(long queue) throws CudaException;
 
+        /**
+         * Gives some launches new shapes and arguments in place, for the submissions from now on (those already
+         * submitted keep theirs): {@code positions} their indices in the sequence, {@code launches} the same kernels
+         * with the new values, copied now. False where the backend cannot (the caller then makes a new sequence).
+         */
+        default boolean update(int[] positions, java.util.List<SequencedLaunch> launches) throws CudaException {
+            return false;
+        }
+
         /** Frees the prepared sequence (launches already submitted run to their end). */
         void close();
     }

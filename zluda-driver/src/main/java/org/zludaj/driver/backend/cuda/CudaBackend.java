@@ -412,25 +412,23 @@ public final class CudaBackend implements Backend {
         return stale(kernel) ? 0 : NvidiaDriver.directLaunchFunction();
     }
 
-    /** An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments). */
+    /**
+     * An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments); updated in
+     * place node by node (cuGraphExecKernelNodeSetParams) where an update changes launches but not their kernels.
+     */
     @Override
     public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
         long[] nodes = new long[10 * launches.size()];
         int i = 0;
         for (SequencedLaunch l : launches) {
             loadedInThisContext(l.kernel());
-            nodes[i++] = l.kernel().entry();
-            for (int v : l.grid()) nodes[i++] = v;
-            for (int v : l.block()) nodes[i++] = v;
-            nodes[i++] = l.sharedBytes();
-            nodes[i++] = l.kernelParams();
-            nodes[i++] = l.cooperative() ? 1 : 0;
+            i = put(nodes, i, l, l.cooperative() ? 1 : 0);
         }
-        long[] out = new long[1];
+        long[] out = new long[2 + launches.size()];
         int r = NvidiaDriver.graphBuild(nodes, out);
         if (r == CuResult.CUDA_ERROR_NOT_SUPPORTED) return null;
         if (r != 0) throw faulted(r, "a graph of " + launches.size() + " kernels (cuGraphInstantiate)");
-        long exec = out[0];
+        long exec = out[0], graph = out[1];
         return new KernelSequence() {
             @Override
             public void launch(long queue) throws CudaException {
@@ -439,11 +437,37 @@ public final class CudaBackend implements Backend {
             }
 
             @Override
+            public boolean update(int[] positions, List<SequencedLaunch> changed) {
+                long[] values = new long[10 * changed.size()];
+                int v = 0;
+                for (int j = 0; j < positions.length; j++) {
+                    SequencedLaunch was = launches.get(positions[j]), now = changed.get(j);
+                    if (now.kernel() != was.kernel() || now.cooperative() != was.cooperative()) return false;
+                    v = put(values, v, now, out[2 + positions[j]]);
+                }
+                // refused (an older driver, a limit): the caller makes the graph again, which reports what is wrong
+                int r = NvidiaDriver.graphSetParams(exec, values);
+                if (r != 0) LOG.debug("cuGraphExecKernelNodeSetParams on NVIDIA's driver: {}; the graph is made again", r);
+                return r == 0;
+            }
+
+            @Override
             public void close() {
-                int r = NvidiaDriver.graphDestroy(exec);
+                int r = NvidiaDriver.graphDestroy(exec, graph);
                 if (r != 0) LOG.warn("cuGraphExecDestroy on NVIDIA's driver: {}", r);
             }
         };
+    }
+
+    /** A launch as graphBuild and graphSetParams take it, at {@code i} of {@code values}; the index after it. */
+    private static int put(long[] values, int i, SequencedLaunch l, long last) {
+        values[i++] = l.kernel().entry();
+        for (int v : l.grid()) values[i++] = v;
+        for (int v : l.block()) values[i++] = v;
+        values[i++] = l.sharedBytes();
+        values[i++] = l.kernelParams();
+        values[i++] = last;
+        return i;
     }
 
     /** A blocking NVIDIA stream for one CUDA stream of the application (kernels of different streams may overlap). */
