@@ -17,6 +17,8 @@
 #                                            (A/B of two compilers' NVPTX against NVIDIA's PTX; hangs named)
 #   bash .device-carry/run.sh dirs DIR [CACHE_TGZ]  DIR's ptxrun test folders natively and through ZLUDA-J (the
 #                                            classification of fuzz_corpus.py; fuzz_cuts.py first reads the outputs)
+#   bash .device-carry/run.sh graph-once       a graph of many kernels made, run and updated once (bench/graph_once.c),
+#                                            natively (captured and node by node) and through ZLUDA-J
 #   bash .device-carry/run.sh ggml-prep        builds ggml there and compiles all its kernels there (with LLVM from
 #                                            bench/ggml-compile-kit.sh's kit1, unpacked there by a call just before)
 #   bash .device-carry/run.sh ggml-suite [GROUPS]  the whole test-backend-ops test, natively and through ZLUDA-J, its
@@ -100,7 +102,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 # the instruction forms (run.sh forms), the first GPU_CHECK_CORPUS kernels of the differential corpus (run.sh
 # corpus-ours) and the driver-overhead benchmark (run.sh overhead): generated again there, compiled here
-cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c "$carry/"  # the corpus travels with the repo
+cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c bench/graph_once.c "$carry/"  # the corpus travels with the repo
 python3 tools/gpu-check/forms_ptx.py "$carry/forms" 300000 4 > /dev/null
 mkdir -p "$carry/corpus"; python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
 python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
@@ -516,6 +518,18 @@ if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT [FIRST]]': the
   runsplit "$scratch/corpus.native" "$scratch/ptxrun"
   echo "corpus: natively in $(( $(date +%s) - t0 )) s (16 processes)" | tee -a "$out/corpus-time.txt"
   python3 "$here/fuzz_corpus.py" classify "$scratch/corpus.native" "$scratch/corpus.ours" "$out/corpus-other.txt" | tee -a "$out/corpus-ours.md"
+  exit 0
+fi
+if [ "${1:-}" = graph-once ]; then  # a graph of many kernels made, run and updated once (bench/graph_once.c), both ways
+  gcc -O2 -o "$scratch/graph_once" "$here/graph_once.c" -ldl
+  # GRAPH_ONCE_RUNS processes each way, alternating; natively also the graph made node by node (cuGraphAddKernelNode)
+  { for i in $(seq "${GRAPH_ONCE_RUNS:-2}"); do
+      for n in ${GRAPH_ONCE_N:-65520 4096}; do
+        echo "== $n nodes, native, process $i"; (cd "$scratch" && timeout 120 ./graph_once "$n" 3) 2>&1
+        echo "== $n nodes, native node by node, process $i"; (cd "$scratch" && GRAPH_ONCE_BUILD=add timeout 120 ./graph_once "$n" 3) 2>&1
+        echo "== $n nodes, ZLUDA-J, process $i"; (cd "$scratch" && ours timeout 200 ./graph_once "$n" 3) 2>&1
+      done
+    done; } | tee "$out/graph-once.txt"
   exit 0
 fi
 if [ "${1:-}" = overhead ]; then  # the driver's own cost (bench/driver_overhead.c), natively and through ZLUDA-J, twice each
