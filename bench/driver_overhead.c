@@ -15,6 +15,7 @@
  * DRIVER_OVERHEAD_ONLY=launch measures the launches alone (for profiling them); =start only the start.
  * Usage: driver_overhead [N]   (build: gcc -O2 driver_overhead.c -ldl) */
 #define _GNU_SOURCE
+#include "driver_bench.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,16 +65,6 @@ static const char *ptx =
     "\tret;\n"
     "}\n";
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-#define CHECK(x) do { CUresult r_ = (x); if (r_) { fprintf(stderr, "%s = %d\n", #x, r_); exit(1); } } while (0)
-/* the names of the ABI these declarations follow (cuCtxGetDevice_v2, for one, takes a context too) */
-#define SYMN(f, name) do { *(void **)&f = dlsym(h, name); if (!f) { fprintf(stderr, "no %s\n", name); exit(1); } } while (0)
-#define SYM(f) SYMN(f, #f)
 
 static CUdevice dev;
 static CUfunction fn;

@@ -18,6 +18,7 @@
  * node): what NVIDIA's driver costs for a graph made that way, against its capture.
  * Usage: graph_once [N [ROUNDS]]   (build: gcc -O2 graph_once.c -ldl) */
 #define _GNU_SOURCE
+#include "driver_bench.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,15 +75,6 @@ static const char *ptx =
     "\tret;\n"
     "}\n";
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-#define CHECK(x) do { CUresult r_ = (x); if (r_) { fprintf(stderr, "%s = %d\n", #x, r_); exit(1); } } while (0)
-#define SYMN(f, name) do { *(void **)&f = dlsym(h, name); if (!f) { fprintf(stderr, "no %s\n", name); exit(1); } } while (0)
-#define SYM(f) SYMN(f, #f)
 
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 65520;

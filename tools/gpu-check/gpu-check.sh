@@ -102,7 +102,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 # the instruction forms (run.sh forms), the first GPU_CHECK_CORPUS kernels of the differential corpus (run.sh
 # corpus-ours) and the driver-overhead and graph benchmarks (run.sh overhead, graph-once): generated again there, compiled here
-cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c bench/graph_once.c "$carry/"  # the corpus travels with the repo
+cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c bench/graph_once.c bench/driver_bench.h "$carry/"  # the corpus travels with the repo
 python3 tools/gpu-check/forms_ptx.py "$carry/forms" 300000 4 > /dev/null
 mkdir -p "$carry/corpus"; python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
 python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
