@@ -423,16 +423,17 @@ public final class Graph {
          * sequence follows in place where nothing launched holds it and {@code follow} can change it; else it is made
          * again at the next launch.
          */
-        private void take(List<Work> next, SequenceUpdater follow) throws CudaException {
+        private void take(List<Work> next, SequenceUpdater follow) {
             List<Work> before = work;
             boolean kept = false;
             try {
                 kept = sequence != null && sequence.alone() && follow.update(sequence.launches, enabled(before), enabled(next));
-            } finally {
-                work = next;
-                if (!kept) forgetSequence();
-                for (int i = 0; i < before.size(); i++) before.get(i).drop();
+            } catch (CudaException | RuntimeException e) {
+                kept = false;  // the sequence is made again at the next launch, which reports what is wrong
             }
+            work = next;
+            if (!kept) forgetSequence();
+            for (int i = 0; i < before.size(); i++) before.get(i).drop();
         }
 
         private List<Work> enabled(List<Work> all) {
