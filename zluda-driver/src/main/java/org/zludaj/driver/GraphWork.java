@@ -44,11 +44,11 @@ final class GraphWork {
 
     private Graph.Work kernel(Context c, long func, Kernel k, int[] grid, int[] block, int shared, long kernelParams, long extra,
                               boolean cooperative) throws CudaException {
-        LaunchApi.Prepared prep = new LaunchApi(d).prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared,
-                kernelParams, extra, cooperative);
-        long args = prep.snapshot();
-        return new Graph.Work(k.nodeKind(), Graph.KERNEL, prep.op(), () -> HostRuntime.release(args),
-                new Graph.KernelParams(func, grid, block, shared, args, cooperative));
+        LaunchApi launches = new LaunchApi(d);
+        long args = launches.prepare(c, k, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, kernelParams, extra,
+                cooperative);
+        var params = new Graph.KernelParams(func, grid, block, shared, args, cooperative);
+        return new Graph.Work(k.nodeKind(), Graph.KERNEL, launches.nodeOp(c, k, params), () -> HostRuntime.release(args), params);
     }
 
     static final int MEMCPY3D_BYTES = 200, MEMSET_PARAMS_BYTES = 40, HOST_PARAMS_BYTES = 16;

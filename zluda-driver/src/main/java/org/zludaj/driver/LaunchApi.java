@@ -64,15 +64,14 @@ final class LaunchApi implements CuLaunchApi {
                 }
                 if (s.tryHere(k.launchLabel(), op)) return;
             }
-            Prepared p = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
-            long snapshot = p.snapshot;
-            Stream.Op op = p.op;
+            long snapshot = prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, cooperative);
             // captured: the graph keeps the arguments for every replay and frees them with its last holder (the node's
             // operation reads its parameters: a capture of ggml's makes 65,520 nodes at once, each kept small)
             if (s.capture != null) {
                 var params = new Graph.KernelParams(f, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative);
-                if (s.captured(k.nodeKind(), launchOp(c, k, params), () -> HostRuntime.release(snapshot), params)) return;
+                if (s.captured(k.nodeKind(), nodeOp(c, k, params), () -> HostRuntime.release(snapshot), params)) return;
             }
+            Stream.Op op = launchOp(c, k, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative, null);
             Stream.Op once = () -> {
                 try {
                     op.run();
@@ -88,19 +87,12 @@ final class LaunchApi implements CuLaunchApi {
         });
     }
 
-    /** A checked launch: the operation that runs it, and the copy of its arguments it reads (the caller frees it). */
-    record Prepared(Stream.Op op, long snapshot) {}
-
     /**
      * Checks a launch of {@code k} in context {@code c} as NVIDIA's driver does and takes its arguments (from
-     * kernelParams or the extra buffer) at once: the application may change them as soon as the call returns.
+     * kernelParams or the extra buffer) at once, as the application may change them as soon as the call returns: the
+     * copy of them (see {@link #snapshot}; the caller frees it).
      */
-    Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
-                     long extra) throws CudaException {
-        return prepare(c, k, gx, gy, gz, bx, by, bz, shared, kernelParams, extra, false);
-    }
-
-    Prepared prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
+    long prepare(Context c, Kernel k, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams,
                      long extra, boolean cooperative) throws CudaException {
         if (kernelParams != 0 && extra != 0)
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "both kernelParams and extra given");
@@ -113,7 +105,7 @@ final class LaunchApi implements CuLaunchApi {
         }
         long snapshot = snapshot(array, k.paramLayout());
         if (owned) HostRuntime.release(array);
-        return new Prepared(launchOp(c, k, gx, gy, gz, bx, by, bz, shared, snapshot, cooperative, null), snapshot);
+        return snapshot;
     }
 
     /**
@@ -155,34 +147,30 @@ final class LaunchApi implements CuLaunchApi {
                                boolean cooperative, Stream stream) {
         long stack = c.limits[0];
         return () -> {
-            try {
-                if (c.sticky != null) return;  // a faulted context runs nothing more
-                long queue = stream != null ? stream.queue(d.backend) : Stream.runningQueue(d.backend);
-                if (cooperative) d.backend.launchCooperative(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack, queue);
-                else d.backend.launch(k.code, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, stack, queue);
-            } catch (CudaException e) {
-                if (!isKernelFault(e.result())) throw e;
-                // a fault inside the kernel is reported by the next synchronization and every call after it
-                c.stick(e);
-                throw e;
-            }
+            if (c.sticky != null) return;  // before the stream's queue is asked for
+            submit(c, k, new int[] {gx, gy, gz}, new int[] {bx, by, bz}, shared, args, cooperative, stack,
+                    stream != null ? stream.queue(d.backend) : Stream.runningQueue(d.backend));
         };
     }
 
-    /** {@link #launchOp} of a captured launch's node, from its parameters. */
-    private Stream.Op launchOp(Context c, Kernel k, Graph.KernelParams p) {
+    /** The operation of a graph's kernel node (captured or added), from its parameters, into the running stream's queue. */
+    Stream.Op nodeOp(Context c, Kernel k, Graph.KernelParams p) {
         long stack = c.limits[0];
-        return () -> {
-            if (c.sticky != null) return;
-            long queue = Stream.runningQueue(d.backend);
-            try {
-                if (p.cooperative()) d.backend.launchCooperative(k.code, p.grid(), p.block(), p.shared(), p.args(), stack, queue);
-                else d.backend.launch(k.code, p.grid(), p.block(), p.shared(), p.args(), stack, queue);
-            } catch (CudaException e) {
-                if (isKernelFault(e.result())) c.stick(e);  // reported by the next synchronization and every call after it
-                throw e;
-            }
-        };
+        return () -> submit(c, k, p.grid(), p.block(), p.shared(), p.args(), p.cooperative(), stack, Stream.runningQueue(d.backend));
+    }
+
+    /** Submits a launch to the backend unless the context faulted; a fault inside the kernel becomes the context's. */
+    private void submit(Context c, Kernel k, int[] grid, int[] block, int shared, long args, boolean cooperative, long stack,
+                        long queue) throws CudaException {
+        if (c.sticky != null) return;  // a faulted context runs nothing more
+        try {
+            if (cooperative) d.backend.launchCooperative(k.code, grid, block, shared, args, stack, queue);
+            else d.backend.launch(k.code, grid, block, shared, args, stack, queue);
+        } catch (CudaException e) {
+            // a fault inside the kernel is reported by the next synchronization and every call after it
+            if (isKernelFault(e.result())) c.stick(e);
+            throw e;
+        }
     }
 
     /** A copy of the launch's arguments: an array of pointers followed by each value (16-byte aligned). */
