@@ -509,6 +509,14 @@ if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT [FIRST]]': the
   # COUNT-1 through ZLUDA-J and natively (20,000 through ZLUDA-J take longer than one device call: run them in parts)
   k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
   ls | head -n "${3:-0}" | xargs -r rm -rf
+  kit=${ZLUDA_KIT_DIR:-/tmp/zluda-kit}/lib  # with the ggml kit's LLVM unpacked (a call before): the kernels the carried
+  if ls "$kit"/llvm-*linux-x86_64.jar > /dev/null 2>&1; then  # cache lacks are compiled here first, on every core
+    t0=$(date +%s)
+    "$scratch/jre/bin/java" -Xss8m -cp "$here/dist/lib/*:$kit/llvm-20.1.7-1.5.12.jar:$(ls "$kit"/llvm-*linux-x86_64.jar)" -Dzluda.native.dir="$here/dist/lib" \
+      org.zludaj.driver.PrecompileMain "$k" --target "sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)" \
+      --cache "$scratch/cache" > "$scratch/precompile-corpus.log" 2>&1
+    echo "corpus: compiled here in $(( $(date +%s) - t0 )) s: $(tail -1 "$scratch/precompile-corpus.log")" | tee "$out/corpus-compile.txt"
+  fi
   t0=$(date +%s)
   runsplit "$scratch/corpus.ours" "${ours_env[@]}" "$scratch/ptxrun"
   echo "corpus: $(ls | wc -l) kernels through ZLUDA-J in $(( $(date +%s) - t0 )) s (16 processes)" | tee "$out/corpus-time.txt"

@@ -818,15 +818,17 @@ public record NvptxTarget(int sm) implements Target {
     }
 
     /**
-     * Where a block that runs a warp-synchronous instruction ({@code vote/match/shfl/redux/barrier .sync}) joins the
-     * others, each incoming value of a join (an LLVM phi) that has other uses is copied into a register of its own at
-     * the end of its block.
+     * Where a block that runs a warp collective that lanes may reach apart ({@link #lanesApart}) joins the others, each
+     * incoming value of a join (an LLVM phi) that has other uses is copied into a register of its own at the end of its
+     * block.
      * Without it, LLVM's register coalescing gave the phi the register of an incoming value that an instruction before
      * the branch had read, so that the collective's block wrote it again: NVIDIA's optimizer (JIT -O1 and above) then
      * computed that earlier instruction from the later value (corpus kernel fuzz_1_13572, reduced on an H100: an
      * {@code xor} of a loaded register that odd lanes redefined after a partial-mask {@code vote.sync}; right with the
      * register written once, without the vote, or without the later read; {@link #predicatePhis} is the same defect
-     * for predicates, fuzz_1_11444).
+     * for predicates, fuzz_1_11444). The copies cost registers under ptxas: with them after every {@code .sync}
+     * block, ggml's {@code flash_attn_ext_f16} kernels spilled 592 bytes (head 256, 32 columns) and 2,184 (head 512,
+     * 4x4 columns) where NVIDIA's PTX spills 156 and 776; after the collectives of {@link #lanesApart} only, 200 and 664.
      */
     static void collectiveJoins(LLVMModuleRef m) {
         java.util.List<LLVMValueRef> phis = new java.util.ArrayList<>();
@@ -834,7 +836,7 @@ public record NvptxTarget(int sm) implements Target {
             java.util.Set<LLVMBasicBlockRef> sync = new java.util.HashSet<>();
             Ll.forEachInstruction(f, i -> {
                 String text = inlineText(i, 200);
-                if (text != null && text.contains(".sync")) sync.add(LLVMGetInstructionParent(i));
+                if (text != null && lanesApart(i, text)) sync.add(LLVMGetInstructionParent(i));
             });
             if (sync.isEmpty()) continue;
             Ll.forEachInstruction(f, i -> {
@@ -864,6 +866,35 @@ public record NvptxTarget(int sm) implements Target {
                 }
             }
         });
+    }
+
+    private static final java.util.regex.Pattern SYNC_OPCODE = java.util.regex.Pattern.compile("[a-z][\\w.]*\\.sync(?:\\.[\\w]+)*");
+
+    /**
+     * Whether an inline-PTX call runs a warp collective that some lanes of a warp may run without the others: a
+     * {@code .sync} instruction that is not {@code .aligned} ({@code vote/match/shfl/redux/elect.sync},
+     * {@code bar.warp.sync}, {@code barrier.sync}) and, for those with a member mask (the call's last argument), not one
+     * whose mask is the constant 0xffffffff. An {@code .aligned} one ({@code bar.sync}, {@code mma/ldmatrix.sync.aligned})
+     * and one of the whole warp are run by all its lanes together or by none, so no lane writes a register in their
+     * block that the others do not.
+     */
+    public static boolean lanesApart(LLVMValueRef call, String text) {
+        if (!unalignedCollective(text)) return false;
+        if (!text.contains("shfl.sync") && !text.contains("vote.sync") && !text.contains("match.") && !text.contains("redux.sync")
+                && !text.contains("bar.warp.sync") && !text.contains("elect.sync")) return true;
+        int n = LLVMGetNumArgOperands(call);
+        if (n == 0) return true;
+        LLVMValueRef mask = LLVMGetOperand(call, n - 1);
+        return LLVMIsAConstantInt(mask) == null || LLVMIsAConstantInt(mask).isNull()
+                || (LLVMConstIntGetZExtValue(mask) & 0xffffffffL) != 0xffffffffL;
+    }
+
+    /** Whether an inline-PTX text holds a {@code .sync} instruction that is not {@code .aligned}. */
+    public static boolean unalignedCollective(String text) {
+        java.util.regex.Matcher m = SYNC_OPCODE.matcher(text);
+        while (m.find())
+            if (!m.group().contains(".aligned")) return true;
+        return false;
     }
 
     /** Whether {@code v} has a use besides one phi: only then may its register be read before the phi's block writes it. */
