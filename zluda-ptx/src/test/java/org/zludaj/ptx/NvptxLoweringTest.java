@@ -681,6 +681,22 @@ class NvptxLoweringTest {
         assertEquals(1, count(out, "cvt\\.rn\\.f32\\.u32"), out);  // the loaded bits' conversion
     }
 
+    /** The start of the join kernels below: two values loaded, their xor (read before the branch) stored. */
+    private static final String READ_BEFORE_THE_JOIN = """
+            	.reg .pred %p<3>;
+            	.reg .b32 %r<8>;
+            	.reg .b64 %rd<4>;
+            	.shared .align 4 .b8 sm[128];
+            	ld.param.u64 %rd0, [p];
+            	mov.u32 %r0, %tid.x;
+            	mul.wide.u32 %rd1, %r0, 4;
+            	add.s64 %rd1, %rd0, %rd1;
+            	ld.global.u32 %r1, [%rd1];
+            	ld.global.u32 %r2, [%rd1+128];
+            	xor.b32 %r3, %r1, %r2;
+            	st.global.u32 [%rd1+256], %r3;
+            """;
+
     /**
      * A register that a block with a warp collective writes is not also the register of a value read before that
      * block: each incoming value of the join that has other uses is copied at the end of its block (corpus kernel fuzz_1_13572, where
@@ -691,18 +707,7 @@ class NvptxLoweringTest {
         String out = Compiler.nvptx(Ptx.parse("join.ptx", HEAD + """
                 .visible .entry k(.param .u64 p)
                 {
-                	.reg .pred %p<3>;
-                	.reg .b32 %r<8>;
-                	.reg .b64 %rd<4>;
-                	.shared .align 4 .b8 sm[128];
-                	ld.param.u64 %rd0, [p];
-                	mov.u32 %r0, %tid.x;
-                	mul.wide.u32 %rd1, %r0, 4;
-                	add.s64 %rd1, %rd0, %rd1;
-                	ld.global.u32 %r1, [%rd1];
-                	ld.global.u32 %r2, [%rd1+128];
-                	xor.b32 %r3, %r1, %r2;
-                	st.global.u32 [%rd1+256], %r3;
+                """ + READ_BEFORE_THE_JOIN + """
                 	and.b32 %r4, %r0, 1;
                 	setp.eq.u32 %p1, %r4, 1;
                 	@!%p1 bra SKIP;
@@ -735,19 +740,8 @@ class NvptxLoweringTest {
         String kernel = HEAD + """
                 .visible .entry k(.param .u64 p, .param .u32 n)
                 {
-                	.reg .pred %p<3>;
-                	.reg .b32 %r<8>;
-                	.reg .b64 %rd<4>;
-                	.shared .align 4 .b8 sm[128];
-                	ld.param.u64 %rd0, [p];
+                """ + READ_BEFORE_THE_JOIN + """
                 	ld.param.u32 %r4, [n];
-                	mov.u32 %r0, %tid.x;
-                	mul.wide.u32 %rd1, %r0, 4;
-                	add.s64 %rd1, %rd0, %rd1;
-                	ld.global.u32 %r1, [%rd1];
-                	ld.global.u32 %r2, [%rd1+128];
-                	xor.b32 %r3, %r1, %r2;
-                	st.global.u32 [%rd1+256], %r3;
                 	mov.u32 %r6, sm;
                 	shl.b32 %r7, %r0, 2;
                 	add.u32 %r6, %r6, %r7;
