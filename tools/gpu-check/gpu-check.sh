@@ -506,7 +506,8 @@ runsplit() {
   cat "$sd"/part.??.out > "$out"; cat "$sd"/part.??.out.err > "$out.err" 2>/dev/null || true
 }
 if [ "${1:-}" = corpus-ours ]; then  # 'run.sh corpus-ours [COUNT [FIRST]]': the corpus's kernels FIRST (default 0) to
-  # COUNT-1 through ZLUDA-J and natively (20,000 through ZLUDA-J take longer than one device call: run them in parts)
+  # COUNT-1 through ZLUDA-J and natively (20,000 compiled as they load take longer than one device call: run them in
+  # parts, or unpack the ggml kit a call before, which compiles them here first)
   k=$scratch/corpus; rm -rf "$k"; python3 "$here/fuzz_ptx.py" "$k" "${2:-2000}" 1 > /dev/null; cd "$k"
   ls | head -n "${3:-0}" | xargs -r rm -rf
   kit=${ZLUDA_KIT_DIR:-/tmp/zluda-kit}/lib  # with the ggml kit's LLVM unpacked (a call before): the kernels the carried
