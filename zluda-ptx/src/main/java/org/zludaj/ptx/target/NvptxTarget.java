@@ -880,9 +880,8 @@ public record NvptxTarget(int sm) implements Target {
      */
     public static boolean lanesApart(LLVMValueRef call, String text) {
         if (!unalignedCollective(text)) return false;
-        if (!text.contains("shfl.sync") && !text.contains("vote.sync") && !text.contains("match.") && !text.contains("redux.sync")
-                && !text.contains("bar.warp.sync") && !text.contains("elect.sync")) return true;
-        int n = LLVMGetNumArgOperands(call);
+        if (text.contains("barrier.")) return true;  // a block's barrier without .aligned: no member mask
+        int n = LLVMGetNumArgOperands(call);  // every warp collective's mask is its last argument (warpCollective)
         if (n == 0) return true;
         LLVMValueRef mask = LLVMGetOperand(call, n - 1);
         return LLVMIsAConstantInt(mask) == null || LLVMIsAConstantInt(mask).isNull()
