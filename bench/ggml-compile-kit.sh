@@ -16,7 +16,7 @@ case "${1:-}" in
     tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
     (cd "$tmp" && unzip -q "$jar" 'META-INF/MANIFEST.MF' 'META-INF/maven/*' \
         'org/bytedeco/llvm/linux-x86_64/libLLVM.so' 'org/bytedeco/llvm/linux-x86_64/libjniLLVM.so' \
-        'org/bytedeco/llvm/linux-x86_64/libLTO.so' 'org/bytedeco/llvm/linux-x86_64/libRemarks.so' 'org/bytedeco/llvm/linux-x86_64/lld' \
+        'org/bytedeco/llvm/linux-x86_64/libLTO.so' 'org/bytedeco/llvm/linux-x86_64/libRemarks.so' 'org/bytedeco/llvm/linux-x86_64/lld' 'org/bytedeco/llvm/linux-x86_64/llc' \
       && strip --strip-unneeded org/bytedeco/llvm/linux-x86_64/*.so org/bytedeco/llvm/linux-x86_64/lld \
       && zip -q -0 -r "$tmp/$(basename "$jar")" META-INF org)
     xz -T0 -9 -c "$tmp/$(basename "$jar")" > "$kit/kit1/llvm.jar.xz"
