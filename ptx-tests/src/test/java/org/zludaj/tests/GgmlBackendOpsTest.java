@@ -39,18 +39,21 @@ class GgmlBackendOpsTest {
 
     @ParameterizedTest(name = "{0} {1} {2}")
     @CsvSource(delimiter = ';', value = {
-            "GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS;;",
-            "ROPE,SOFT_MAX;;",
-            "ARGSORT,TOP_K;;",
-            "MUL_MAT;type_a=(f32|f16|q4_0|q8_0),type_b=f32;",
-            "MUL_MAT_ID;type_a=(f16|q4_0),type_b=f32;",
-            "FLASH_ATTN_EXT;hsk=64,hsv=64,.*nb=1,.*type_K=(f16|q8_0),type_V=(f16|q8_0);",
+            "GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS;;;",
+            "ROPE,SOFT_MAX;;;",
+            "ARGSORT,TOP_K;;;",
+            "MUL_MAT;type_a=(f32|f16|q4_0|q8_0),type_b=f32;;",
+            "MUL_MAT_ID;type_a=(f16|q4_0),type_b=f32;;",
+            "FLASH_ATTN_EXT;hsk=64,hsv=64,.*nb=1,.*type_K=(f16|q8_0),type_V=(f16|q8_0);;",
             // the AMD GPUs' lowering (ZLUDA_HOST_WMMA): the mma.sync flash-attention kernel (f16 K/V, 32 query rows)
             // and the mma matrix products of the experts (mul_mat_f, mul_mat_f_ids), as they run on an RDNA3 and an
             // RDNA4 GPU
-            "FLASH_ATTN_EXT;hsk=64,hsv=64,nh=4,nr23=\\[1,1\\],kv=512,nb=32,.*type_K=f16;gfx1100",
-            "MUL_MAT_ID;type_a=f16,type_b=f32;gfx1201"})
-    void everyCasePassesAsOnTheCpuBackend(String ops, String pattern, String amdLowering, @TempDir Path dir) throws Exception {
+            "FLASH_ATTN_EXT;hsk=64,hsv=64,nh=4,nr23=\\[1,1\\],kv=512,nb=32,.*type_K=f16;gfx1100;",
+            "MUL_MAT_ID;type_a=f16,type_b=f32;gfx1201;",
+            // llama.cpp's default build (MMQ): the int8 mma.sync kernel mul_mat_q of q4_0 weights, 16 columns, as it
+            // runs on an RDNA3 GPU (WMMA iu8)
+            "MUL_MAT;type_a=q4_0,type_b=f32,m=16,n=16,k=256,bs=\\[1,1\\],nr=\\[1,1\\],;gfx1100;default"})
+    void everyCasePassesAsOnTheCpuBackend(String ops, String pattern, String amdLowering, String build, @TempDir Path dir) throws Exception {
         Path bin = ggml().resolve("bin/test-backend-ops");
         assumeTrue(Files.isExecutable(bin), "ggml's test-backend-ops is not at " + bin + " (../shared/ggml, or set ZLUDA_GGML_DIR): skipped");
         assumeTrue(Files.exists(cudart().resolve("libcudart.so.13")),
@@ -59,8 +62,12 @@ class GgmlBackendOpsTest {
                 "-b", "CUDA0", "-o", ops));
         if (pattern != null && !pattern.isEmpty()) cmd.addAll(List.of("-p", pattern));
         String libs = ggml().resolve("lib") + ":" + cudart() + ":" + Programs.DIST.resolve("lib");
-        Map<String, String> env = amdLowering == null || amdLowering.isEmpty() ? Map.of("LD_LIBRARY_PATH", libs)
-                : Map.of("LD_LIBRARY_PATH", libs, "ZLUDA_HOST_WMMA", amdLowering);
+        Map<String, String> env = new java.util.HashMap<>(Map.of("LD_LIBRARY_PATH", libs));
+        if (amdLowering != null && !amdLowering.isEmpty()) env.put("ZLUDA_HOST_WMMA", amdLowering);
+        if ("default".equals(build)) {
+            env.put("LD_PRELOAD", defaultBuildChoice(dir).toString());
+            env.put("ZLUDA_PROFILE", "calls");  // the calls table says whether cuBLAS or ggml's own kernels did the products
+        }
         Programs.Result r = Programs.run(cmd, env, dir, 900);
         String tail = r.stdout().length() > 4000 ? r.stdout().substring(r.stdout().length() - 4000) : r.stdout();
         List<String> failed = r.stdout().lines().filter(l -> l.contains("FAIL")).limit(20).toList();
@@ -71,6 +78,21 @@ class GgmlBackendOpsTest {
         assertTrue(total > 0, ops + ": no case ran");
         assertEquals(total, passed, ops + "\n" + tail);
         assertEquals(0, r.exit(), ops + "\n" + tail + "\n" + r.stderr());
+        if ("default".equals(build)) {
+            assertFalse(r.stderr().contains("cublasGemm"), "the default build's choice did not take: cuBLAS made the products\n" + r.stderr());
+            assertTrue(r.stderr().contains("cuLaunchKernel"), "no kernel launched\n" + r.stderr());
+        }
+    }
+
+    /**
+     * ../shared/ggml's build forces cuBLAS; llama.cpp's default build differs from it only in mmq.cu's host choice of
+     * MMQ for quantized weights (the device code is the same). The LD_PRELOAD library c/ggml_use_mmq.c makes that
+     * choice as the default build does on our compute capability (8.6).
+     */
+    private static Path defaultBuildChoice(Path dir) throws Exception {
+        Path lib = dir.resolve("libggml_use_mmq.so");
+        return Programs.build(List.of("gcc", "-shared", "-fPIC", "-O1", "-Wall", "-o", lib.toString(),
+                Programs.TESTS.resolve("c/ggml_use_mmq.c").toString()), lib, dir);
     }
 
     @Test
