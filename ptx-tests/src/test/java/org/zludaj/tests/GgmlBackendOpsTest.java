@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * llama.cpp's GPU code on the host backend: ggml's own {@code test-backend-ops test -b CUDA0}, which compares each op
  * of ggml's CUDA backend (through ZLUDA-J's driver and cuBLAS) with ggml's CPU backend, for the ops a llama model
  * runs in inference, every case of each (MUL_MAT and FLASH_ATTN_EXT: a subset, the whole runs are benchmarks), and the
- * matrix kernels again under the AMD GPUs' lowering (ZLUDA_HOST_WMMA: WMMA and lane permutes, emulated). Uses
+ * matrix kernels again under the AMD GPUs' lowering (ZLUDA_HOST_WMMA: WMMA and lane permutes, emulated), MMQ too, as
+ * llama.cpp's default build chooses it (c/ggml_use_mmq.c). Uses
  * the ggml build of ../shared/ggml/host (or ZLUDA_GGML_DIR) and CUDA's libcudart.so.13 (/usr/local/cuda/lib64, or
  * ZLUDA_CUDART_DIR); skipped, saying so, where either is absent. And a whole model: ggml's GPT-2 example with a small
  * random model (tools/gpt2-random-model.py) generates, greedily, the same text through ZLUDA-J as on ggml's CPU backend.
@@ -37,7 +38,7 @@ class GgmlBackendOpsTest {
         return Path.of(env != null && !env.isEmpty() ? env : "/usr/local/cuda/lib64");
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} {3}")
     @CsvSource(delimiter = ';', value = {
             "GET_ROWS,SET_ROWS,CPY,CONT,DUP,ADD,MUL,SCALE,RMS_NORM,NORM,SILU,GELU,SWIGLU,GEGLU,ARGMAX,SUM_ROWS;;;",
             "ROPE,SOFT_MAX;;;",
