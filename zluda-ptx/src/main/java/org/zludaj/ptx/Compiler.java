@@ -104,7 +104,8 @@ public final class Compiler {
      * Sets a process-wide LLVM option once, for the rest of the process: LLVM 20 leaves SLP vectorization
      * ({@link Target#slpVectorization}: its default pipeline runs the vectorizer whatever the pipeline options say,
      * only {@code -vectorize-slp=false} stops it) and the code generation pipeline's loop strength reduction
-     * ({@link Target#strengthReduction}: {@code -disable-lsr}) to no per-target setting. A process compiles for one
+     * ({@link Target#strengthReduction}: {@code -disable-lsr}) and the two-address pass's rescheduling
+     * ({@link Target#twoAddressRescheduling}: {@code -twoaddr-reschedule=false}) to no per-target setting. A process compiles for one
      * target (the driver's backend's); one that compiles for the host or NVPTX and then for another target (a test, a
      * bench) gives that code without them too.
      */
@@ -206,6 +207,7 @@ public final class Compiler {
             });
             t.beforeCodegen(m);
             if (!t.strengthReduction()) onceForProcess("-disable-lsr");
+            if (!t.twoAddressRescheduling()) onceForProcess("-twoaddr-reschedule=false");
             String ir = withIr ? Ll.print(m) : null;
             List<String> separate = chooser.apply(m);
             byte[] code = profile.time(CompileProfile.Stage.CODEGEN,

@@ -157,6 +157,16 @@ class TargetsTest {
         assertNotEquals(k.get("_Z4vaddPKfS0_Pfi"), k.get("_Z5saxpyfPKfPfi"));
     }
 
+    /** The host's code generation runs without the two-address pass's rescheduling, in this process and in llc. */
+    @Test
+    void hostCodeGenerationLeavesOutTwoAddressRescheduling() throws Exception {
+        org.zludaj.ptx.target.HostTarget host = org.zludaj.ptx.target.HostTarget.native_();
+        assertFalse(host.twoAddressRescheduling());
+        assertTrue(new org.zludaj.ptx.target.AmdgpuTarget("gfx1100").twoAddressRescheduling());
+        Compiler.compile(vectoradd(), host, org.bytedeco.llvm.global.LLVM.LLVMObjectFile);
+        assertTrue(Compiler.llcArguments(host, org.bytedeco.llvm.global.LLVM.LLVMObjectFile).contains("-twoaddr-reschedule=false"));
+    }
+
     /**
      * Host objects through the compile cache: a second JIT (as in a second process) takes the module from the cache
      * and compiles nothing; one module loaded twice into one JIT gets its own kernels and its own variables.

@@ -61,6 +61,16 @@ public record HostTarget(String triple, String cpu, String features, String emul
     }
 
     /**
+     * No rescheduling in the two-address pass: ggml's head-512 flash-attention kernel under the AMD lowering's
+     * emulation ({@code flash_attn_ext_f16<512,512,1,8>}, ZLUDA_HOST_WMMA=gfx1100) spent 103 of its 129 s of x86 code
+     * generation there (llc -time-passes); without it 47 s. The same kernel without the emulation: 15.2 s, 12.2 s.
+     */
+    @Override
+    public boolean twoAddressRescheduling() {
+        return false;
+    }
+
+    /**
      * The host's .local memory is the thread's own stack, at 64-bit addresses: a 32-bit .local address is an offset
      * from the stack's low end (a fiber's stack or the thread's, a few MiB), which the thread context holds.
      */

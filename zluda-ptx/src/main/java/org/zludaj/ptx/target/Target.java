@@ -496,6 +496,15 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * Whether code generation's two-address pass moves instructions below a kill to spare a copy (LLVM's
+     * {@code -twoaddr-reschedule}). Its search is quadratic in a block's size: code of huge straight-line blocks may
+     * spend most of its code generation there.
+     */
+    default boolean twoAddressRescheduling() {
+        return true;
+    }
+
+    /**
      * After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small
      * loops); skipped where the system property {@code zluda.llvm.passes} replaces the pipeline (a diagnostic).
      */
