@@ -22,8 +22,10 @@ case "${1:-}" in
     xz -T0 -9 -c "$tmp/$(basename "$jar")" > "$kit/kit1/llvm.jar.xz"
     for j in "$root"/dist/lib/*.jar; do case "$j" in *linux-x86_64.jar|*openblas*) ;; *) cp "$j" "$kit/kit1/lib/" ;; esac; done
     [ -n "${JRE_TAR_XZ:-}" ] && cp "$JRE_TAR_XZ" "$kit/kit2/jre.tar.xz"  # a runtime whose top folder is jre/
-    ptx=$(mktemp -d); "$root/dist/bin/zluda" extract "${GGML_LIB:-$root/../shared/ggml/host/lib/libggml-cuda.so.0}" -o "$ptx/gptx" > /dev/null
-    tar -C "$ptx" -cf - gptx | xz -T0 -6 > "$kit/kit2/gptx.tar.xz"; rm -rf "$ptx"
+    if [ "${GGML_LIB:-}" != none ]; then  # none: no PTX (tools/gpu-check/ggml-host-kit.sh carries the library itself)
+      ptx=$(mktemp -d); "$root/dist/bin/zluda" extract "${GGML_LIB:-$root/../shared/ggml/host/lib/libggml-cuda.so.0}" -o "$ptx/gptx" > /dev/null
+      tar -C "$ptx" -cf - gptx | xz -T0 -6 > "$kit/kit2/gptx.tar.xz"; rm -rf "$ptx"
+    fi
     du -sh "$kit"/kit1 "$kit"/kit2 ;;
   unpack)
     mkdir -p "$there/lib" && cp "$2"/lib/*.jar "$there/lib/"
