@@ -36,17 +36,73 @@ public final class Compiler {
     /** The options {@link #llvmOptions} gave this process's LLVM, passed on to a separate llc too. */
     private static final List<String> processOptions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+    /** The options LLVM parsed for this process (its one parse, {@link #processOptions(List)}); null before it. */
+    private static List<String> parsedOptions;
+
+    /** Options asked for after the parse, reported once each. */
+    private static final java.util.Set<String> notApplied = new java.util.HashSet<>();
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Compiler.class);
+
     /**
-     * LLVM's own command-line options for this process, once (e.g. "-time-passes": per-pass times on stderr at exit;
-     * "-debug-counter=instcombine-visit=0-N": only the first rewrites of a pass, to bisect a wrong result).
+     * LLVM's own command-line options for this process (e.g. "-time-passes": per-pass times on stderr at exit;
+     * "-debug-counter=instcombine-visit=0-N": only the first rewrites of a pass, to bisect a wrong result), given to
+     * LLVM with the target's own ({@link #targetOptions}) at the process's first compilation: LLVM 20 applies only
+     * the first {@code LLVMParseCommandLineOptions} of a process (a second call's {@code -twoaddr-reschedule=false}
+     * changed nothing: 127 s of code generation, against 56 s with both options in the first call).
      */
     public static void llvmOptions(String options) {
-        Ll.initialize();
-        processOptions.addAll(List.of(options.trim().split("\\s+")));
-        List<String> argv = new java.util.ArrayList<>(List.of("zluda"));
-        argv.addAll(List.of(options.trim().split("\\s+")));
-        org.bytedeco.javacpp.PointerPointer<BytePointer> p = new org.bytedeco.javacpp.PointerPointer<>(argv.toArray(new String[0]));
-        LLVMParseCommandLineOptions(argv.size(), p, new BytePointer(""));
+        List<String> o = List.of(options.trim().split("\\s+"));
+        synchronized (Compiler.class) {
+            processOptions.addAll(o);
+            if (parsedOptions == null) return;  // parsed with the target's at the first compilation
+        }
+        processOptions(o);  // too late: reported
+    }
+
+    /**
+     * The process-wide LLVM options a target's code needs: no SLP vectorizer ({@link Target#slpVectorization}: LLVM 20
+     * runs it whatever the pipeline options say), no loop strength reduction ({@link Target#strengthReduction}), no
+     * two-address rescheduling ({@link Target#twoAddressRescheduling}). None has a per-target setting in LLVM.
+     */
+    public static List<String> targetOptions(Target t) {
+        List<String> o = new java.util.ArrayList<>();
+        if (!t.slpVectorization()) o.add("-vectorize-slp=false");
+        if (!t.strengthReduction()) o.add("-disable-lsr");
+        if (!t.twoAddressRescheduling()) o.add("-twoaddr-reschedule=false");
+        return o;
+    }
+
+    /**
+     * Gives LLVM {@code wanted} with the options {@link #llvmOptions} recorded, in the process's one parse, when it has
+     * not happened yet (a compilation without options leaves it for a later one); after it, an option it did not hold
+     * is reported once (a process that compiled for the host and then for NVPTX gives NVPTX the host's options).
+     */
+    public static void processOptions(List<String> wanted) {
+        Ll.initialize();  // may record ZLUDA_LLVM_OPTIONS (before this class's lock: Ll's is taken first there)
+        synchronized (Compiler.class) {
+            if (parsedOptions == null) {
+                List<String> all = new java.util.ArrayList<>(processOptions);
+                for (String w : wanted) if (!all.contains(w)) all.add(w);
+                if (all.isEmpty()) return;  // nothing to give: the parse stays for a compilation that has options
+                List<String> argv = new java.util.ArrayList<>(List.of("zluda"));
+                argv.addAll(all);
+                org.bytedeco.javacpp.PointerPointer<BytePointer> p = new org.bytedeco.javacpp.PointerPointer<>(argv.toArray(new String[0]));
+                LLVMParseCommandLineOptions(argv.size(), p, new BytePointer(""));
+                parsedOptions = List.copyOf(all);
+                return;
+            }
+            for (String w : wanted) {
+                if (!parsedOptions.contains(w) && notApplied.add(w)) {
+                    LOG.warn("LLVM option {} not applied: LLVM took this process's options at its first compilation ({})", w, parsedOptions);
+                }
+            }
+        }
+    }
+
+    /** The options LLVM parsed for this process; empty before its first compilation. */
+    public static synchronized List<String> parsedOptions() {
+        return parsedOptions == null ? List.of() : parsedOptions;
     }
 
     public static LLVMTargetMachineRef targetMachine(Target t) throws PtxException {
@@ -85,7 +141,7 @@ public final class Compiler {
             throws PtxException {
         LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
         try {
-            if (!slp) onceForProcess("-vectorize-slp=false");
+            if (!slp) processOptions(List.of("-vectorize-slp=false"));
             if (keepLoops) {
                 LLVMPassBuilderOptionsSetLoopUnrolling(opts, 0);
                 LLVMPassBuilderOptionsSetLoopInterleaving(opts, 0);
@@ -95,22 +151,6 @@ public final class Compiler {
         } finally {
             LLVMDisposePassBuilderOptions(opts);
         }
-    }
-
-    /** The process-wide LLVM options {@link #onceForProcess} has set. */
-    private static final java.util.Set<String> setForProcess = new java.util.HashSet<>();
-
-    /**
-     * Sets a process-wide LLVM option once, for the rest of the process: LLVM 20 leaves SLP vectorization
-     * ({@link Target#slpVectorization}: its default pipeline runs the vectorizer whatever the pipeline options say,
-     * only {@code -vectorize-slp=false} stops it) and the code generation pipeline's loop strength reduction
-     * ({@link Target#strengthReduction}: {@code -disable-lsr}) and the two-address pass's rescheduling
-     * ({@link Target#twoAddressRescheduling}: {@code -twoaddr-reschedule=false}) to no per-target setting. A process compiles for one
-     * target (the driver's backend's); one that compiles for the host or NVPTX and then for another target (a test, a
-     * bench) gives that code without them too.
-     */
-    private static synchronized void onceForProcess(String option) {
-        if (setForProcess.add(option)) llvmOptions(option);
     }
 
     static byte[] emit(LLVMTargetMachineRef tm, LLVMModuleRef m, int fileType) throws PtxException {
@@ -165,6 +205,7 @@ public final class Compiler {
                 "-asm-verbose=false", "-filetype=" + (fileType == LLVMObjectFile ? "obj" : "asm")));
         if (!t.features().isEmpty()) a.add("-mattr=" + t.features());
         a.addAll(processOptions);
+        for (String o : targetOptions(t)) if (!a.contains(o)) a.add(o);
         return a;
     }
 
@@ -192,6 +233,7 @@ public final class Compiler {
 
     private static Output compileHere(PtxModule ptx, Target t, int fileType, boolean withIr, CompileProfile profile,
                                       java.util.function.Function<LLVMModuleRef, List<String>> chooser) throws PtxException {
+        processOptions(targetOptions(t));
         long cpu0 = profile.threadCpu();
         LLVMTargetMachineRef tm = targetMachine(t);
         org.zludaj.ptx.llvm.Ll.COMPILING.set(ptx.name() + " " + ptx.functions().stream().filter(f -> f.entry() && f.isDefined())
@@ -206,8 +248,6 @@ public final class Compiler {
                 return null;
             });
             t.beforeCodegen(m);
-            if (!t.strengthReduction()) onceForProcess("-disable-lsr");
-            if (!t.twoAddressRescheduling()) onceForProcess("-twoaddr-reschedule=false");
             String ir = withIr ? Ll.print(m) : null;
             List<String> separate = chooser.apply(m);
             byte[] code = profile.time(CompileProfile.Stage.CODEGEN,

@@ -167,6 +167,7 @@ public final class HostJit {
     }
 
     private Unit compileHere(PtxModule ptx, CompileProfile profile) throws PtxException {
+        Compiler.processOptions(Compiler.targetOptions(target));
         long cpu0 = profile.threadCpu();
         LLVMContextRef ctx = LLVMContextCreate();
         LlvmDiagnostics.install(ctx);

@@ -157,14 +157,33 @@ class TargetsTest {
         assertNotEquals(k.get("_Z4vaddPKfS0_Pfi"), k.get("_Z5saxpyfPKfPfi"));
     }
 
-    /** The host's code generation runs without the two-address pass's rescheduling, in this process and in llc. */
+    /**
+     * The process-wide LLVM options of each target, and LLVM's one parse of them: a fresh process that compiles for the
+     * host gives LLVM the user's options (here -debug-pass=Arguments, whose output shows it applied) and the host's in
+     * that parse.
+     */
     @Test
-    void hostCodeGenerationLeavesOutTwoAddressRescheduling() throws Exception {
+    void targetOptionsReachLlvmInTheProcesssOneParse() throws Exception {
         org.zludaj.ptx.target.HostTarget host = org.zludaj.ptx.target.HostTarget.native_();
-        assertFalse(host.twoAddressRescheduling());
-        assertTrue(new org.zludaj.ptx.target.AmdgpuTarget("gfx1100").twoAddressRescheduling());
-        Compiler.compile(vectoradd(), host, org.bytedeco.llvm.global.LLVM.LLVMObjectFile);
+        assertEquals(List.of("-vectorize-slp=false", "-twoaddr-reschedule=false"), Compiler.targetOptions(host));
+        assertEquals(List.of("-disable-lsr"), Compiler.targetOptions(new org.zludaj.ptx.target.NvptxTarget(90)));
+        assertEquals(List.of(), Compiler.targetOptions(new org.zludaj.ptx.target.AmdgpuTarget("gfx1100")));
         assertTrue(Compiler.llcArguments(host, org.bytedeco.llvm.global.LLVM.LLVMObjectFile).contains("-twoaddr-reschedule=false"));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), OptionsMain.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("parsed: [-debug-pass=Arguments, -vectorize-slp=false, -twoaddr-reschedule=false]"), out);
+        assertTrue(out.contains("Pass Arguments:"), out);
+    }
+
+    /** {@link #targetOptionsReachLlvmInTheProcesssOneParse}'s fresh process: a user option, a host compilation. */
+    static final class OptionsMain {
+        public static void main(String[] args) throws Exception {
+            Compiler.llvmOptions("-debug-pass=Arguments");
+            Compiler.compile(vectoradd(), org.zludaj.ptx.target.HostTarget.native_(), org.bytedeco.llvm.global.LLVM.LLVMObjectFile);
+            System.out.println("parsed: " + Compiler.parsedOptions());
+        }
     }
 
     /**
