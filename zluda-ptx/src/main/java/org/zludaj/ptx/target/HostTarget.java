@@ -63,7 +63,8 @@ public record HostTarget(String triple, String cpu, String features, String emul
     /**
      * No rescheduling in the two-address pass: ggml's head-512 flash-attention kernel under the AMD lowering's
      * emulation ({@code flash_attn_ext_f16<512,512,1,8>}, ZLUDA_HOST_WMMA=gfx1100) spent 103 of its 129 s of x86 code
-     * generation there (llc -time-passes); without it 47 s. The same kernel without the emulation: 15.2 s, 12.2 s.
+     * generation there (llc -time-passes); without it 38 s in process (144 s before). The same kernel without the
+     * emulation: 15.2 s, 12.2 s. A process option ({@link org.zludaj.ptx.Compiler#targetOptions}).
      */
     @Override
     public boolean twoAddressRescheduling() {
