@@ -34,7 +34,7 @@ public final class Compiler {
     public static final String BUILD_ID = Build.ID;
 
     /** The options {@link #llvmOptions} gave this process's LLVM, passed on to a separate llc too. */
-    private static final List<String> processOptions = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final List<String> userOptions = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** The options LLVM parsed for this process (its one parse, {@link #processOptions(List)}); null before it. */
     private static List<String> parsedOptions;
@@ -54,7 +54,7 @@ public final class Compiler {
     public static void llvmOptions(String options) {
         List<String> o = List.of(options.trim().split("\\s+"));
         synchronized (Compiler.class) {
-            processOptions.addAll(o);
+            userOptions.addAll(o);
             if (parsedOptions == null) return;  // parsed with the target's at the first compilation
         }
         processOptions(o);  // too late: reported
@@ -82,7 +82,7 @@ public final class Compiler {
         Ll.initialize();  // may record ZLUDA_LLVM_OPTIONS (before this class's lock: Ll's is taken first there)
         synchronized (Compiler.class) {
             if (parsedOptions == null) {
-                List<String> all = new java.util.ArrayList<>(processOptions);
+                List<String> all = new java.util.ArrayList<>(userOptions);
                 for (String w : wanted) if (!all.contains(w)) all.add(w);
                 if (all.isEmpty()) return;  // nothing to give: the parse stays for a compilation that has options
                 List<String> argv = new java.util.ArrayList<>(List.of("zluda"));
@@ -204,7 +204,7 @@ public final class Compiler {
         List<String> a = new java.util.ArrayList<>(List.of("-mtriple=" + t.triple(), "-mcpu=" + t.cpu(), "-O2", "-relocation-model=pic",
                 "-asm-verbose=false", "-filetype=" + (fileType == LLVMObjectFile ? "obj" : "asm")));
         if (!t.features().isEmpty()) a.add("-mattr=" + t.features());
-        a.addAll(processOptions);
+        a.addAll(userOptions);
         for (String o : targetOptions(t)) if (!a.contains(o)) a.add(o);
         return a;
     }
