@@ -7,7 +7,8 @@
 #                                                          build, our native libraries and launcher
 #   call 1: bash tools/gpu-check/ggml-host-kit.sh unpack KIT/kit1                 (carry KIT/kit1)
 #   call 2: bash tools/gpu-check/ggml-host-kit.sh run KIT/kit2 OUT OP [REGEX...]  (carry KIT/kit2, the same warm machine,
-#           within 30 s): compiles the kernels GGML_HOST_KERNELS names (a regex; unset: none) into the cache in parallel
+#           within 30 s): compiles the kernels GGML_HOST_KERNELS names (a regex, or @FILE: a ZLUDA_KERNELS_USED list
+#           carried in KIT/kit2; unset: none) into the cache in parallel
 #           on every core, bounded by GGML_HOST_PRECOMPILE_S (default 300), then test-backend-ops test -o OP, one
 #           process per REGEX (-p: a regex of the cases' parameters; none: one process), bounded by GGML_HOST_S
 #           (default 240; OP "-": none); ZLUDA_HOST_WMMA passes through. A later call may leave KIT/kit2 out: what was unpacked,

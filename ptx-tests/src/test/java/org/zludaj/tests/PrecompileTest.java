@@ -59,4 +59,31 @@ class PrecompileTest {
         assertTrue(one.stdout().contains(": 1 kernels of 2"), one.toString());
         assertTrue(one.stdout().contains("1 modules, 2 units compiled"), "variables + the one kernel: " + one);
     }
+
+    /** ZLUDA_KERNELS_USED records the kernels a run looks up; precompile --kernels @FILE compiles exactly those. */
+    @Test
+    void kernelsUsedByARunArePrecompiledFromItsList(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "vectoradd.cu", "vectoradd", "-arch=compute_75");
+        Path used = dir.resolve("used.txt");
+        Programs.Result run = Programs.withShim(exe, Map.of("ZLUDA_CACHE_DIR", dir.resolve("c1").toString(),
+                "ZLUDA_KERNELS_USED", used.toString()), "5000");
+        assertEquals(0, run.exit(), run.toString());
+        assertTrue(run.stdout().contains("PASS: vectoradd n=5000"), run.toString());
+        assertEquals(java.util.Set.of("_Z4vaddPKfS0_Pfi", "_Z5saxpyfPKfPfi"), java.util.Set.copyOf(java.nio.file.Files.readAllLines(used)),
+                "the two kernels vectoradd launches, once each");
+        Programs.Result again = Programs.withShim(exe, Map.of("ZLUDA_CACHE_DIR", dir.resolve("c1").toString(),
+                "ZLUDA_KERNELS_USED", used.toString()), "100");
+        assertEquals(0, again.exit(), again.toString());
+        assertEquals(4, java.nio.file.Files.readAllLines(used).size(), "a second process appends its own two lines");
+
+        Path cache = dir.resolve("c2");
+        Programs.Result pre = Programs.run(List.of(Programs.DIST.resolve("bin/zluda").toString(), "precompile", exe.toString(),
+                "--target", "host", "--cache", cache.toString(), "--kernels", "@" + used), Map.of(), dir);
+        assertEquals(0, pre.exit(), pre.toString());
+        assertTrue(pre.stdout().contains(": 2 kernels") && pre.stdout().contains("1 modules, 3 units compiled"), pre.toString());
+        Programs.Result cached = Programs.withShim(exe, Map.of("ZLUDA_CACHE_DIR", cache.toString(), "ZLUDA_LOG", "debug"), "5000");
+        assertEquals(0, cached.exit(), cached.toString());
+        assertFalse(cached.stderr().contains("for the host in"), "nothing compiled: " + cached.stderr());
+    }
 }

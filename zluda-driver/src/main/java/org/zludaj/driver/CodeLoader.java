@@ -321,6 +321,7 @@ final class CodeLoader {
         if (h != null) return h;
         var code = lib.kernel(name);
         if (code == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "no kernel named " + name);
+        KernelsUsed.record(name);
         synchronized (lib) {
             return lib.kernels.computeIfAbsent(name, n -> d.handles.add(new Kernel(lib, code)));
         }
