@@ -21,6 +21,7 @@ final class KernelsUsed {
     private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(KernelsUsed.class);
     private static final Path FILE = file(System.getenv("ZLUDA_KERNELS_USED"));
     private static final Set<String> SEEN = ConcurrentHashMap.newKeySet();
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
 
     static Path file(String env) {
         return env == null || env.isBlank() ? null : Path.of(env.strip());
@@ -37,7 +38,7 @@ final class KernelsUsed {
             Files.write(file, (name + "\n").getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE, StandardOpenOption.APPEND,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
-            if (seen.add("\0failed")) LOG.warn("ZLUDA_KERNELS_USED: cannot append to {}: {}", file, e.toString());
+            if (!WARNED.getAndSet(true)) LOG.warn("ZLUDA_KERNELS_USED: cannot append to {}: {}", file, e.toString());
         }
     }
 }
