@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <immintrin.h>
 
 /* Context switch (x86-64 System V): saves the callee-saved registers and the stack pointer of the current context
  * in *from, continues the context whose stack pointer is `to`. No system call (ucontext's swapcontext makes one). */
@@ -40,7 +41,7 @@ void zluda_fiber_trampoline(void);
 
 enum { W_SHFL_UP, W_SHFL_DOWN, W_SHFL_BFLY, W_SHFL_IDX, W_VOTE_ALL, W_VOTE_ANY, W_VOTE_UNI, W_BALLOT, W_MATCH_ANY,
        W_MATCH_ALL, W_REDUX_ADD, W_REDUX_MIN, W_REDUX_MAX, W_REDUX_UMIN, W_REDUX_UMAX, W_REDUX_AND, W_REDUX_OR,
-       W_REDUX_XOR, W_SYNC, W_ELECT, W_ACTIVEMASK, W_GATHER, W_WMMA };
+       W_REDUX_XOR, W_SYNC, W_ELECT, W_ACTIVEMASK, W_GATHER, W_WMMA, W_PERMUTES };
 
 typedef struct {
     uint32_t mask, kind, arrived, b, c;
@@ -74,9 +75,12 @@ typedef struct {
     uint32_t bar_result[16];
     /* warp groups: up to 32 pending per warp */
     group_t *groups;  /* warps * 32 */
+    uint32_t *group_active;  /* per warp: which of its 32 groups are active */
+    uint32_t *am_parked;     /* per warp: the lanes parked at an activemask (am_site set) */
     /* activemask meetings, per thread: the activemask instruction a lane is parked at (0: none), the mask it gets */
     uint32_t *am_site, *am_result;
     int deadlock, aborted;
+    int handed;  /* a fiber switched straight to another (a warp collective's missing lane) since the scheduler ran */
     int failed;  /* a thread asserted (-3): the others run on, as on NVIDIA, and the launch fails */
 } block_t;
 
@@ -120,6 +124,22 @@ void zluda_fiber_abort(zluda_thread_ctx *ctx) {
 /* Switches back to the scheduler; returns when this fiber is resumed. */
 static void yield(block_t *b, fiber_t *f) {
     zluda_ctx_switch(&f->sp, b->main_sp);
+}
+
+/* A lane waits at a warp collective for the lanes of `missing`: it switches straight to the first of them after it
+ * that can run (one switch per lane and collective instead of two through the scheduler), else to the scheduler. */
+static void yield_to_lane(block_t *b, fiber_t *f, int warp, int lane, uint32_t missing) {
+    uint32_t rotated = lane == 31 ? missing : (missing >> (lane + 1)) | (missing << (31 - lane));
+    for (; rotated; rotated &= rotated - 1) {
+        int t = warp * 32 + ((lane + 1 + __builtin_ctz(rotated)) & 31);
+        fiber_t *next = &b->fibers[t];
+        if (t >= b->n || next->finished || next->waiting) continue;
+        b->current = t;
+        b->handed = 1;
+        zluda_ctx_switch(&f->sp, next->sp);
+        return;
+    }
+    yield(b, f);
 }
 
 /* Fiber stacks of this worker, kept from block to block: one mapping, each stack with an inaccessible guard page
@@ -180,12 +200,15 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
     size_t stride = 0;
     b.stacks = fiber_stacks(nthreads, stack, &stride);
     b.groups = calloc(((nthreads + 31) / 32) * 32, sizeof(group_t));
-    b.am_site = calloc(2 * (size_t)nthreads, sizeof(uint32_t));
+    uint32_t warps = (nthreads + 31) / 32;
+    b.am_site = calloc(2 * (size_t)nthreads + 2 * (size_t)warps, sizeof(uint32_t));
     if (!b.fibers || !b.stacks || !b.groups || !b.am_site) {
         free(b.fibers); free(b.groups); free(b.am_site);
         return -1;
     }
     b.am_result = b.am_site + nthreads;
+    b.group_active = b.am_result + nthreads;
+    b.am_parked = b.group_active + warps;
     block_t *saved = current_block;
     current_block = &b;
     for (uint32_t t = 0; t < nthreads; t++) {
@@ -234,7 +257,9 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
             b.current = t;
             zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
-            if (!f->spinning || f->moved) polled_only = 0;
+            fiber_t *ran = &b.fibers[b.current];  /* the fiber that came back: f, or one a collective switched to */
+            if (!ran->spinning || ran->moved || b.handed) polled_only = 0;
+            b.handed = 0;
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
         if (!polled_only || !progressed || timeout <= 0) {
@@ -266,8 +291,7 @@ static fiber_t *self_of(zluda_thread_ctx *ctx, block_t **bp) {
 /* A lane of `warp` stops to wait for something: the lanes parked at activemask (meetings of the lanes that execute
  * together, which count blocked lanes out) re-check whether their meetings are complete. */
 static void wake_meeting(block_t *b, int warp) {
-    int end = b->n - warp * 32 < 32 ? b->n : warp * 32 + 32;
-    for (int t = warp * 32; t < end; t++) if (b->am_site[t]) b->fibers[t].waiting = 0;
+    for (uint32_t m = b->am_parked[warp]; m; m &= m - 1) b->fibers[warp * 32 + __builtin_ctz(m)].waiting = 0;
 }
 
 /* Arrives at barrier `id` of `count` threads (default: the block); waits for the others unless `wait` is 0
@@ -324,34 +348,59 @@ static double half_value(uint32_t h, int bf16) {
  * forgets the copy fails); D element v of lane L is (2v + L/16, L%16). RDNA4: lanes 0-15 hold k 0-7, lanes 16-31
  * k 8-15; D element v of lane L is (8(L/16) + v, L%16). Products exact, sums in double (floats: one rounding to f32)
  * or 64-bit integers. */
+/* 16 f16 values (8 words, little-endian halves: element j is half j) as floats, exactly: F16C where the CPU has it */
+__attribute__((target("f16c"))) static void halves_f16c(const uint32_t *w, float *out) {
+    _mm256_storeu_ps(out, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)w)));
+    _mm256_storeu_ps(out + 8, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(w + 4))));
+}
+
+static void halves(const uint32_t *w, float *out, int bf16) {
+    if (!bf16 && __builtin_cpu_supports("f16c")) { halves_f16c(w, out); return; }
+    for (int j = 0; j < 16; j++) out[j] = (float)half_value(w[j / 2] >> (16 * (j % 2)) & 0xffff, bf16);
+}
+
 static void wmma(uint32_t *const *blocks, uint32_t executing, int layout, int input) {
-    int integer = input >= 2, per = integer ? 4 : 2, bits = 32 / per;
+    int integer = input >= 2;
+    /* each lane's 16 A and 16 B elements as numbers, once: element j is word j/per, field j%per (RDNA4's lanes use
+     * j < 8 only); floats hold f16 and bf16 exactly. A lane that does not execute contributes zeros. */
+    float av[32][16], bv[32][16];
+    int32_t ai[32][16], bi[32][16];
+    static const uint32_t none[16];
+    for (int l = 0; l < 32; l++) {
+        const uint32_t *w = blocks[l] ? blocks[l] : none;
+        if (integer) {
+            for (int j = 0; j < 16; j++) {
+                uint32_t ae = w[j / 4] >> (8 * (j % 4)) & 0xff, be = w[8 + j / 4] >> (8 * (j % 4)) & 0xff;
+                ai[l][j] = (input == 2 || input == 3) ? (int8_t)ae : (int32_t)ae;
+                bi[l][j] = (input == 2 || input == 4) ? (int8_t)be : (int32_t)be;
+            }
+        } else {
+            halves(w, av[l], input == 1);
+            halves(w + 8, bv[l], input == 1);
+        }
+    }
     for (int l = 0; l < 32; l++) {
         if (!(executing >> l & 1)) continue;
-        for (int v = 0; v < 8; v++) {
-            int half = l >> 4, row = layout == 3 ? 2 * v + half : 8 * half + v, col = l & 15;
-            double acc = 0;
-            int64_t iacc = 0;
-            for (int k = 0; k < 16; k++) {
-                int la, lb, w;
-                if (layout == 3) { la = row + 16 * half; lb = col + 16 * half; w = k / per; }
-                else { la = row + 16 * (k / 8); lb = col + 16 * (k / 8); w = (k % 8) / per; }
-                uint32_t aw = blocks[la] ? blocks[la][w] : 0, bw = blocks[lb] ? blocks[lb][8 + w] : 0;
-                uint32_t ae = aw >> (bits * (k % per)) & ((1u << bits) - 1), be = bw >> (bits * (k % per)) & ((1u << bits) - 1);
-                if (integer) {
-                    int64_t x = (input == 2 || input == 3) ? (int8_t)ae : (int64_t)ae;
-                    int64_t y = (input == 2 || input == 4) ? (int8_t)be : (int64_t)be;
-                    iacc += x * y;
-                } else {
-                    acc += half_value(ae, input == 1) * half_value(be, input == 1);
-                }
+        int half = l >> 4, col = l & 15;
+        double acc[8] = {0};
+        int64_t iacc[8] = {0};
+        /* D element v: row 2v + half (RDNA3: A of lane row + 16*half, all 16 k; B of this lane) or 8*half + v
+         * (RDNA4: k 0-7 from lanes row and col, k 8-15 from lanes row + 16 and col + 16); k in order, the 8
+         * elements' sums side by side */
+        for (int k = 0; k < 16; k++) {
+            int lb = layout == 3 ? l : col + 16 * (k / 8), j = layout == 3 ? k : k % 8;
+            for (int v = 0; v < 8; v++) {
+                int la = layout == 3 ? 2 * v + 17 * half : 8 * half + v + 16 * (k / 8);
+                if (integer) iacc[v] += (int64_t)ai[la][j] * bi[lb][j];
+                else acc[v] += (double)av[la][j] * bv[lb][j];
             }
+        }
+        for (int v = 0; v < 8; v++) {
             if (integer) {
-                uint32_t d = (uint32_t)(iacc + (int32_t)blocks[l][16 + v]);
-                blocks[l][24 + v] = d;
+                blocks[l][24 + v] = (uint32_t)(iacc[v] + (int32_t)blocks[l][16 + v]);
             } else {
                 float cf; memcpy(&cf, &blocks[l][16 + v], 4);
-                float d = (float)(acc + cf);
+                float d = (float)(acc[v] + cf);
                 memcpy(&blocks[l][24 + v], &d, 4);
             }
         }
@@ -415,6 +464,16 @@ static void compute(group_t *g, int warp_base, int nlanes) {
                 r = 0;
                 break;
             }
+            case W_PERMUTES: {
+                /* in[k] points at lane k's buffer: b values, the b lanes to read them from, room for the b results */
+                uint32_t n = g->b, *mine = (uint32_t *)(uintptr_t)v;
+                for (uint32_t x = 0; x < n; x++) {
+                    uint32_t j = mine[n + x] & 31;  /* a lane that does not execute it: own value (as shfl.idx) */
+                    mine[2 * n + x] = executing >> j & 1 ? ((const uint32_t *)(uintptr_t)g->in[j])[x] : mine[x];
+                }
+                r = 0;
+                break;
+            }
             case W_ELECT: {
                 int first = __builtin_ctz(m);
                 r = (uint64_t)first | ((uint64_t)(l == first) << 32);
@@ -460,6 +519,7 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
          * divergent code thus meet apart, each branch's lanes together, and meet again where the branches join. */
         uint32_t site = (uint32_t)value ? (uint32_t)value : 0xffffffffu, me_t = ctx->linear, base = (uint32_t)warp * 32;
         b->am_site[me_t] = site;
+        b->am_parked[warp] |= 1u << lane;
         for (;;) {
             if (!b->am_site[me_t]) return b->am_result[me_t];  /* released by the lane that completed the meetings */
             uint32_t pending = 0;
@@ -481,6 +541,7 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
                     if (b->am_site[base + t] != first) continue;
                     b->am_result[base + t] = m;
                     b->am_site[base + t] = 0;
+                    b->am_parked[warp] &= ~(1u << t);
                     b->fibers[base + t].waiting = 0;
                 }
                 if (!b->am_site[me_t]) return b->am_result[me_t];
@@ -493,8 +554,10 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
     mask &= exists;
     int member = (int)(mask >> lane & 1);
     group_t *gs = &b->groups[warp * 32], *g = NULL;
-    for (int k = 0; k < 32; k++) {
-        if (gs[k].active && !gs[k].done && gs[k].mask == mask && gs[k].kind == kind && !(gs[k].arrived >> lane & 1)) { g = &gs[k]; break; }
+    uint32_t *active = &b->group_active[warp];
+    for (uint32_t a = *active; a; a &= a - 1) {
+        group_t *x = &gs[__builtin_ctz(a)];
+        if (!x->done && x->mask == mask && x->kind == kind && !(x->arrived >> lane & 1)) { g = x; break; }
     }
     if (!member) {
         /* PTX leaves this undefined. A shuffle joins a pending group of its mask (NVIDIA's converged warp executes it
@@ -503,14 +566,20 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
         if (kind > W_SHFL_IDX) {
             mask |= 1u << lane;
             g = NULL;
-            for (int k = 0; k < 32; k++)
-                if (gs[k].active && !gs[k].done && gs[k].mask == mask && gs[k].kind == kind && !(gs[k].arrived >> lane & 1)) { g = &gs[k]; break; }
+            for (uint32_t a = *active; a; a &= a - 1) {
+                group_t *x = &gs[__builtin_ctz(a)];
+                if (!x->done && x->mask == mask && x->kind == kind && !(x->arrived >> lane & 1)) { g = x; break; }
+            }
         }
     }
     if (!g) {
-        for (int k = 0; k < 32 && !g; k++) if (!gs[k].active) g = &gs[k];
-        if (!g) { b->deadlock = 1; return 0; }
-        memset(g, 0, sizeof *g);
+        if (*active == 0xffffffffu) { b->deadlock = 1; return 0; }
+        int k = __builtin_ctz(~*active);
+        *active |= 1u << k;
+        g = &gs[k];
+        /* in/out/lane_b/lane_c are written for each lane that arrives before they are read */
+        g->arrived = 0;
+        g->done = 0;
         g->active = 1;
         g->mask = mask;
         g->kind = kind;
@@ -525,7 +594,7 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
         if ((g->arrived & g->mask) == g->mask) {
             /* complete: compute once every other lane of the warp is blocked, finished or converging too */
             int settled = 1;
-            for (int t = 0; t < warp_lanes && settled; t++) {
+            for (int t = 0; t < warp_lanes && settled && (g->arrived & exists) != exists; t++) {
                 fiber_t *f = &b->fibers[warp * 32 + t];
                 if (!(g->arrived >> t & 1) && !f->finished && !f->waiting && !f->converging) settled = 0;
             }
@@ -537,17 +606,21 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
             }
             me->converging = 1;  /* runnable: resumed after the others had their turn */
             me->waiting = 0;
+            yield(b, me);
         } else {
             wake_meeting(b, warp);
             me->waiting = 1;
+            yield_to_lane(b, me, warp, lane, g->mask & ~g->arrived);
         }
-        yield(b, me);
         me->converging = 0;
     }
     me->waiting = 0;
     uint64_t r = g->out[lane];
     g->arrived &= ~(1u << lane);
-    if (g->arrived == 0) g->active = 0;  /* the last reader frees the group */
+    if (g->arrived == 0) {  /* the last reader frees the group */
+        g->active = 0;
+        *active &= ~(1u << (int)(g - gs));
+    }
     return r;
 }
 
@@ -555,6 +628,12 @@ uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_
  * buffer[words + L*words, ...). Copied while every lane of the warp is stopped at the collective. */
 void zluda_warp_gather(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t words) {
     zluda_warp(ctx, W_GATHER, 0xffffffffu, (uint64_t)(uintptr_t)buffer, words, 0);
+}
+
+/* n independent lane permutes in one step (the host's emulation of an AMD lowering's ds_bpermute runs): buffer holds
+ * this lane's n values, then the n lanes (0-31) to read them from; receives the n results after them. */
+void zluda_warp_permutes(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t n) {
+    zluda_warp(ctx, W_PERMUTES, 0xffffffffu, (uint64_t)(uintptr_t)buffer, n, 0);
 }
 
 /* The emulated AMD WMMA (host lowering of the matrix family for gfx11/gfx12, ZLUDA_HOST_WMMA): block holds this lane's

@@ -38,6 +38,7 @@ uint32_t zluda_bar_red(zluda_thread_ctx *ctx, uint32_t id, uint32_t count, uint3
 uint64_t zluda_warp(zluda_thread_ctx *ctx, uint32_t kind, uint32_t mask, uint64_t value, uint32_t b, uint32_t c);
 void zluda_warp_gather(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t words);
 void zluda_wmma(zluda_thread_ctx *ctx, uint32_t *block, uint32_t layout, uint32_t input);
+void zluda_warp_permutes(zluda_thread_ctx *ctx, uint32_t *buffer, uint32_t n);
 void zluda_fiber_yield(zluda_thread_ctx *ctx);
 
 typedef void (*zluda_host_kernel)(void **params, zluda_thread_ctx *ctx);

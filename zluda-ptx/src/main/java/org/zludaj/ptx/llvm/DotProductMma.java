@@ -56,14 +56,29 @@ final class DotProductMma {
         int rows = m8 ? 1 : 2, elements = m8 ? 2 : 4;
         // A words of rows g (+8): [rowHalf][block][q]; B words of columns 2t, 2t+1: [col][block][q]
         LLVMValueRef[][][] ar = new LLVMValueRef[rows][blocks][4], bc = new LLVMValueRef[2][blocks][4];
+        List<LLVMValueRef> values = new ArrayList<>(), srcs = new ArrayList<>();  // every fetch, then one batch
         for (int q = 0; q < 4; q++) {
             LLVMValueRef srcA = add(mul(g, 4), m.c32(q));
             for (int rh = 0; rh < rows; rh++)
-                for (int kb = 0; kb < blocks; kb++) ar[rh][kb][q] = m.permute(aw.get(m8 ? 0 : rh + 2 * kb), srcA);
+                for (int kb = 0; kb < blocks; kb++) {
+                    values.add(aw.get(m8 ? 0 : rh + 2 * kb));
+                    srcs.add(srcA);
+                }
             for (int c = 0; c < 2; c++) {
                 LLVMValueRef srcB = add(mul(add(mul(t, 2), m.c32(c)), 4), m.c32(q));
-                for (int kb = 0; kb < blocks; kb++) bc[c][kb][q] = m.permute(bw.get(kb), srcB);
+                for (int kb = 0; kb < blocks; kb++) {
+                    values.add(bw.get(kb));
+                    srcs.add(srcB);
+                }
             }
+        }
+        List<LLVMValueRef> got = m.permutes(values, srcs);
+        int next = 0;
+        for (int q = 0; q < 4; q++) {
+            for (int rh = 0; rh < rows; rh++)
+                for (int kb = 0; kb < blocks; kb++) ar[rh][kb][q] = got.get(next++);
+            for (int c = 0; c < 2; c++)
+                for (int kb = 0; kb < blocks; kb++) bc[c][kb][q] = got.get(next++);
         }
         List<LLVMValueRef> out = new ArrayList<>();
         LLVMTypeRef f32 = LLVMFloatTypeInContext(l.ctx);

@@ -4,6 +4,7 @@ import static org.bytedeco.llvm.global.LLVM.*;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.bytedeco.llvm.LLVM.LLVMBuilderRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
 import org.zludaj.ptx.target.Target;
@@ -40,6 +41,20 @@ final class FragmentExchange {
      */
     List<LLVMValueRef> exchange(List<LLVMValueRef> candidates, LLVMValueRef srcKey, LLVMValueRef dstKey, LLVMValueRef base,
                                 int... strides) {
+        return resolve(List.of(plan(candidates, srcKey, dstKey, base, strides))).get(0);
+    }
+
+    /** An exchange up to its permutes: the rounds' offers and addresses, the outputs' keys. */
+    private record Planned(List<LLVMValueRef> rounds, List<Integer> moved, List<LLVMValueRef> offers,
+                           List<LLVMValueRef> addresses, List<LLVMValueRef> dstBits, int n) {}
+
+    /**
+     * {@link #exchange} up to its output picks; where the target batches permutes (the host's emulation) without its
+     * permutes, which {@link #resolve} makes together with other exchanges', else with them, in the order of {@link
+     * #exchange} alone (so a GPU's code does not depend on the batching).
+     */
+    private Planned plan(List<LLVMValueRef> candidates, LLVMValueRef srcKey, LLVMValueRef dstKey, LLVMValueRef base,
+                         int... strides) {
         int n = 1 << strides.length;
         if (candidates.size() != n) throw new IllegalArgumentException(candidates.size() + " candidates for " + n + " outputs");
         List<LLVMValueRef> srcBits = bits(srcKey, strides.length), dstBits = bits(dstKey, strides.length);
@@ -47,17 +62,58 @@ final class FragmentExchange {
         for (int q = 0; q < strides.length; q++)
             address0 = LLVMBuildOr(b(), address0, LLVMBuildShl(b(), LLVMBuildAnd(b(), LLVMBuildLShr(b(), dstKey, m.c32(q), ""),
                     m.c32(1), ""), m.c32(Integer.numberOfTrailingZeros(strides[q])), ""), "");
-        List<LLVMValueRef> rounds = new ArrayList<>();
+        List<LLVMValueRef> rounds = new ArrayList<>(), offers = new ArrayList<>(), addresses = new ArrayList<>();
+        List<Integer> moved = new ArrayList<>();
         for (int r = 0; r < n; r++) {
             int flip = 0;
             for (int q = 0; q < strides.length; q++) if ((r >> q & 1) != 0) flip |= strides[q];
             LLVMValueRef offered = pick(candidates, srcBits, r);
-            rounds.add(offered.equals(m.c32(0)) ? offered
-                    : m.permute(offered, flip == 0 ? address0 : LLVMBuildXor(b(), address0, m.c32(flip), "")));
+            if (offered.equals(m.c32(0))) {  // nothing to move
+                rounds.add(offered);
+                continue;
+            }
+            LLVMValueRef address = flip == 0 ? address0 : LLVMBuildXor(b(), address0, m.c32(flip), "");
+            if (!l.target.batchesLanePermutes()) {
+                rounds.add(m.permute(offered, address));
+                continue;
+            }
+            rounds.add(offered);
+            moved.add(r);
+            offers.add(offered);
+            addresses.add(address);
         }
-        List<LLVMValueRef> out = new ArrayList<>();
-        for (int o = 0; o < n; o++) out.add(pick(rounds, dstBits, o));
-        return out;
+        return new Planned(rounds, moved, offers, addresses, dstBits, n);
+    }
+
+    /**
+     * The outputs of independent exchanges: their permutes in one {@link MatrixOps#permutes} (one step of the host's
+     * emulation; on a GPU the same permutes, each a ds_bpermute), then each exchange's picks.
+     */
+    private List<List<LLVMValueRef>> resolve(List<Planned> plans) {
+        List<LLVMValueRef> offers = new ArrayList<>(), addresses = new ArrayList<>();
+        for (Planned p : plans) {
+            offers.addAll(p.offers());
+            addresses.addAll(p.addresses());
+        }
+        List<LLVMValueRef> got = m.permutes(offers, addresses);
+        List<List<LLVMValueRef>> outs = new ArrayList<>();
+        int next = 0;
+        for (Planned p : plans) {
+            List<LLVMValueRef> rounds = new ArrayList<>(p.rounds());
+            for (int r : p.moved()) rounds.set(r, got.get(next++));
+            List<LLVMValueRef> out = new ArrayList<>();
+            for (int o = 0; o < p.n(); o++) out.add(pick(rounds, p.dstBits(), o));
+            outs.add(out);
+        }
+        return outs;
+    }
+
+    /** Independent exchanges, their outputs in order: batched where the target batches permutes, else one by one. */
+    private List<List<LLVMValueRef>> exchanges(List<Supplier<Planned>> specs) {
+        if (l.target.batchesLanePermutes()) return resolve(specs.stream().map(Supplier::get).toList());
+        List<List<LLVMValueRef>> outs = new ArrayList<>();
+        for (Supplier<Planned> spec : specs) outs.add(resolve(List.of(spec.get())).get(0));
+        return outs;
     }
 
     /** The low {@code k} bits of a key as i1 conditions. */
@@ -109,14 +165,13 @@ final class FragmentExchange {
                 : isA ? List.of(x.get(2), x.get(3)) : List.of(x.get(1), second != null ? second.get(1) : zero);
         List<LLVMValueRef> out = new ArrayList<>();
         if (rdna3) {  // word w: k 2w, 2w+1 of all 16 (lanes 16-31 repeat); pairs of words share the rounds
-            for (int w = 0; w < 8; w += 2) {
-                if (2 * w >= k) {
-                    out.add(zero);
-                    out.add(zero);
-                    continue;
-                }
-                out.addAll(exchange(w < 4 ? lo : up, lane(lane, 0, 1), lane(lane, 3, 1), or(quad, m.c32(w & 3)), 1));
+            List<Supplier<Planned>> specs = new ArrayList<>();
+            for (int w = 0; w < 8 && 2 * w < k; w += 2) {  // words of k beyond the operation's: zero
+                int word = w;
+                specs.add(() -> plan(word < 4 ? lo : up, lane(lane, 0, 1), lane(lane, 3, 1), or(quad, m.c32(word & 3)), 1));
             }
+            for (List<LLVMValueRef> o : exchanges(specs)) out.addAll(o);
+            while (out.size() < 8) out.add(zero);
         } else {      // word w of lane L: k 8(L/16) + 2w, +1
             List<LLVMValueRef> c = List.of(lo.get(0), lo.get(1), up.get(0), up.get(1));
             out.addAll(exchange(c, lane(lane, 0, 3), lane(lane, 3, 3), quad, 1, 2));
@@ -133,7 +188,12 @@ final class FragmentExchange {
         LLVMValueRef quad = LLVMBuildShl(b(), lane(lane, 0, 7), m.c32(2), "");
         List<LLVMValueRef> c = List.of(lo, hi), out = new ArrayList<>();
         if (rdna3) {  // 4 words: k 4w..4w+3, at lane quad + w
-            for (int w = 0; w < 4; w += 2) out.addAll(exchange(c, lane(lane, 0, 1), lane(lane, 3, 1), or(quad, m.c32(w)), 1));
+            List<Supplier<Planned>> specs = new ArrayList<>();
+            for (int w = 0; w < 4; w += 2) {
+                int word = w;
+                specs.add(() -> plan(c, lane(lane, 0, 1), lane(lane, 3, 1), or(quad, m.c32(word)), 1));
+            }
+            for (List<LLVMValueRef> o : exchanges(specs)) out.addAll(o);
         } else {      // 2 words: k 8(L/16) + 4w.., at lane quad + 2(L/16) + w
             out.addAll(exchange(c, lane(lane, 0, 1), lane(lane, 3, 1), or(quad, LLVMBuildShl(b(), lane(lane, 4, 1), m.c32(1), "")), 1));
         }
@@ -153,14 +213,13 @@ final class FragmentExchange {
         if (rdna3) {  // row 2v + L/16 is at lane 4(row%8) + col, element 2(v/4) + L%2; outputs v%4 at stride 8
             LLVMValueRef dst = or(lane(lane, 0, 1), LLVMBuildAnd(b(), LLVMBuildLShr(b(), lane, m.c32(2), ""), m.c32(2), ""));
             LLVMValueRef base = or(LLVMBuildShl(b(), lane(lane, 4, 1), m.c32(2), ""), col);
-            for (int q = 0; q < 2; q++) {
-                if (m8 && q == 1) {  // rows 8-15 do not exist
-                    for (int v = 0; v < 4; v++) out.add(zero);
-                    continue;
-                }
-                out.addAll(exchange(List.of(a.get(2 * q), a.get(2 * q + 1), s.get(2 * q), s.get(2 * q + 1)),
-                        lane(lane, 3, 3), dst, base, 8, 16));
+            List<Supplier<Planned>> specs = new ArrayList<>();
+            for (int q = 0; q < (m8 ? 1 : 2); q++) {  // m8: rows 8-15 do not exist
+                int h = q;
+                specs.add(() -> plan(List.of(a.get(2 * h), a.get(2 * h + 1), s.get(2 * h), s.get(2 * h + 1)), lane(lane, 3, 3), dst, base, 8, 16));
             }
+            for (List<LLVMValueRef> o : exchanges(specs)) out.addAll(o);
+            if (m8) for (int v = 0; v < 4; v++) out.add(zero);
         } else {      // row 8(L/16) + v is at lane 4v + col, element 2(L/16) + L%2
             LLVMValueRef dst = or(or(lane(lane, 0, 1), LLVMBuildAnd(b(), LLVMBuildLShr(b(), lane, m.c32(3), ""), m.c32(2), "")),
                     LLVMBuildAnd(b(), LLVMBuildLShr(b(), lane, m.c32(1), ""), m.c32(4), ""));
@@ -187,10 +246,13 @@ final class FragmentExchange {
         if (rdna3) {  // (i, j) at lane j + 16(i%2), element i/2; outputs p + 2h of j = 2t + p + 8h, element g/2 + 4E
             LLVMValueRef src = or(lane(lane, 0, 1), LLVMBuildAnd(b(), LLVMBuildLShr(b(), lane, m.c32(2), ""), m.c32(2), ""));
             LLVMValueRef base = or(base2t, LLVMBuildShl(b(), lane(lane, 2, 1), m.c32(4), ""));
+            List<Supplier<Planned>> specs = new ArrayList<>();
             for (int e2 = 0; e2 < elements / 2; e2++) {
-                List<LLVMValueRef> o = exchange(d.subList(4 * e2, 4 * e2 + 4), src, lane(lane, 3, 3), base, 1, 8);
-                for (int h = 0; h < halves; h++) for (int p = 0; p < 2; p++) out.get(h).add(o.get(p + 2 * h));
+                int e = e2;
+                specs.add(() -> plan(d.subList(4 * e, 4 * e + 4), src, lane(lane, 3, 3), base, 1, 8));
             }
+            for (List<LLVMValueRef> o : exchanges(specs))
+                for (int h = 0; h < halves; h++) for (int p = 0; p < 2; p++) out.get(h).add(o.get(p + 2 * h));
         } else {      // (i, j) at lane j + 16(i/8), element i%8 = g; outputs p + 2h + 4E
             LLVMValueRef src = or(lane(lane, 0, 1), LLVMBuildAnd(b(), LLVMBuildLShr(b(), lane, m.c32(2), ""), m.c32(6), ""));
             List<LLVMValueRef> o = exchange(d, src, lane(lane, 2, 7), base2t, 1, 8, 16);

@@ -45,25 +45,49 @@ final class MatrixMoves {
         boolean narrow = LLVMGetPointerAddressSpace(pt) != 0 && l.target.addressSpace(StateSpace.SHARED) == LLVMGetPointerAddressSpace(pt)
                 && !l.target.hasWarpGather();  // 32-bit LDS addresses on GPUs: one word to move
         LLVMValueRef all = l.target.hasWarpGather() ? l.gather(i, mine) : null;
-        java.util.function.Function<LLVMValueRef, LLVMValueRef> rowOf = source -> {
-            if (all != null) return rowAddress(all, source, pt);
-            LLVMValueRef lo = LLVMBuildZExt(l.b, m.permute(mine.get(0), source), m.i64t(), "");
-            LLVMValueRef a = narrow ? lo : LLVMBuildOr(l.b, lo, LLVMBuildShl(l.b, LLVMBuildZExt(l.b, m.permute(mine.get(1), source), m.i64t(), ""),
-                    LLVMConstInt(m.i64t(), 32, 0), ""), "");
-            return LLVMBuildIntToPtr(l.b, a, pt, "");
+        // the row addresses that lanes `sources` gave: from the gathered words, else by permutes (one batch)
+        java.util.function.Function<List<LLVMValueRef>, List<LLVMValueRef>> rowsOf = sources -> {
+            List<LLVMValueRef> rows = new java.util.ArrayList<>();
+            if (all != null) {
+                for (LLVMValueRef source : sources) rows.add(rowAddress(all, source, pt));
+                return rows;
+            }
+            List<LLVMValueRef> values = new java.util.ArrayList<>(), srcs = new java.util.ArrayList<>();
+            for (LLVMValueRef source : sources)
+                for (int w = 0; w < (narrow ? 1 : 2); w++) {
+                    values.add(mine.get(w));
+                    srcs.add(source);
+                }
+            List<LLVMValueRef> got = m.permutes(values, srcs);
+            for (int k = 0; k < sources.size(); k++) {
+                LLVMValueRef lo = LLVMBuildZExt(l.b, got.get(narrow ? k : 2 * k), m.i64t(), "");
+                LLVMValueRef a = narrow ? lo : LLVMBuildOr(l.b, lo, LLVMBuildShl(l.b, LLVMBuildZExt(l.b, got.get(2 * k + 1), m.i64t(), ""),
+                        LLVMConstInt(m.i64t(), 32, 0), ""), "");
+                rows.add(LLVMBuildIntToPtr(l.b, a, pt, ""));
+            }
+            return rows;
         };
         l.usesBlockOperations = true;
         LLVMValueRef lane = l.laneId(i);
         LLVMValueRef g = LLVMBuildLShr(l.b, lane, m.c32(2), ""), t = LLVMBuildAnd(l.b, lane, m.c32(3), "");
         List<Operand> d = MatrixOps.elements(o.get(0));
+        List<LLVMValueRef> sources = new java.util.ArrayList<>();  // the lanes whose row addresses this lane reads
+        for (int j = 0; j < n; j++) {
+            if (!i.has(".trans")) {
+                sources.add(LLVMBuildAdd(l.b, m.c32(8L * j), g, ""));
+            } else {
+                sources.add(LLVMBuildAdd(l.b, m.c32(8L * j), LLVMBuildMul(l.b, t, m.c32(2), ""), ""));
+                sources.add(LLVMBuildAdd(l.b, m.c32(8L * j + 1), LLVMBuildMul(l.b, t, m.c32(2), ""), ""));
+            }
+        }
+        List<LLVMValueRef> rows = rowsOf.apply(sources);
         for (int j = 0; j < n; j++) {
             LLVMValueRef v;
             if (!i.has(".trans")) {
-                LLVMValueRef row = rowOf.apply(LLVMBuildAdd(l.b, m.c32(8L * j), g, ""));
+                LLVMValueRef row = rows.get(j);
                 v = LLVMBuildLoad2(l.b, m.i32t(), gep(row, LLVMBuildMul(l.b, t, m.c32(4), "")), "");
             } else {  // element (r, c) of the result = element (c, r) of the matrix in memory
-                LLVMValueRef r0 = rowOf.apply(LLVMBuildAdd(l.b, m.c32(8L * j), LLVMBuildMul(l.b, t, m.c32(2), ""), ""));
-                LLVMValueRef r1 = rowOf.apply(LLVMBuildAdd(l.b, m.c32(8L * j + 1), LLVMBuildMul(l.b, t, m.c32(2), ""), ""));
+                LLVMValueRef r0 = rows.get(2 * j), r1 = rows.get(2 * j + 1);
                 LLVMValueRef col = LLVMBuildMul(l.b, g, m.c32(2), "");
                 LLVMTypeRef i16 = LLVMInt16TypeInContext(l.ctx);
                 LLVMValueRef lo = LLVMBuildZExt(l.b, LLVMBuildLoad2(l.b, i16, gep(r0, col), ""), m.i32t(), "");

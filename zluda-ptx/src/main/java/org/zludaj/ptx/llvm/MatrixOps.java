@@ -440,6 +440,14 @@ final class MatrixOps {
         return l.target.lanePermute(l.module, b(), l.threadContext(), v, src);
     }
 
+    /** Independent permutes executed together (one step where the target batches them: the host's emulation). */
+    List<LLVMValueRef> permutes(List<LLVMValueRef> values, List<LLVMValueRef> srcs) {
+        int n = values.size();
+        LLVMValueRef scratch = n > 1 && l.target.batchesLanePermutes()
+                ? l.scratch(LLVMArrayType2(i32t(), 3L * n), "lane.permutes." + n) : null;
+        return l.target.lanePermutes(l.module, b(), l.threadContext(), values, srcs, scratch);
+    }
+
     private LLVMValueRef select(LLVMValueRef cond, LLVMValueRef a, LLVMValueRef b) {
         return LLVMBuildSelect(b(), cond, a, b, "");
     }
@@ -918,8 +926,7 @@ final class MatrixOps {
 
     /** RDNA3 operands from half-k ones: words of k 0-7 then k 8-15, this lane's half and lane L^16's. */
     private List<LLVMValueRef> fullK(List<LLVMValueRef> own, LLVMValueRef other, LLVMValueRef hi) {
-        List<LLVMValueRef> theirs = new ArrayList<>();
-        for (LLVMValueRef w : own) theirs.add(permute(w, other));
+        List<LLVMValueRef> theirs = permutes(own, java.util.Collections.nCopies(own.size(), other));
         List<LLVMValueRef> full = new ArrayList<>();
         for (int k = 0; k < own.size(); k++) full.add(select(hi, theirs.get(k), own.get(k)));   // k 0-7: lanes 0-15 hold them
         for (int k = 0; k < own.size(); k++) full.add(select(hi, own.get(k), theirs.get(k)));   // k 8-15

@@ -117,6 +117,34 @@ public record HostTarget(String triple, String cpu, String features, String emul
         return d;
     }
 
+    /**
+     * Under the emulation, the permutes of one step of the AMD lowering (a fragment exchange's rounds, a dot-product
+     * mma's fetches) are one collective of the host runtime ({@code zluda_warp_permutes}): each value still comes from
+     * the lane its own address names, as the GPU's ds_bpermute would deliver it, for a fraction of the fiber switches.
+     */
+    @Override
+    public boolean batchesLanePermutes() {
+        return emulatedGpu != null;
+    }
+
+    @Override
+    public List<LLVMValueRef> lanePermutes(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext,
+                                           List<LLVMValueRef> values, List<LLVMValueRef> srcLanes, LLVMValueRef scratch) {
+        int n = values.size();
+        if (scratch == null || n < 2) return Target.super.lanePermutes(m, b, threadContext, values, srcLanes, null);
+        LLVMContextRef ctx = LLVMGetModuleContext(m);
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx), ptr = LLVMPointerTypeInContext(ctx, 0);
+        for (int k = 0; k < n; k++) {
+            LLVMBuildStore(b, values.get(k), word(b, i32, scratch, k));
+            LLVMBuildStore(b, srcLanes.get(k), word(b, i32, scratch, n + k));
+        }
+        LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(ctx), Ll.array(ptr, ptr, i32), 3, 0);
+        LLVMBuildCall2(b, t, runtime(m, "zluda_warp_permutes", t), Ll.array(threadContext, scratch, LLVMConstInt(i32, n, 0)), 3, "");
+        List<LLVMValueRef> out = new ArrayList<>();
+        for (int k = 0; k < n; k++) out.add(LLVMBuildLoad2(b, i32, word(b, i32, scratch, 2 * n + k), ""));
+        return out;
+    }
+
     private static LLVMValueRef word(LLVMBuilderRef b, LLVMTypeRef i32, LLVMValueRef base, int k) {
         return LLVMBuildGEP2(b, i32, base, Ll.array(LLVMConstInt(i32, k, 0)), 1, "");
     }

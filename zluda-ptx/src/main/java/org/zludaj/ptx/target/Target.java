@@ -295,6 +295,23 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return null;
     }
 
+    /**
+     * Independent lane permutes that all lanes execute together: value k read from lane {@code srcLanes[k]}, as
+     * {@link #lanePermute} each. {@code scratch}: null, or 3n i32 of the function's memory when {@link
+     * #batchesLanePermutes} (the target may make them one step with it).
+     */
+    default List<LLVMValueRef> lanePermutes(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext,
+                                            List<LLVMValueRef> values, List<LLVMValueRef> srcLanes, LLVMValueRef scratch) {
+        List<LLVMValueRef> out = new java.util.ArrayList<>();
+        for (int k = 0; k < values.size(); k++) out.add(lanePermute(m, b, threadContext, values.get(k), srcLanes.get(k)));
+        return out;
+    }
+
+    /** Whether {@link #lanePermutes} makes several permutes one step with a scratch buffer of 3n words. */
+    default boolean batchesLanePermutes() {
+        return false;
+    }
+
     /** Lane permute: every lane reads {@code value} (i32) of lane {@code srcLane} (0..31); all lanes execute it. */
     default LLVMValueRef lanePermute(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef threadContext, LLVMValueRef value,
                                      LLVMValueRef srcLane) {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.zludaj.ptx.Compiler;
 import org.zludaj.ptx.Ptx;
 import org.zludaj.ptx.target.AmdgpuTarget;
+import org.zludaj.ptx.target.HostTarget;
 
 /**
  * FragmentExchange moves every fragment value once: one lane permute per round, a round per candidate register.
@@ -44,5 +45,27 @@ class FragmentExchangeTest {
         // RDNA4: A and B four rounds (lanes 16-31 hold k 8-15), C and D eight rounds
         assertEquals(24, permutes("gfx1201", false));
         assertEquals(24, permutes("gfx1201", true));
+    }
+
+    /** Calls of a host runtime function in the host's assembly of the kernel under {@code gfx}'s emulation. */
+    private static long hostCalls(String gfx, boolean paired, String function) throws Exception {
+        HostTarget host = new HostTarget("x86_64-unknown-linux-gnu", "x86-64", "", gfx);
+        String text = new String(Compiler.compile(Ptx.parse("k.ptx", kernel(paired)), host, LLVM.LLVMAssemblyFile).code(), StandardCharsets.UTF_8);
+        return text.lines().filter(l -> l.matches("\\s*(call|jmp)q?\\s+" + function + "(@PLT)?\\s*")).count();
+    }
+
+    @Test
+    void theHostEmulationMakesEachExchangeOneCollective() throws Exception {
+        // the same rounds, each of A, B, C and D one step of the fiber runtime (zluda_warp_permutes), no single shuffles
+        for (String gfx : new String[] {"gfx1100", "gfx1201"}) {
+            for (boolean paired : new boolean[] {false, true}) {
+                long batches = hostCalls(gfx, paired, "zluda_warp_permutes"), single = hostCalls(gfx, paired, "zluda_warp");
+                System.out.printf("%s paired=%s: %d batches, %d single collectives, %d WMMA%n", gfx, paired, batches, single,
+                        hostCalls(gfx, paired, "zluda_wmma"));
+                assertEquals(1, hostCalls(gfx, paired, "zluda_wmma"), gfx + ": one emulated WMMA");
+                assertEquals(0, single, gfx + ": no permute left alone");
+                assertEquals(4, batches, gfx + ": one step for each of A, B, C and D");
+            }
+        }
     }
 }
