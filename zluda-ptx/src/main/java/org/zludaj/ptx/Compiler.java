@@ -63,13 +63,15 @@ public final class Compiler {
     /**
      * The process-wide LLVM options a target's code needs: no SLP vectorizer ({@link Target#slpVectorization}: LLVM 20
      * runs it whatever the pipeline options say), no loop strength reduction ({@link Target#strengthReduction}), no
-     * two-address rescheduling ({@link Target#twoAddressRescheduling}). None has a per-target setting in LLVM.
+     * two-address rescheduling ({@link Target#twoAddressRescheduling}), the DAG scheduler ({@link Target#preRaScheduler}).
+     * None has a per-target setting in LLVM.
      */
     public static List<String> targetOptions(Target t) {
         List<String> o = new java.util.ArrayList<>();
         if (!t.slpVectorization()) o.add("-vectorize-slp=false");
         if (!t.strengthReduction()) o.add("-disable-lsr");
         if (!t.twoAddressRescheduling()) o.add("-twoaddr-reschedule=false");
+        if (t.preRaScheduler() != null) o.add("-pre-RA-sched=" + t.preRaScheduler());
         return o;
     }
 

@@ -166,6 +166,9 @@ class TargetsTest {
     void targetOptionsReachLlvmInTheProcesssOneParse() throws Exception {
         org.zludaj.ptx.target.HostTarget host = org.zludaj.ptx.target.HostTarget.native_();
         assertEquals(List.of("-vectorize-slp=false", "-twoaddr-reschedule=false"), Compiler.targetOptions(host));
+        // under the AMD lowering's emulation also the fast DAG scheduler (HostTarget.preRaScheduler)
+        assertEquals(List.of("-vectorize-slp=false", "-twoaddr-reschedule=false", "-pre-RA-sched=fast"),
+                Compiler.targetOptions(new org.zludaj.ptx.target.HostTarget(host.triple(), host.cpu(), host.features(), "gfx1030")));
         assertEquals(List.of("-disable-lsr"), Compiler.targetOptions(new org.zludaj.ptx.target.NvptxTarget(90)));
         assertEquals(List.of(), Compiler.targetOptions(new org.zludaj.ptx.target.AmdgpuTarget("gfx1100")));
         assertTrue(Compiler.llcArguments(host, org.bytedeco.llvm.global.LLVM.LLVMObjectFile).contains("-twoaddr-reschedule=false"));

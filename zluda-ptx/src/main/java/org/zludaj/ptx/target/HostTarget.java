@@ -72,6 +72,19 @@ public record HostTarget(String triple, String cpu, String features, String emul
     }
 
     /**
+     * Under the AMD lowering's emulation, LLVM's fast DAG scheduler: the default one (source order, bottom-up with
+     * backtracking around physical registers) keeps a topological order of the block's DAG and re-walks it for the
+     * runtime calls' argument registers, quadratic in a block's size: ggml's MMQ kernel {@code mul_mat_q<q4_0,128>}
+     * for gfx1201's emulation was still there after 24 CPU minutes (92% of the time in ScheduleDAGTopologicalSort::DFS);
+     * with the fast scheduler its whole compile took 92 s. Without the emulation the default stays (that kernel
+     * 3.5 s either way).
+     */
+    @Override
+    public String preRaScheduler() {
+        return emulatedGpu != null ? "fast" : null;
+    }
+
+    /**
      * The host's .local memory is the thread's own stack, at 64-bit addresses: a 32-bit .local address is an offset
      * from the stack's low end (a fiber's stack or the thread's, a few MiB), which the thread context holds.
      */

@@ -522,6 +522,14 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
     }
 
     /**
+     * The SelectionDAG scheduler before register allocation (LLVM's {@code -pre-RA-sched}: "fast", "linearize"...);
+     * null: the target's default. A process option like the ones above.
+     */
+    default String preRaScheduler() {
+        return null;
+    }
+
+    /**
      * After {@link #middleEnd}'s pipeline: what the target's middle end does beyond one pipeline (NVPTX: LICM in small
      * loops); skipped where the system property {@code zluda.llvm.passes} replaces the pipeline (a diagnostic).
      */
