@@ -81,6 +81,7 @@ typedef struct {
     uint32_t *am_site, *am_result;
     int deadlock, aborted;
     int handed;  /* a fiber switched straight to another (a warp collective's missing lane) since the scheduler ran */
+    int chain;   /* such switches since the scheduler last ran a fiber */
     int failed;  /* a thread asserted (-3): the others run on, as on NVIDIA, and the launch fails */
 } block_t;
 
@@ -127,8 +128,16 @@ static void yield(block_t *b, fiber_t *f) {
 }
 
 /* A lane waits at a warp collective for the lanes of `missing`: it switches straight to the first of them after it
- * that can run (one switch per lane and collective instead of two through the scheduler), else to the scheduler. */
+ * that can run (one switch per lane and collective instead of two through the scheduler), else to the scheduler.
+ * Every CHAIN_MAX such switches the scheduler gets its turn: a warp whose loop holds only collectives (waiting for
+ * another warp through a memory read pass.SpinLoops does not see as a poll) would otherwise never let that warp run. */
+enum { CHAIN_MAX = 256 };
+
 static void yield_to_lane(block_t *b, fiber_t *f, int warp, int lane, uint32_t missing) {
+    if (b->chain >= CHAIN_MAX) {
+        yield(b, f);
+        return;
+    }
     uint32_t rotated = lane == 31 ? missing : (missing >> (lane + 1)) | (missing << (31 - lane));
     for (; rotated; rotated &= rotated - 1) {
         int t = warp * 32 + ((lane + 1 + __builtin_ctz(rotated)) & 31);
@@ -136,6 +145,7 @@ static void yield_to_lane(block_t *b, fiber_t *f, int warp, int lane, uint32_t m
         if (t >= b->n || next->finished || next->waiting) continue;
         b->current = t;
         b->handed = 1;
+        b->chain++;
         zluda_ctx_switch(&f->sp, next->sp);
         return;
     }
@@ -255,6 +265,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
             fiber_t *f = &b.fibers[t];
             if (f->finished || f->waiting) continue;
             b.current = t;
+            b.chain = 0;
             zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
             fiber_t *ran = &b.fibers[b.current];  /* the fiber that came back: f, or one a collective switched to */
