@@ -4,7 +4,8 @@
 #   here:   tools/gpu-check/ggml-host-kit.sh make KIT      KIT/kit1: our jars and a stripped LLVM jar (as
 #                                                          bench/ggml-compile-kit.sh makes them); KIT/kit2: the Java
 #                                                          runtime JRE_TAR_XZ (top folder jre/), ../shared/ggml's host
-#                                                          build, our native libraries and launcher
+#                                                          build, our native libraries and launcher, and the OpenBLAS
+#                                                          jars (our cuBLAS on the host backend; kit1 leaves them out)
 #   call 1: bash tools/gpu-check/ggml-host-kit.sh unpack KIT/kit1                 (carry KIT/kit1)
 #   call 2: bash tools/gpu-check/ggml-host-kit.sh run KIT/kit2 OUT OP [REGEX...]  (carry KIT/kit2, the same warm machine,
 #           within 30 s): compiles the kernels GGML_HOST_KERNELS names (a regex, or @FILE: a ZLUDA_KERNELS_USED list
@@ -13,7 +14,8 @@
 #           process per REGEX (-p: a regex of the cases' parameters; none: one process), bounded by GGML_HOST_S
 #           (default 240; OP "-": none); ZLUDA_HOST_WMMA passes through. A later call may leave KIT/kit2 out: what was unpacked,
 #           the cache and the compiled kernels stay on the warm machine, and a cut precompile goes on from there.
-#           OUT/host-ops.md: cases passed per process, the failures; OUT/host-logs.tgz: the logs.
+#           OUT/host-ops.md: cases passed per process, the failures; OUT/host-logs.tgz: the logs. LD_PRELOAD passes
+#           through too: llama.cpp's default build is ptx-tests/src/test/c/ggml_use_mmq.c built and preloaded (docs/llama-cpp.md).
 set -u
 there=${ZLUDA_KIT_DIR:-${TMPDIR:-/tmp}/zluda-kit}  # as bench/ggml-compile-kit.sh: kept between calls
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +27,13 @@ case "${1:-}" in
     mv "$tmp/kit1" "$kit/kit1"; rm -rf "$tmp"
     cp "$JRE_TAR_XZ" "$kit/kit2/jre.tar.xz"
     cp -P "$root"/dist/lib/*.so* "$kit/kit2/dist/lib/" && cp "$root/dist/bin/zluda" "$kit/kit2/dist/bin/"
+    for j in "$root"/dist/lib/openblas-*.jar; do  # the native one stored, then xz: 8.7 MB instead of 19.7 (the carry's 64 MiB)
+      case "$j" in
+        *linux-x86_64.jar) tmp=$(mktemp -d); (cd "$tmp" && unzip -q "$j" && zip -q -0 -r "$tmp/s.jar" META-INF org)
+                           xz -T0 -9 -c "$tmp/s.jar" > "$kit/kit2/$(basename "$j").xz"; rm -rf "$tmp" ;;
+        *) cp "$j" "$kit/kit2/dist/lib/" ;;
+      esac
+    done
     tar -C "$root/../shared/ggml/host" -cf - lib bin | xz -T0 -6 > "$kit/kit2/ggml-host.tar.xz"
     du -sh "$kit"/kit1 "$kit"/kit2 ;;
   unpack)
@@ -39,6 +48,7 @@ case "${1:-}" in
       [ -f "$k2/jre.tar.xz" ] || { echo "carry kit2 on the first run call" >&2; exit 3; }
       mkdir -p "$h/ggml" && tar -C "$there" -xJf "$k2/jre.tar.xz" & tar -C "$h/ggml" -xJf "$k2/ggml-host.tar.xz" & wait
       cp -r "$k2/dist" "$h/" && ln -sf "$there"/lib/*.jar "$h/dist/lib/"
+      for x in "$k2"/openblas-*.jar.xz; do xz -dc "$x" > "$h/dist/lib/$(basename "$x" .xz)"; done
     fi
     cudart=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcudart.so.13 /usr/local/cuda/lib64/libcudart.so.13 2>/dev/null | head -1)")
     export ZLUDA_JAVA_HOME=$there/jre ZLUDA_BACKEND=host ZLUDA_CACHE_DIR=$h/cache
@@ -72,5 +82,5 @@ case "${1:-}" in
         grep -aq ' tests passed' "$f" || { echo "--- ${p:-(all)} ended early:"; grep -av '^  [A-Z0-9_]*(.*): ' "$f" | tail -3 | cut -c1-240; }
       done; } 2>&1 | tee -a "$out/host-ops.md"
     tar -C "$logs" -czf "$out/host-logs.tgz" . 2>/dev/null || true ;;
-  *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
