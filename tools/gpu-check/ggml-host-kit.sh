@@ -48,7 +48,7 @@ case "${1:-}" in
       [ -f "$k2/jre.tar.xz" ] || { echo "carry kit2 on the first run call" >&2; exit 3; }
       mkdir -p "$h/ggml" && tar -C "$there" -xJf "$k2/jre.tar.xz" & tar -C "$h/ggml" -xJf "$k2/ggml-host.tar.xz" & wait
       cp -r "$k2/dist" "$h/" && ln -sf "$there"/lib/*.jar "$h/dist/lib/"
-      for x in "$k2"/openblas-*.jar.xz; do xz -dc "$x" > "$h/dist/lib/$(basename "$x" .xz)"; done
+      for x in "$k2"/openblas-*.jar.xz; do [ -f "$x" ] && xz -dc "$x" > "$h/dist/lib/$(basename "$x" .xz)"; done
     fi
     cudart=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcudart.so.13 /usr/local/cuda/lib64/libcudart.so.13 2>/dev/null | head -1)")
     export ZLUDA_JAVA_HOME=$there/jre ZLUDA_BACKEND=host ZLUDA_CACHE_DIR=$h/cache
