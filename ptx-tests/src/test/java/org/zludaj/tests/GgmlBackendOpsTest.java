@@ -53,7 +53,11 @@ class GgmlBackendOpsTest {
             "MUL_MAT_ID;type_a=f16,type_b=f32;gfx1201;",
             // llama.cpp's default build (MMQ): the int8 mma.sync kernel mul_mat_q of q4_0 weights, 16 columns, as it
             // runs on an RDNA3 GPU (WMMA iu8)
-            "MUL_MAT;type_a=q4_0,type_b=f32,m=16,n=16,k=256,bs=\\[1,1\\],nr=\\[1,1\\],;gfx1100;default"})
+            "MUL_MAT;type_a=q4_0,type_b=f32,m=16,n=16,k=256,bs=\\[1,1\\],nr=\\[1,1\\],;gfx1100;default",
+            // MMQ's other int8 dot products (q2_K's, q6_K's, and the iq types' q8_0_16) in RDNA4's WMMA layout, and
+            // q4_0's and q6_K's on RDNA2, where the int8 mma becomes dot products (9 columns: one 16-column tile)
+            "MUL_MAT;type_a=(q2_K|q6_K|iq2_xs),type_b=f32,m=16,n=9,k=256,;gfx1201;default",
+            "MUL_MAT;type_a=(q4_0|q6_K),type_b=f32,m=16,n=9,k=256,;gfx1030;default"})
     void everyCasePassesAsOnTheCpuBackend(String ops, String pattern, String amdLowering, String build, @TempDir Path dir) throws Exception {
         Path bin = ggml().resolve("bin/test-backend-ops");
         assumeTrue(Files.isExecutable(bin), "ggml's test-backend-ops is not at " + bin + " (../shared/ggml, or set ZLUDA_GGML_DIR): skipped");
