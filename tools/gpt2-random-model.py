@@ -4,9 +4,12 @@ the "ggml" magic, hyperparameters, a vocabulary, then each tensor (dimensions, n
 (12 layers, 768 wide, 12 heads, context 1024, 50,257 tokens), weight matrices in f16 as ggml's converter writes them.
 The vocabulary holds every printable ASCII character (so any ASCII prompt tokenizes), the other bytes spelled
 out, words " w<i>", and <|endoftext|>; the text a random model generates is meaningless, its speed is what counts
-(and, greedily sampled, that ggml's backends agree on it).
+(and, greedily sampled, that ggml's backends agree on it). --type q8_0|q4_0 writes the weight matrices quantized
+(random blocks: a scale and random quants), as ggml's gpt-2-quantize would: llama.cpp's default build multiplies
+them with its MMQ and MMVQ kernels.
 
     tools/gpt2-random-model.py OUT.bin [--layers 12] [--embd 768] [--heads 12] [--ctx 1024] [--vocab 50257] [--seed 1]
+                                       [--type f16|q8_0|q4_0]
 """
 import argparse
 import array
@@ -19,7 +22,8 @@ except ImportError:  # without numpy: weights of random sign and mantissa, magni
     np = None
 
 MAGIC = 0x67676D6C  # GGML_FILE_MAGIC
-F32, F16 = 0, 1      # ggml_type numbers
+F32, F16, Q4_0, Q8_0 = 0, 1, 2, 8  # ggml_type numbers
+FTYPES = {"f16": 1, "q4_0": 2, "q8_0": 7}  # ggml_ftype: the file's type of its weight matrices
 
 
 def main():
@@ -31,12 +35,13 @@ def main():
     ap.add_argument("--ctx", type=int, default=1024)
     ap.add_argument("--vocab", type=int, default=50257)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--type", choices=sorted(FTYPES), default="f16")
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed) if np is not None else None
     e, v = a.embd, a.vocab
     with open(a.out, "wb") as f:
         f.write(struct.pack("<I", MAGIC))
-        f.write(struct.pack("<6i", v, a.ctx, e, a.heads, a.layers, 1))  # ftype 1: f16 weight matrices
+        f.write(struct.pack("<6i", v, a.ctx, e, a.heads, a.layers, FTYPES[a.type]))
         f.write(struct.pack("<i", v))
         # printable ASCII as itself (any ASCII prompt tokenizes), other bytes spelled out (the output stays text)
         tokens = [bytes([b]) if 32 <= b < 127 or b in (9, 10) else b"<0x%02X>" % b for b in range(256)]
@@ -46,8 +51,22 @@ def main():
         for t in tokens:
             f.write(struct.pack("<I", len(t)) + t)
 
+        def random_bytes(n):
+            return rng.integers(0, 256, n, dtype=np.uint8).tobytes() if np is not None else os.urandom(n)
+
+        def quantized(n):
+            """(ggml type, bytes) of n weights as a.type's blocks of 32: an f16 scale, then 32 int8 or 16 bytes of
+            4-bit quants (value = (q - 8) * scale); scales about 0.02's spread over the quants' range."""
+            assert n % 32 == 0, "quantized rows need a multiple of 32 values"
+            ttype, scale, quants = (Q8_0, 0.02 / 64, 32) if a.type == "q8_0" else (Q4_0, 0.02 / 4, 16)
+            d = struct.pack("<e", scale)
+            q = random_bytes(n // 32 * quants)
+            return ttype, b"".join(d + q[i * quants:(i + 1) * quants] for i in range(n // 32))
+
         def values(n, kind):
             """(ggml type, bytes) of n values."""
+            if kind == "weight" and a.type != "f16":
+                return quantized(n)
             if kind in ("gain", "bias"):
                 return F32, struct.pack("<f", 1.0 if kind == "gain" else 0.0) * n
             if np is not None:

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -100,27 +99,41 @@ class GgmlBackendOpsTest {
                 Programs.TESTS.resolve("c/ggml_use_mmq.c").toString()), lib, dir);
     }
 
-    @Test
-    void gpt2GeneratesWhatTheCpuBackendGenerates(@TempDir Path dir) throws Exception {
+    /**
+     * f16 weights: the FORCE_CUBLAS build's products (cuBLAS for the prompt). q4_0 weights with llama.cpp's default
+     * build's choice: MMQ for the prompt, MMVQ for each token, no cuBLAS GEMM for the weights (the attention's batched
+     * products stay cuBLAS's in both builds).
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = ';', value = {"f16;", "q4_0;default"})
+    void gpt2GeneratesWhatTheCpuBackendGenerates(String type, String build, @TempDir Path dir) throws Exception {
         Path bin = ggml().resolve("bin/gpt-2-backend");
         assumeTrue(Files.isExecutable(bin), "ggml's gpt-2-backend is not at " + bin + " (../shared/ggml, or set ZLUDA_GGML_DIR): skipped");
         assumeTrue(Files.exists(cudart().resolve("libcudart.so.13")), "CUDA's libcudart.so.13 is not in " + cudart() + ": skipped");
         Path model = dir.resolve("gpt2-tiny.bin");
         Programs.Result made = Programs.run(List.of("python3", Programs.DIST.getParent().resolve("tools/gpt2-random-model.py").toString(),
-                model.toString(), "--layers", "2", "--embd", "128", "--heads", "4", "--ctx", "128", "--vocab", "2048"), Map.of(), dir);
+                model.toString(), "--layers", "2", "--embd", "128", "--heads", "4", "--ctx", "128", "--vocab", "2048", "--type", type),
+                Map.of(), dir);
         assumeTrue(made.exit() == 0, "tools/gpt2-random-model.py needs python3 with numpy: skipped\n" + made);
         String libs = ggml().resolve("lib") + ":" + cudart() + ":" + Programs.DIST.resolve("lib");
+        Map<String, String> env = new java.util.HashMap<>(Map.of("LD_LIBRARY_PATH", libs));
+        if ("default".equals(build)) env.putAll(Map.of("LD_PRELOAD", defaultBuildChoice(dir).toString(), "ZLUDA_PROFILE", "calls"));
         String[] text = new String[2];
         for (int gpuLayers = 0; gpuLayers < 2; gpuLayers++) {  // 0: ggml's CPU backend; 1: its CUDA backend, through ZLUDA-J
             Programs.Result r = Programs.run(List.of(Programs.DIST.resolve("bin/zluda").toString(), "run", "--", bin.toString(), "-m",
                     model.toString(), "-p", "Hello world, this is a test", "-n", "32", "-ngl", String.valueOf(gpuLayers), "-t", "2", "-s",
-                    "1", "--top_k", "1"), Map.of("LD_LIBRARY_PATH", libs), dir, 600);
+                    "1", "--top_k", "1"), env, dir, 600);
             assertEquals(0, r.exit(), r.toString());
             assertEquals(gpuLayers == 1, r.stderr().contains("using CUDA backend"), r.toString());
+            if (gpuLayers == 1 && "default".equals(build)) {
+                assertTrue(r.stderr().contains("cuLaunchKernel"), "no calls table\n" + r.stderr());
+                assertFalse(r.stderr().lines().anyMatch(l -> l.startsWith("cublasGemmEx ")),
+                        "the default build's choice did not take: cuBLAS multiplied the weights\n" + r.stderr());
+            }
             text[gpuLayers] = r.stdout().lines().filter(l -> l.startsWith("Hello world, this is a test")).findFirst().orElse(null);
             assertNotNull(text[gpuLayers], r.toString());
             assertTrue(text[gpuLayers].length() > "Hello world, this is a test".length() + 8, "generated text: " + r);
         }
-        assertEquals(text[0], text[1], "greedy generation through ZLUDA-J differs from ggml's CPU backend");
+        assertEquals(text[0], text[1], "greedy generation through ZLUDA-J differs from ggml's CPU backend (" + type + " weights)");
     }
 }
