@@ -55,8 +55,9 @@ def main():
             return rng.integers(0, 256, n, dtype=np.uint8).tobytes() if np is not None else os.urandom(n)
 
         def quantized(n):
-            """(ggml type, bytes) of n weights as a.type's blocks of 32: an f16 scale, then 32 int8 or 16 bytes of
-            4-bit quants (value = (q - 8) * scale); scales about 0.02's spread over the quants' range."""
+            """(ggml type, bytes) of n weights as a.type's blocks of 32: an f16 scale, then q8_0's 32 int8 quants
+            (value = q * scale) or q4_0's 16 bytes of 4-bit ones (value = (q - 8) * scale); the scale spreads the
+            quants' range over about 0.02's."""
             assert n % 32 == 0, "quantized rows need a multiple of 32 values"
             ttype, scale, quants = (Q8_0, 0.02 / 64, 32) if a.type == "q8_0" else (Q4_0, 0.02 / 4, 16)
             d = struct.pack("<e", scale)
