@@ -80,8 +80,8 @@ typedef struct {
     /* activemask meetings, per thread: the activemask instruction a lane is parked at (0: none), the mask it gets */
     uint32_t *am_site, *am_result;
     int deadlock, aborted;
-    int handed;  /* a fiber switched straight to another (a warp collective's missing lane) since the scheduler ran */
-    int chain;   /* such switches since the scheduler last ran a fiber */
+    int chain;   /* switches of a fiber straight to another (a warp collective's missing lane) since the scheduler
+                    last ran a fiber */
     int failed;  /* a thread asserted (-3): the others run on, as on NVIDIA, and the launch fails */
 } block_t;
 
@@ -144,7 +144,6 @@ static void yield_to_lane(block_t *b, fiber_t *f, int warp, int lane, uint32_t m
         fiber_t *next = &b->fibers[t];
         if (t >= b->n || next->finished || next->waiting) continue;
         b->current = t;
-        b->handed = 1;
         b->chain++;
         zluda_ctx_switch(&f->sp, next->sp);
         return;
@@ -269,8 +268,7 @@ int zluda_run_block_fibers(zluda_host_kernel fn, void **params, zluda_thread_ctx
             zluda_ctx_switch(&b.main_sp, f->sp);
             progressed = 1;
             fiber_t *ran = &b.fibers[b.current];  /* the fiber that came back: f, or one a collective switched to */
-            if (!ran->spinning || ran->moved || b.handed) polled_only = 0;
-            b.handed = 0;
+            if (!ran->spinning || ran->moved || b.chain > 0) polled_only = 0;
         }
         if (!progressed && b.live > 0) b.deadlock = 1;
         if (!polled_only || !progressed || timeout <= 0) {
