@@ -4,7 +4,7 @@
 #   here:   tools/gpu-check/gpu-check.sh sm_90 device          (.device-carry: run.sh, the Java runtime, ggml's source)
 #           tools/gpu-check/ggml-device-kit.sh make            (.device-kit: LLVM and the jars, ggml's source, this script)
 #   call 1: bash .device-kit/ggml-device-kit.sh there          (carry .device-kit: LLVM unpacked, ggml built;
-#           GGML_DEFAULT_BUILD=1: llama.cpp's default build too, for run.sh's GGML_BUILD=default)
+#           GGML_DEFAULT_BUILD=1: llama.cpp's default build too, for run.sh's GGML_BUILD=default; =only: that one alone)
 #   call 2: bash .device-carry/run.sh ggml-prep; bash .device-carry/run.sh ggml-suite [GROUPS]   (carry .device-carry,
 #           on the same warm machine, within 30 s: every kernel compiled, then the suite both ways)
 # The two carries do not fit one call (64 MiB).
@@ -25,9 +25,11 @@ case "${1:-}" in
     cublasdir=$(dirname "$(ls /usr/local/cuda*/targets/x86_64-linux/lib/libcublas.so.13 /usr/local/cuda/lib64/libcublas.so.13 2>/dev/null | head -1)")
     cl=$(ls "$cublasdir"/libcublas.so.13.* | head -1); cll=$(ls "$cublasdir"/libcublasLt.so.13.* | head -1)
     t0=$(date +%s)
-    GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" \
-      bash "$here/build.sh" "$here/ggml-src.tar.xz" "$s/ggml-build" > "$out/ggml-build.log" 2>&1
-    echo "ggml build: exit $? in $(( $(date +%s) - t0 )) s; $(nvcc --version | tail -2 | head -1)"
+    if [ "${GGML_DEFAULT_BUILD:-}" != only ]; then  # only: the default build alone (run.sh's GGML_BUILD=default modes)
+      GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" \
+        bash "$here/build.sh" "$here/ggml-src.tar.xz" "$s/ggml-build" > "$out/ggml-build.log" 2>&1
+      echo "ggml build: exit $? in $(( $(date +%s) - t0 )) s; $(nvcc --version | tail -2 | head -1)"
+    fi
     if [ -n "${GGML_DEFAULT_BUILD:-}" ]; then  # and llama.cpp's default build (MMQ on), for run.sh's GGML_BUILD=default
       t0=$(date +%s)
       GGML_CMAKE_ARGS="-DCUDA_cublas_LIBRARY=$cl -DCUDA_cublasLt_LIBRARY=$cll -DGGML_CUDA_GRAPHS=${GGML_CUDA_GRAPHS:-ON}" \

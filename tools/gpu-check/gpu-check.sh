@@ -26,7 +26,10 @@
 #   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...",
 #                                            GGML_PERF_REPEAT=N processes each way, alternating: each case's best)
 #   bash .device-carry/run.sh ggml-ncu         kernels' own GPU time under Nsight Compute both ways (GGML_NCU="OP:PARAMS:KERNELS ...")
-#   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N)
+#   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N,
+#                                            GGML_GPT2_TYPE f16|q8_0|q4_0)
+#   bash .device-carry/run.sh ggml-gpt2-steady GPT-2's generation and prompt ms per token without the first evaluation's cost
+#   bash .device-carry/run.sh ggml-gpt2-text   a tiny GPT-2's greedy text: CPU backend, native, ours (GGML_GPT2_TEXT)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
@@ -202,7 +205,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-gpt2-text|-gpt2-steady|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   # GGML_BUILD=default: the build of llama.cpp's default options (MMQ on, no FORCE_CUBLAS) that 'ggml-device-kit.sh
   # there' makes with GGML_DEFAULT_BUILD=1 (its device code is the same PTX: ggml-prep's cache serves both)
   g=$scratch/ggml-build; [ "${GGML_BUILD:-}" = default ] && g=$scratch/ggml-build-default
@@ -405,10 +408,11 @@ PY
   # after a one-token prompt), GGML_GPT2_RUNS times each way: the first run of a process compiles (NVIDIA's JIT of
   # ggml's compute_75 PTX natively, unless its cache has it; ZLUDA-J's kernels come from its compile cache), the later
   # ones show the steady state
+  # (GGML_GPT2_TYPE: the weights' type, f16, q8_0 or q4_0)
   gpt2_table() {
-    python3 "$here/ggml/gpt2-random-model.py" "$scratch/gpt2.bin" > /dev/null
+    python3 "$here/ggml/gpt2-random-model.py" --type "${GGML_GPT2_TYPE:-f16}" "$scratch/gpt2.bin" > /dev/null
     long=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done)
-    echo; echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens), run by run"
+    echo; echo "GPT-2 124M (random ${GGML_GPT2_TYPE:-f16} weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens), run by run"
     for run in $(seq 1 "${GGML_GPT2_RUNS:-1}"); do
       for who in nat oursg; do
         $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "$long" -n 1 -ngl 1 -s 1 --top_k 1 -b 512 > "$logs/gpt2.prompt.$who" 2>&1
@@ -424,6 +428,60 @@ PY
   }
   if [ "$1" = ggml-gpt2 ]; then  # 'run.sh ggml-gpt2': the GPT-2 table alone (GGML_GPT2_RUNS=3 for the steady state)
     gpt2_table 2>&1 | tee "$out/ggml-gpt2.md"
+    exit 0
+  fi
+  if [ "$1" = ggml-gpt2-steady ]; then  # 'run.sh ggml-gpt2-steady': GPT-2 124M's speed without a process's fixed first-evaluation
+    # cost: generation (256 tokens - 32 tokens) / 224 and prompt (480 tokens - 240 tokens) / 240, each process's predict
+    # time, the best of GGML_GPT2_RUNS (2) processes each way, per weight type of GGML_GPT2_TYPES (f16 q4_0)
+    { echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1, steady state: ms per token from the difference of two runs' predict time"
+      printf '%-6s %-8s %12s %12s %12s %12s %14s %14s\n' type who "gen 32 ms" "gen 256 ms" "prompt 240" "prompt 480" "gen ms/token" "prompt ms/tok"
+      for type in ${GGML_GPT2_TYPES:-f16 q4_0}; do
+        python3 "$here/ggml/gpt2-random-model.py" --type "$type" "$scratch/gpt2.bin" > /dev/null
+        p240=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done); p480="$p240$p240"
+        for who in nat oursg; do
+          best() {  # best() ARGS...: the least predict time in ms over GGML_GPT2_RUNS processes
+            local b=
+            for _ in $(seq 1 "${GGML_GPT2_RUNS:-2}"); do
+              $who timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -ngl 1 -s 1 --top_k 1 -b 512 "$@" > "$logs/gpt2.steady" 2>&1
+              t=$(grep -a 'predict time' "$logs/gpt2.steady" | sed 's/.*= *\([0-9.]*\) ms.*/\1/')
+              [ -n "$t" ] || { echo "--- no predict time:" >&2; tail -5 "$logs/gpt2.steady" >&2; t=nan; }
+              b=$(python3 -c "import sys; a=[float(x) for x in sys.argv[1:] if x != 'nan']; print(min(a) if a else 'nan')" $b $t)
+            done; echo "$b"; }
+          g32=$(best -p H -n 32); g256=$(best -p H -n 256); q240=$(best -p "$p240" -n 1); q480=$(best -p "$p480" -n 1)
+          python3 -c "import sys; t, w, a, b, c, d = sys.argv[1:]; a, b, c, d = map(float, (a, b, c, d))
+print('%-6s %-8s %12.1f %12.1f %12.1f %12.1f %14.3f %14.3f' % (t, w, a, b, c, d, (b - a) / 224, (d - c) / 240))" "$type" "$who" "$g32" "$g256" "$q240" "$q480"
+        done
+      done; } 2>&1 | tee "$out/ggml-gpt2-steady.md"
+    exit 0
+  fi
+  if [ "$1" = ggml-gpt2-text ]; then  # 'run.sh ggml-gpt2-text': a tiny random GPT-2's greedy text on ggml's CPU backend,
+    # natively on the GPU and through ZLUDA-J (GGML_GPT2_TEXT="TYPE:SEED ...": the weights' type and the model's seed)
+    { echo "GPT-2 2 layers x 128 (random weights), 32 greedy tokens after 'Hello world, this is a test': the word where a text departs from the CPU backend's (NVIDIA_TF32_OVERRIDE ${NVIDIA_TF32_OVERRIDE:-unset})"
+      for spec in ${GGML_GPT2_TEXT:-q8_0:1 q8_0:2 q4_0:3 q4_0:1 f16:1}; do
+        IFS=: read -r type seed <<< "$spec"
+        python3 "$here/ggml/gpt2-random-model.py" --layers 2 --embd 128 --heads 4 --ctx 128 --vocab 2048 --type "$type" --seed "$seed" \
+          "$scratch/gpt2-tiny.bin" > /dev/null
+        for run in cpu:nat:0 native:nat:1 ours:oursg:1; do
+          IFS=: read -r who how ngl <<< "$run"
+          $how timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2-tiny.bin" -p "Hello world, this is a test" -n 32 -ngl "$ngl" -t 2 -s 1 \
+            --top_k 1 > "$logs/gpt2-text.$type.$seed.$who" 2>&1
+        done
+        python3 - "$type" "$seed" "$logs/gpt2-text.$type.$seed".{cpu,native,ours} <<'PY'
+import sys
+def text(path):
+    return next((l.rstrip("\n") for l in open(path, errors="replace") if l.startswith("Hello world, this is a test")), None)
+cpu, native, ours = (text(p) for p in sys.argv[3:6])
+def departs(a, b):
+    if a is None or b is None: return "no text"
+    wa, wb = a.split(" "), b.split(" ")
+    for i, (x, y) in enumerate(zip(wa, wb)):
+        if x != y: return "word %d of %d" % (i + 1, len(wa))
+    return "same" if len(wa) == len(wb) else "word %d" % (min(len(wa), len(wb)) + 1)
+print("%-5s seed %s: native from cpu: %-16s ours from cpu: %-16s ours from native: %s" % (
+    sys.argv[1], sys.argv[2], departs(cpu, native), departs(cpu, ours), departs(native, ours)))
+for who, t in (("cpu", cpu), ("native", native), ("ours", ours)): print("    %-6s %s" % (who, t))
+PY
+      done; } 2>&1 | tee "$out/ggml-gpt2-text.md"
     exit 0
   fi
   { names
