@@ -411,6 +411,7 @@ PY
   # (GGML_GPT2_TYPE: the weights' type, f16, q8_0 or q4_0)
   gpt2_table() {
     python3 "$here/ggml/gpt2-random-model.py" --type "${GGML_GPT2_TYPE:-f16}" "$scratch/gpt2.bin" > /dev/null
+    # 1,371 characters, a token each in the random vocabulary: gpt-2-backend evaluates its context's 1,024 in two batches of 512
     long=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done)
     echo; echo "GPT-2 124M (random ${GGML_GPT2_TYPE:-f16} weights, greedy), gpt-2-backend -ngl 1: ms per token (predict time / tokens), run by run"
     for run in $(seq 1 "${GGML_GPT2_RUNS:-1}"); do
@@ -431,13 +432,14 @@ PY
     exit 0
   fi
   if [ "$1" = ggml-gpt2-steady ]; then  # 'run.sh ggml-gpt2-steady': GPT-2 124M's speed without a process's fixed first-evaluation
-    # cost: generation (256 tokens - 32 tokens) / 224 and prompt (480 tokens - 240 tokens) / 240, each process's predict
-    # time, the best of GGML_GPT2_RUNS (2) processes each way, per weight type of GGML_GPT2_TYPES (f16 q4_0)
+    # cost: generation (256 tokens - 32 tokens) / 224 and prompt (512 tokens - 128 tokens) / 384, each process's predict
+    # time, the best of GGML_GPT2_RUNS (2) processes each way, per weight type of GGML_GPT2_TYPES (f16 q4_0); a prompt
+    # of N characters is N tokens in the random model's vocabulary, 512 at most in one batch (-b 512)
     { echo "GPT-2 124M (random weights, greedy), gpt-2-backend -ngl 1, steady state: ms per token from the difference of two runs' predict time"
-      printf '%-6s %-8s %12s %12s %12s %12s %14s %14s\n' type who "gen 32 ms" "gen 256 ms" "prompt 240" "prompt 480" "gen ms/token" "prompt ms/tok"
+      printf '%-6s %-8s %12s %12s %12s %12s %14s %14s\n' type who "gen 32 ms" "gen 256 ms" "prompt 128" "prompt 512" "gen ms/token" "prompt ms/tok"
       for type in ${GGML_GPT2_TYPES:-f16 q4_0}; do
         python3 "$here/ggml/gpt2-random-model.py" --type "$type" "$scratch/gpt2.bin" > /dev/null
-        p240=$(for k in $(seq 1 60); do printf 'the quick brown fox %d ' $k; done); p480="$p240$p240"
+        p128=$(python3 -c "print(('the quick brown fox ' * 30)[:128], end='')"); p512=$(python3 -c "print(('the quick brown fox ' * 30)[:512], end='')")
         for who in nat oursg; do
           best() {  # best() ARGS...: the least predict time in ms over GGML_GPT2_RUNS processes
             local b=
@@ -447,9 +449,9 @@ PY
               [ -n "$t" ] || { echo "--- no predict time:" >&2; tail -5 "$logs/gpt2.steady" >&2; t=nan; }
               b=$(python3 -c "import sys; a=[float(x) for x in sys.argv[1:] if x != 'nan']; print(min(a) if a else 'nan')" $b $t)
             done; echo "$b"; }
-          g32=$(best -p H -n 32); g256=$(best -p H -n 256); q240=$(best -p "$p240" -n 1); q480=$(best -p "$p480" -n 1)
+          g32=$(best -p H -n 32); g256=$(best -p H -n 256); q128=$(best -p "$p128" -n 1); q512=$(best -p "$p512" -n 1)
           python3 -c "import sys; t, w, a, b, c, d = sys.argv[1:]; a, b, c, d = map(float, (a, b, c, d))
-print('%-6s %-8s %12.1f %12.1f %12.1f %12.1f %14.3f %14.3f' % (t, w, a, b, c, d, (b - a) / 224, (d - c) / 240))" "$type" "$who" "$g32" "$g256" "$q240" "$q480"
+print('%-6s %-8s %12.1f %12.1f %12.1f %12.1f %14.3f %14.3f' % (t, w, a, b, c, d, (b - a) / 224, (d - c) / 384))" "$type" "$who" "$g32" "$g256" "$q128" "$q512"
         done
       done; } 2>&1 | tee "$out/ggml-gpt2-steady.md"
     exit 0
