@@ -4,6 +4,8 @@
  *   call:*    ns per trivial call (best of 5 rounds of N calls)
  *   launch    us per asynchronous launch of an empty kernel (N launches, then one synchronize)
  *   launch+wait  us per launch followed by cuStreamSynchronize
+ *   copy-dtod us per asynchronous 64-byte device-to-device copy (cuMemcpyDtoDAsync; N copies, then one synchronize:
+ *             ggml's copies into its KV cache, 48 a token for GPT-2 124M)
  *   round     us per round of ggml's host-synchronized MUL_MAT_ID path: a 64-byte download to pageable memory, a
  *             synchronization, a 64-byte upload from it, a synchronization and 10 launches (cuMemcpy*Async, one stream)
  *   download+wait, upload+wait, wait-idle   the round's parts: us per 64-byte pageable copy and synchronization, and
@@ -48,6 +50,7 @@ static CUresult (*cuStreamSynchronize)(CUstream);
 static CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                                   void **, void **);
 static CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+static CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
 static CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
 static CUresult (*cuStreamBeginCapture)(CUstream, int);
 static CUresult (*cuStreamEndCapture)(CUstream, CUgraph *);
@@ -118,6 +121,7 @@ int main(int argc, char **argv) {
     SYM(cuCtxGetCurrent); SYM(cuCtxGetDevice); SYM(cuGetErrorName); SYM(cuModuleLoadData); SYM(cuModuleGetFunction);
     SYM(cuFuncGetAttribute); SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor); SYMN(cuMemAlloc, "cuMemAlloc_v2"); SYM(cuPointerGetAttribute); SYM(cuStreamCreate); SYM(cuStreamQuery);
     SYM(cuStreamSynchronize); SYM(cuLaunchKernel); SYMN(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    SYMN(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     SYMN(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"); SYMN(cuStreamBeginCapture, "cuStreamBeginCapture_v2"); SYM(cuStreamEndCapture);
     *(void **)&cuGraphInstantiate = dlsym(h, "cuGraphInstantiateWithFlags");
     SYM(cuGraphLaunch); SYM(cuGraphExecDestroy); SYM(cuGraphDestroy);
@@ -190,6 +194,19 @@ int main(int argc, char **argv) {
         if (per < best) best = per;
     }
     printf("launch+wait %.2f us\n", best);
+    for (double until = now() + WARM_S; now() < until;) {
+        for (long i = 0; i < 1000; i++) CHECK(cuMemcpyDtoDAsync(mem + 4096 + (i % 64) * 64, mem + (i % 64) * 64, 64, s));
+        CHECK(cuStreamSynchronize(s));
+    }
+    best = 1e30;
+    for (int round = 0; round < 3; round++) {
+        double t = now();
+        for (long i = 0; i < n; i++) cuMemcpyDtoDAsync(mem + 4096 + (i % 64) * 64, mem + (i % 64) * 64, 64, s);
+        CHECK(cuStreamSynchronize(s));
+        double per = (now() - t) / n / 1e3;
+        if (per < best) best = per;
+    }
+    printf("copy-dtod %.2f us\n", best);
     char pageable[64] = {0};
     for (double until = now() + WARM_S; now() < until;) {
         CHECK(cuMemcpyDtoHAsync(pageable, mem, 64, s));

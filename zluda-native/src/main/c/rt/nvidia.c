@@ -265,11 +265,22 @@ JNIEXPORT jint JNICALL JN(fill)(JNIEnv *e, jclass c, jlong dst, jint size, jint 
     }
 }
 
-/* A copy queued on a stream (pageable host memory: NVIDIA's driver returns once it is done with it). */
+/* A copy queued on a stream (pageable host memory: NVIDIA's driver returns once it is done with it). Also what the
+ * shim calls for the device-to-device copies it repeats without the JVM (shim/copy.c, directCopyFunction). */
+static CUresult direct_copy(uint64_t dst, uint64_t src, size_t n, void *stream) {
+    if (n == 0) return 0;
+    CUresult r = current();
+    return r ? r : nv_cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, n, stream);
+}
+
 JNIEXPORT jint JNICALL JN(copyAsync)(JNIEnv *e, jclass c, jlong dst, jlong src, jlong n, jlong stream) {
     (void)e; (void)c;
-    CUresult r = current();
-    return r ? r : nv_cuMemcpyAsync((CUdeviceptr)dst, (CUdeviceptr)src, (size_t)n, PTR(stream));
+    return direct_copy((uint64_t)dst, (uint64_t)src, (size_t)n, PTR(stream));
+}
+
+JNIEXPORT jlong JNICALL JN(directCopyFunction)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return (jlong)(uintptr_t)&direct_copy;
 }
 
 JNIEXPORT jint JNICALL JN(fillAsync)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count, jlong stream) {

@@ -178,6 +178,10 @@ int zluda_memo_get(int id, const int64_t *a, CUresult *r) {
         return zluda_launch_get(0, a, r);
     case ZID_cuLaunchKernel_ptsz:
         return zluda_launch_get(1, a, r);
+    case ZID_cuMemcpyDtoDAsync_v2:
+        return zluda_copy_get(0, a, r);
+    case ZID_cuMemcpyDtoDAsync_v2_ptsz:
+        return zluda_copy_get(1, a, r);
     default:
         return 0;
     }
@@ -243,6 +247,12 @@ void zluda_memo_put(int id, const int64_t *a) {
         break;
     case ZID_cuLaunchKernel_ptsz:
         zluda_launch_put(1, a);
+        break;
+    case ZID_cuMemcpyDtoDAsync_v2:
+        zluda_copy_put(0, a);
+        break;
+    case ZID_cuMemcpyDtoDAsync_v2_ptsz:
+        zluda_copy_put(1, a);
         break;
     default:
         break;

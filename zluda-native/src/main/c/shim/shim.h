@@ -47,6 +47,11 @@ void zluda_memo_put(int id, const int64_t *args);
 int zluda_launch_get(int ptds, const int64_t *args, CUresult *result);
 void zluda_launch_put(int ptds, const int64_t *args);
 
+/* Device-to-device copies repeated without the JVM (copy.c), asked by memo.c for cuMemcpyDtoDAsync_v2 (ptds 0) and
+ * its _ptsz variant. */
+int zluda_copy_get(int ptds, const int64_t *args, CUresult *result);
+void zluda_copy_put(int ptds, const int64_t *args);
+
 /* A 64-bit hash of a key word for the shim's tables: every bit of x moves every bit of the result (handles are aligned
  * addresses whose low bits are all zero; a plain multiply leaves those zero, and keys collide in a small table) */
 static inline uint64_t zluda_mix64(uint64_t x) {

@@ -118,6 +118,55 @@ class CudaBackendFakeTest {
         assertEquals(25 + 48, entered, "launches that entered the JVM (of 423):\n" + r.stderr());
     }
 
+    /**
+     * c/cuda_backend_copies.c: device-to-device copies the shim repeats without the JVM (shim/copy.c) reach NVIDIA's
+     * driver exactly as copies through the JVM do: each its own size, in order, on the right NVIDIA stream, every byte
+     * in place (the program checks them); a NULL address refused with CUDA_ERROR_INVALID_VALUE after copies are kept; a
+     * copy behind a host function still running after it; a captured copy made by the graph's launch. ZLUDA_PROFILE=calls
+     * counts the copies that entered the JVM: 10 of the program's 117, the first on each stream and thread (4: the
+     * created, legacy and per-thread streams, the second thread), the two NULL ones, the one behind the host function
+     * and the first after it, the captured one and the first after the capture.
+     */
+    @Test
+    void copiesTheShimRepeatsReachNvidiasDriverAsTheJvmsDo(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = overFake(dir, "cuda_backend_copies", log, Map.of("ZLUDA_PROFILE", "calls"));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: device-to-device copies repeated by the shim"), r.toString());
+        List<String> calls = Files.readAllLines(log);
+        List<String> expected = new java.util.ArrayList<>(List.of("stream created, blocking"));
+        for (int i = 0; i < 100; i++) expected.add("copy of " + (100 + i) + " bytes");
+        assertEquals(expected, arguments(calls, "copies", "null"), r.stderr());
+        assertEquals(List.of("copy of 210 bytes"), arguments(calls, "null", "host function"));  // none of no bytes
+        assertEquals(List.of("program: host function done", "copy of 220 bytes", "copy of 221 bytes", "copy of 222 bytes"),
+                arguments(calls, "host function", "capture"));
+        assertEquals(List.of("copy of 230 bytes", "copy of 231 bytes", "copy of 232 bytes"), arguments(calls, "capture", "streams"));
+        assertEquals(List.of(
+                "copy of 240 bytes on the legacy stream",
+                "copy of 241 bytes on the legacy stream",
+                "stream created, blocking",
+                "copy of 250 bytes",
+                "copy of 251 bytes",
+                "context synchronize"), arguments(calls, "streams", "thread"));
+        assertEquals(List.of("copy of 300 bytes", "copy of 301 bytes", "copy of 302 bytes"), arguments(calls, "thread", "end"));
+        var jvm = java.util.regex.Pattern.compile("(?m)^cuMemcpyDtoDAsync\\s+(\\d+)").matcher(r.stderr());
+        assertTrue(jvm.find(), r.stderr());
+        assertEquals(10, Integer.parseInt(jvm.group(1)), "copies that entered the JVM (of 117):\n" + r.stderr());
+    }
+
+    /** With ZLUDA_DIRECT_LAUNCH=0 every copy enters the JVM, and the same calls reach NVIDIA's driver. */
+    @Test
+    void copiesAllThroughTheJvmWithoutDirectLaunches(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = overFake(dir, "cuda_backend_copies", log, Map.of("ZLUDA_PROFILE", "calls", "ZLUDA_DIRECT_LAUNCH", "0"));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: device-to-device copies repeated by the shim"), r.toString());
+        assertEquals(100, Files.readAllLines(log).stream().filter(l -> l.matches("copy of 1\\d\\d bytes")).count());
+        var jvm = java.util.regex.Pattern.compile("(?m)^cuMemcpyDtoDAsync\\s+(\\d+)").matcher(r.stderr());
+        assertTrue(jvm.find(), r.stderr());
+        assertEquals(117, Integer.parseInt(jvm.group(1)), r.stderr());
+    }
+
     @Test
     void launchesAndGraphReplaysReachNvidiasDriverAsExpected(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("calls.txt");

@@ -143,6 +143,14 @@ final class MemoryApi implements CuMemoryApi {
             Stream s = streams.resolve(stream == -1 ? 0 : stream, ptds);
             if (bytes != 0 && (dst == 0 || src == 0)) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "copy with a NULL address");
             if (stream != -1 && d.backend.submitsAsynchronously()) {
+                // device to device, the stream idle: made here and offered to the shim, which makes the next such
+                // copies on this stream itself (DirectCopy)
+                long direct = kind == Kind.DTOD && DirectCopy.enabled() ? d.backend.directCopyFunction() : 0;
+                if (direct != 0 && s.tryHere(name, () -> {
+                    long queue = s.queue(d.backend);
+                    d.backend.copyAsync(dst, src, bytes, queue);
+                    DirectCopy.offer(direct, stream, ptds, queue);
+                })) return;
                 // the device stream orders it: queued from the caller where nothing is pending in ours, as a launch
                 Stream.Op op = () -> d.backend.copyAsync(dst, src, bytes, Stream.runningQueue(d.backend));
                 if (asyncAllowed(kind, dst, src)) s.submit(name, op, true);

@@ -39,6 +39,9 @@ public final class HipRuntime {
     /** hipMemcpyAsync (hipMemcpyDefault) on {@code stream}. */
     public static native int copyAsync(long dst, long src, long bytes, long stream);
 
+    /** As {@link #copyAsync}, a C function for the shim's device-to-device copies (shim/copy.c); nothing for no bytes. */
+    public static native long directCopyFunction();
+
     /** hipMemsetD8Async/D16Async/D32Async on {@code stream}. */
     public static native int fillAsync(long dst, int elementBytes, int value, long count, long stream);
 

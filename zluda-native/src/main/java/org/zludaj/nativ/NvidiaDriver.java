@@ -41,6 +41,13 @@ public final class NvidiaDriver {
     /** cuMemcpyAsync on {@code stream}. */
     public static native int copyAsync(long dst, long src, long bytes, long stream);
 
+    /**
+     * The address of the C function {@link #copyAsync} calls, {@code CUresult (uint64_t dst, uint64_t src, size_t
+     * bytes, void *stream)}: the shim calls it for the device-to-device copies it repeats without the JVM
+     * (shim/copy.c).
+     */
+    public static native long directCopyFunction();
+
     /** cuMemsetD8Async/D16Async/D32Async on {@code stream}. */
     public static native int fillAsync(long dst, int elementBytes, int value, long count, long stream);
 

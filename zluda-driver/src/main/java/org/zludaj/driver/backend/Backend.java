@@ -52,6 +52,15 @@ public interface Backend {
     }
 
     /**
+     * A C function that queues a copy as {@link #copyAsync} would, {@code CUresult (uint64_t dst, uint64_t src, size_t
+     * bytes, void *queue)}, which the shim may call itself for the next device-to-device copies on the same stream
+     * (shim/copy.c); 0 where copies must go through {@link #copyAsync}.
+     */
+    default long directCopyFunction() {
+        return 0;
+    }
+
+    /**
      * Whether kernels can be compiled one by one beside their module's variables ({@link #loadUnit}); GPU modules
      * (a CUmodule, a hipModule) cannot share variables with another, so GPU backends compile modules whole.
      */

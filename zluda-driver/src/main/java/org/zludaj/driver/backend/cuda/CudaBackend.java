@@ -412,6 +412,12 @@ public final class CudaBackend implements Backend {
         return stale(kernel) ? 0 : NvidiaDriver.directLaunchFunction();
     }
 
+    /** {@link #copyAsync}'s own C function (cuMemcpyAsync in NVIDIA's current context). */
+    @Override
+    public long directCopyFunction() {
+        return NvidiaDriver.directCopyFunction();
+    }
+
     /**
      * An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments); updated in
      * place node by node (cuGraphExecKernelNodeSetParams) where an update changes launches but not their kernels.

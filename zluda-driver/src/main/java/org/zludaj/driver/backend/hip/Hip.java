@@ -54,6 +54,11 @@ public interface Hip {
         return 0;
     }
 
+    /** The C function of {@link #copyAsync}'s call for the shim's device-to-device copies; 0 where there is none (a fake). */
+    default long directCopyFunction() {
+        return 0;
+    }
+
     /** hipModuleLaunchCooperativeKernel on the null stream; hipErrorNotSupported (801) where the runtime lacks it. */
     int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared, long kernelParams);
 

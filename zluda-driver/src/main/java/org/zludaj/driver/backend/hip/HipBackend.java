@@ -434,6 +434,11 @@ public final class HipBackend implements Backend {
         return gpus.size() == 1 && printfBuffers.isEmpty() ? hip.directLaunchFunction() : 0;
     }
 
+    @Override
+    public long directCopyFunction() {
+        return gpus.size() == 1 ? hip.directCopyFunction() : 0;
+    }
+
     /** The module of each loaded kernel (a cooperative launch sets that module's workspace variable). */
     private final java.util.concurrent.ConcurrentHashMap<Long, Long> kernelModule = new java.util.concurrent.ConcurrentHashMap<>();
 

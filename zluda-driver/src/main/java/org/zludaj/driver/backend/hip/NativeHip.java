@@ -46,6 +46,7 @@ public final class NativeHip implements Hip {
         return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params, stream);
     }
     @Override public long directLaunchFunction() { return HipRuntime.directLaunchFunction(); }
+    @Override public long directCopyFunction() { return HipRuntime.directCopyFunction(); }
     @Override public int launchCooperative(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
         return HipRuntime.launchCooperative(f, gx, gy, gz, bx, by, bz, shared, params);
     }
