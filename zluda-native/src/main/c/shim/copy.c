@@ -10,8 +10,6 @@
  * ZLUDA_LOG=trace or ZLUDA_DIRECT_LAUNCH=0 it offers nothing. ggml copies each token's keys and values into its cache
  * this way: 48 copies a token for GPT-2 124M, 5-7 us each through the JVM. */
 #include "shim.h"
-#include <pthread.h>
-#include <stdlib.h>
 
 extern volatile int zluda_stream_epoch, zluda_ctx_epoch;
 
@@ -30,13 +28,6 @@ struct kept_copy {
 static __thread struct kept_copy *kept;  /* COPY_SLOTS */
 static __thread struct kept_copy offered;
 static __thread int has_offer, ctx_before, stream_before;
-static pthread_key_t kept_key;
-static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
-static void kept_free(void *p) {
-    free(p);
-    kept = NULL;
-}
-static void kept_key_make(void) { pthread_key_create(&kept_key, kept_free); }
 
 static struct kept_copy *slot(int64_t stream, int ptds) {
     return &kept[zluda_mix64((uint64_t)stream ^ (uint64_t)ptds) % COPY_SLOTS];
@@ -71,11 +62,7 @@ void zluda_copy_put(int ptds, const int64_t *a) {
     if (!has_offer) return;
     has_offer = 0;
     if (offered.v[C_STREAM] != a[3] || offered.v[C_PTDS] != ptds) return;
-    if (!kept) {
-        pthread_once(&kept_once, kept_key_make);
-        if (!(kept = calloc(COPY_SLOTS, sizeof *kept))) return;
-        pthread_setspecific(kept_key, kept);  /* freed when the thread ends */
-    }
+    if (!kept && !zluda_thread_calloc(COPY_SLOTS, sizeof *kept, (void **)&kept)) return;
     struct kept_copy *k = slot(a[3], ptds);
     *k = offered;
     k->ctx_epoch = ctx_before;

@@ -14,8 +14,6 @@
  * ZLUDA_LOG=trace all go to the JVM, which gives NVIDIA's error and its message. */
 #include "shim.h"
 #include "zluda_ids.h"
-#include <pthread.h>
-#include <stdlib.h>
 
 /* written by the JVM (its address reaches it as -Dzluda.streamEpoch) */
 __attribute__((visibility("default"))) volatile int zluda_stream_epoch;
@@ -40,13 +38,6 @@ struct kept {
 static __thread struct kept *kept;  /* SETS * WAYS */
 static __thread unsigned next_way;  /* the way a full set gives up next */
 static __thread struct kept offered;
-static pthread_key_t kept_key;
-static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
-static void kept_free(void *p) {
-    free(p);
-    kept = NULL;
-}
-static void kept_key_make(void) { pthread_key_create(&kept_key, kept_free); }
 
 static struct kept *set_of(const int64_t *a, int ptds) {
     uint64_t h = zluda_mix64((uint64_t)a[0] ^ zluda_mix64((uint64_t)a[8] ^ (uint64_t)ptds));
@@ -104,11 +95,7 @@ void zluda_launch_put(int ptds, const int64_t *a) {
     if (!has_offer) return;
     has_offer = 0;
     if (offered.v[O_FUNCTION] != a[0] || offered.v[O_STREAM] != a[8] || offered.v[O_PTDS] != ptds) return;
-    if (!kept) {
-        pthread_once(&kept_once, kept_key_make);
-        if (!(kept = calloc(SETS * WAYS, sizeof *kept))) return;
-        pthread_setspecific(kept_key, kept);  /* freed when the thread ends */
-    }
+    if (!kept && !zluda_thread_calloc(SETS * WAYS, sizeof *kept, (void **)&kept)) return;
     struct kept *k = find(a, ptds);  /* this launch's own way, else a free one, else the set's next */
     if (!k) {
         struct kept *set = set_of(a, ptds);
