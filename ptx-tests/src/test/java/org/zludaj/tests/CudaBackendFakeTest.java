@@ -40,6 +40,13 @@ class CudaBackendFakeTest {
         return Programs.withShim(program, all);
     }
 
+    /** How many calls of {@code function} entered the JVM: its row of the ZLUDA_PROFILE=calls table. */
+    private static int enteredTheJvm(Programs.Result r, String function) {
+        var row = java.util.regex.Pattern.compile("(?m)^" + function + "\\s+(\\d+)").matcher(r.stderr());
+        assertTrue(row.find(), "no " + function + " row in the calls table:\n" + r.stderr());
+        return Integer.parseInt(row.group(1));
+    }
+
     /** The log's lines after the program's note {@code from}, up to its note {@code to} (null: the end). */
     private static List<String> arguments(List<String> log, String from, String to) {
         return log.subList(log.indexOf("program: " + from) + 1, to == null ? log.size() : log.indexOf("program: " + to));
@@ -112,9 +119,7 @@ class CudaBackendFakeTest {
         assertEquals(List.of(
                 "launch a grid 1 block 32 shared 0 arg 5000",
                 "context synchronize"), arguments(calls, "destroyed", null));
-        var jvm = java.util.regex.Pattern.compile("(?m)^cuLaunchKernel\\s+(\\d+)").matcher(r.stderr());
-        assertTrue(jvm.find(), r.stderr());
-        int entered = Integer.parseInt(jvm.group(1));
+        int entered = enteredTheJvm(r, "cuLaunchKernel");
         assertEquals(25 + 48, entered, "launches that entered the JVM (of 423):\n" + r.stderr());
     }
 
@@ -149,9 +154,7 @@ class CudaBackendFakeTest {
                 "copy of 251 bytes",
                 "context synchronize"), arguments(calls, "streams", "thread"));
         assertEquals(List.of("copy of 300 bytes", "copy of 301 bytes", "copy of 302 bytes"), arguments(calls, "thread", "end"));
-        var jvm = java.util.regex.Pattern.compile("(?m)^cuMemcpyDtoDAsync\\s+(\\d+)").matcher(r.stderr());
-        assertTrue(jvm.find(), r.stderr());
-        assertEquals(10, Integer.parseInt(jvm.group(1)), "copies that entered the JVM (of 117):\n" + r.stderr());
+        assertEquals(10, enteredTheJvm(r, "cuMemcpyDtoDAsync"), "copies that entered the JVM (of 117):\n" + r.stderr());
     }
 
     /** With ZLUDA_DIRECT_LAUNCH=0 every copy enters the JVM, and the same calls reach NVIDIA's driver. */
@@ -162,9 +165,7 @@ class CudaBackendFakeTest {
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: device-to-device copies repeated by the shim"), r.toString());
         assertEquals(100, Files.readAllLines(log).stream().filter(l -> l.matches("copy of 1\\d\\d bytes")).count());
-        var jvm = java.util.regex.Pattern.compile("(?m)^cuMemcpyDtoDAsync\\s+(\\d+)").matcher(r.stderr());
-        assertTrue(jvm.find(), r.stderr());
-        assertEquals(117, Integer.parseInt(jvm.group(1)), r.stderr());
+        assertEquals(117, enteredTheJvm(r, "cuMemcpyDtoDAsync"), r.stderr());
     }
 
     @Test
