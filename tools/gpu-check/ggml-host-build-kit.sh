@@ -7,7 +7,7 @@
 #          (.device-mmq 28 MB, .device-carry less its ptx-test cache, programs and ggml source 23 MB, set aside in
 #          .device-carry.aside: with the checkout they fit the 64 MiB carry; carry [".device-carry", ".device-mmq"])
 #   there: bash .device-mmq/ggml-host-build-kit.sh there; LD_PRELOAD=/tmp/zluda-gpu-check/libggml_use_mmq.so \
-#            GGML_PERF="MUL_MAT:120:n=512" bash .device-carry/run.sh ggml-perf        (carry .device-carry)
+#            GGML_PERF="MUL_MAT:120:n=512" bash .device-carry/run.sh ggml-perf
 set -eu
 case "${1:-}" in
   make)
@@ -40,5 +40,5 @@ case "${1:-}" in
     tar -C "$s" -xJf "$here/cache.tar.xz"
     gcc -O2 -shared -fPIC -o "$s/libggml_use_mmq.so" "$here/ggml_use_mmq.c"
     echo "ggml's host build in $s/ggml-build (run.sh's ggml modes use it), the preload $s/libggml_use_mmq.so" ;;
-  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
