@@ -40,5 +40,5 @@ case "${1:-}" in
     tar -C "$s" -xJf "$here/cache.tar.xz"
     gcc -O2 -shared -fPIC -o "$s/libggml_use_mmq.so" "$here/ggml_use_mmq.c"
     echo "ggml's host build in $s/ggml-build (run.sh's ggml modes use it), the preload $s/libggml_use_mmq.so" ;;
-  *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
