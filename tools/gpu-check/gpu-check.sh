@@ -87,7 +87,8 @@ nvcc -arch=compute_75 -o "$carry/bin/cub_segmented_sort_75" ptx-tests/src/test/c
 # the driver-API C programs (built with gcc on the GPU machine), their embedded PTX extracted for precompiling
 mkdir -p "$carry/c" "$carry/cptx"
 for n in driver_vectoradd driver_functions driver_kernel_attrs driver_streams driver_stream_ops driver_pointers driver_arrays \
-         driver_memcpy2d driver_graphs driver_graph_nodes driver_graph_more driver_graph_api driver_vmm driver_textures driver_modules driver_legacy driver_texrefs driver_sticky driver_memo driver_stream_order; do
+         driver_memcpy2d driver_graphs driver_graph_nodes driver_graph_more driver_graph_api driver_vmm driver_textures driver_modules driver_legacy driver_texrefs driver_sticky driver_memo driver_stream_order \
+         cuda_backend_copies; do
   cp "ptx-tests/src/test/c/$n.c" "$carry/c/"
   python3 tools/gpu-check/embedded_ptx.py "ptx-tests/src/test/c/$n.c" "$carry/cptx" > /dev/null
 done
