@@ -6,8 +6,8 @@
 #   here:  tools/gpu-check/gpu-check.sh sm_90 device; tools/gpu-check/ggml-host-build-kit.sh make
 #          (.device-mmq 28 MB, .device-carry less its ptx-test cache, programs and ggml source 23 MB, set aside in
 #          .device-carry.aside: with the checkout they fit the 64 MiB carry; carry [".device-carry", ".device-mmq"])
-#   there: bash .device-mmq/ggml-host-build-kit.sh there; LD_PRELOAD=/tmp/zluda-gpu-check/libggml_use_mmq.so \
-#            GGML_PERF="MUL_MAT:120:n=512" bash .device-carry/run.sh ggml-perf
+#   there: bash .device-mmq/ggml-host-build-kit.sh there (it prints the preload's path, in run.sh's scratch folder);
+#          LD_PRELOAD=THAT_PATH GGML_PERF="MUL_MAT:120:n=512" bash .device-carry/run.sh ggml-perf
 set -eu
 case "${1:-}" in
   make)
