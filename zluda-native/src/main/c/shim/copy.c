@@ -28,6 +28,7 @@ struct kept_copy {
 static __thread struct kept_copy *kept;  /* COPY_SLOTS */
 static __thread struct kept_copy offered;
 static __thread int has_offer, ctx_before, stream_before;
+static void forget(void) { kept = NULL; }  /* the thread's table freed as it ends */
 
 static struct kept_copy *slot(int64_t stream, int ptds) {
     return &kept[zluda_mix64((uint64_t)stream ^ (uint64_t)ptds) % COPY_SLOTS];
@@ -62,7 +63,7 @@ void zluda_copy_put(int ptds, const int64_t *a) {
     if (!has_offer) return;
     has_offer = 0;
     if (offered.v[C_STREAM] != a[3] || offered.v[C_PTDS] != ptds) return;
-    if (!kept && !zluda_thread_calloc(COPY_SLOTS, sizeof *kept, (void **)&kept)) return;
+    if (!kept && !(kept = zluda_thread_calloc(COPY_SLOTS, sizeof *kept, forget))) return;
     struct kept_copy *k = slot(a[3], ptds);
     *k = offered;
     k->ctx_epoch = ctx_before;

@@ -38,6 +38,7 @@ struct kept {
 static __thread struct kept *kept;  /* SETS * WAYS */
 static __thread unsigned next_way;  /* the way a full set gives up next */
 static __thread struct kept offered;
+static void forget(void) { kept = NULL; }  /* the thread's table freed as it ends */
 
 static struct kept *set_of(const int64_t *a, int ptds) {
     uint64_t h = zluda_mix64((uint64_t)a[0] ^ zluda_mix64((uint64_t)a[8] ^ (uint64_t)ptds));
@@ -95,7 +96,7 @@ void zluda_launch_put(int ptds, const int64_t *a) {
     if (!has_offer) return;
     has_offer = 0;
     if (offered.v[O_FUNCTION] != a[0] || offered.v[O_STREAM] != a[8] || offered.v[O_PTDS] != ptds) return;
-    if (!kept && !zluda_thread_calloc(SETS * WAYS, sizeof *kept, (void **)&kept)) return;
+    if (!kept && !(kept = zluda_thread_calloc(SETS * WAYS, sizeof *kept, forget))) return;
     struct kept *k = find(a, ptds);  /* this launch's own way, else a free one, else the set's next */
     if (!k) {
         struct kept *set = set_of(a, ptds);

@@ -47,9 +47,9 @@ void zluda_memo_put(int id, const int64_t *args);
 int zluda_launch_get(int ptds, const int64_t *args, CUresult *result);
 void zluda_launch_put(int ptds, const int64_t *args);
 
-/* A zeroed block of count * size bytes for the calling thread, stored in *owner (a thread-local pointer) and freed when
- * the thread ends, *owner then cleared (thread.c); NULL without memory. */
-void *zluda_thread_calloc(size_t count, size_t size, void **owner);
+/* A zeroed block of count * size bytes for the calling thread, freed when the thread ends, after which forget clears
+ * the thread-local pointer that held it (thread.c); NULL without memory. */
+void *zluda_thread_calloc(size_t count, size_t size, void (*forget)(void));
 
 /* Device-to-device copies repeated without the JVM (copy.c), asked by memo.c for cuMemcpyDtoDAsync_v2 (ptds 0) and
  * its _ptsz variant. */
