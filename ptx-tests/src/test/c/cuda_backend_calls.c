@@ -43,6 +43,9 @@ CUresult cuLaunchHostFunc(CUstream, void (*)(void *), void *);
 CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **);
 CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *, CUfunction, int, size_t);
 CUresult cuFuncGetAttribute(int *, int, CUfunction);
+CUresult cuStreamWriteValue32_v2(CUstream, CUdeviceptr, unsigned, unsigned);
+CUresult cuMemsetD8_v2(CUdeviceptr, unsigned char, size_t);
+CUresult cuMemcpyDtoH_v2(void *, CUdeviceptr, size_t);
 #include <time.h>
 
 static void slow_host_function(void *unused) {
@@ -134,6 +137,27 @@ int main(void) {
     CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
+    CHECK(cuGraphExecDestroy(e));
+
+    /* kernels around a stream write (captured work that is not a kernel, as a cuBLAS call is): the executable runs
+       node by node, the write in its turn at every launch (one NVIDIA graph of the kernels alone would leave it out) */
+    CHECK(cuMemsetD8_v2(mem, 0, 1024));
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(launch(a, 1, 32, 42, s));
+    CHECK(cuStreamWriteValue32_v2(s, mem, 0x5eed, 0));
+    CHECK(launch(b, 1, 32, 43, s));
+    CHECK(cuStreamEndCapture(s, &g));
+    CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    unsigned word = 0;
+    CHECK(cuMemcpyDtoH_v2(&word, mem, 4));
+    if (word != 0x5eed) { printf("FAIL: the graph's stream write left 0x%x\n", word); return 1; }
+    CHECK(cuMemsetD8_v2(mem, 0, 4));
+    CHECK(cuGraphLaunch(e, s));  /* and again */
+    CHECK(cuStreamSynchronize(s));
+    CHECK(cuMemcpyDtoH_v2(&word, mem, 4));
+    if (word != 0x5eed) { printf("FAIL: the graph's second launch left 0x%x\n", word); return 1; }
     CHECK(cuGraphExecDestroy(e));
 
     /* arguments are taken at the call: changed right after it returns, the launch still gets the old value */

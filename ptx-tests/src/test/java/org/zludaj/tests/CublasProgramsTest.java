@@ -37,6 +37,22 @@ class CublasProgramsTest {
     }
 
     /**
+     * cuBLAS calls captured in a CUDA graph with a non-blocking stream and the executable launched six times, new inputs
+     * copied in before each, twice without a wait between (c/cublas_graphs.c: ggml's f16 GemmEx, its TF32 Sgemm, a
+     * strided batch): every result exact, as with NVIDIA's libraries on an H200.
+     */
+    @Test
+    void cublasCallsCapturedInAGraphRunAtEveryLaunch(@TempDir Path dir) throws Exception {
+        Path exe = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublas_graphs").toString(),
+                Programs.TESTS.resolve("c/cublas_graphs.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
+                "-lcuda", "-lm"), dir.resolve("cublas_graphs"), dir);
+        Programs.Result r = Programs.withShim(exe, java.util.Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("6 rounds of the captured graph: every result exact"), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublas graphs"), r.toString());
+    }
+
+    /**
      * cuBLASLt's matmul from a plain C program linked with -lcublasLt -lcuda (c/cublaslt_calls.c): layouts, batches,
      * scalars and epilogues against a double reference, and the statuses of misused calls equal to those NVIDIA's
      * cuBLASLt 13.1 gave on an H200 (c/cublaslt_calls.expected), where the same program passes with NVIDIA's library.

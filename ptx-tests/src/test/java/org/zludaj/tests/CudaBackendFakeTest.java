@@ -194,6 +194,11 @@ class CudaBackendFakeTest {
                 "graph destroy 1",
                 "set of 256 words",
                 "launch a grid 1 block 32 shared 0 arg 41",
+                // kernels captured around a stream write: node by node at each of two launches, the write between
+                "launch a grid 1 block 32 shared 0 arg 42",
+                "launch b grid 1 block 32 shared 0 arg 43",
+                "launch a grid 1 block 32 shared 0 arg 42",
+                "launch b grid 1 block 32 shared 0 arg 43",
                 "launch a grid 1 block 32 shared 0 arg 51",
                 "launch a grid 1 block 32 shared 0 arg 52",
                 "cuOccupancyMaxActiveBlocksPerMultiprocessor block=32 shared=0",

@@ -18,6 +18,17 @@ public final class Graph {
     /** CUgraphNodeType values. */
     static final int KERNEL = 0, MEMCPY = 1, MEMSET = 2, HOST = 3, CHILD = 4, EMPTY = 5, EVENT_WAIT = 6, EVENT_RECORD = 7,
             MEM_ALLOC = 10, MEM_FREE = 11;
+    /**
+     * Ours, not NVIDIA's: captured work of another kind that must run in its turn at every launch, above all the CUDA
+     * libraries' (a cuBLAS GEMM; NVIDIA's cuBLAS captures kernels, so the application is told KERNEL: {@link #reportedType}).
+     * Never a plain kernel launch: an executable that holds one runs node by node, not as one backend sequence.
+     */
+    static final int OPERATION = 100;
+
+    /** The CUgraphNodeType an application is told for a node of {@code type}. */
+    static int reportedType(int type) {
+        return type == OPERATION ? KERNEL : type;
+    }
 
     /**
      * A kernel node's parameters, as cuGraphKernelNodeGetParams returns them (args: the node's copy); cooperative: a
@@ -201,12 +212,19 @@ public final class Graph {
     }
 
     /** The node type of a captured operation, from its description. */
-    private static int typeOf(String kind) {
+    /**
+     * The node type of captured work by its kind: EMPTY only for what does nothing but order (a wait for an event, a
+     * prefetch or attachment hint); other work (a library's call, a batch of memory operations) runs at every launch.
+     */
+    static int typeOf(String kind) {
         if (kind.startsWith("kernel")) return KERNEL;
         if (kind.contains("Memcpy")) return MEMCPY;
         if (kind.contains("Memset")) return MEMSET;
         if (kind.startsWith("host")) return HOST;
-        return EMPTY;
+        return switch (kind) {
+            case "cuStreamWaitEvent", "cuStreamAttachMemAsync", "cuMemPrefetchAsync", "cuGraphUpload" -> EMPTY;
+            default -> OPERATION;
+        };
     }
 
     /** Stream capture: the operation depends on the capturing stream's current dependencies. */

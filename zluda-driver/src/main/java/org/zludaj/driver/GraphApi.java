@@ -272,7 +272,7 @@ final class GraphApi implements CuGraphApi {
 
     @Override
     public int cuGraphNodeGetType(long hNode, long type) {
-        return Api.call("cuGraphNodeGetType", () -> Mem.putInt(type, d.handles.get(hNode, Graph.Node.class).work.type, "type"));
+        return Api.call("cuGraphNodeGetType", () -> Mem.putInt(type, Graph.reportedType(d.handles.get(hNode, Graph.Node.class).work.type), "type"));
     }
 
     private int addDependencies(long hGraph, long from, long to, long count) {
