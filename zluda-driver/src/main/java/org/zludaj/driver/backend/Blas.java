@@ -77,7 +77,19 @@ public interface Blas {
      */
     record Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
                 long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
-                boolean pointerArrays, int scalarType, boolean wide) {}
+                boolean pointerArrays, int scalarType, boolean wide, boolean tf32) {
+        /**
+         * tf32: single-precision products the application let cuBLAS compute on TF32 tensor cores (the handle's
+         * CUBLAS_TF32_TENSOR_OP_MATH, or CUBLAS_COMPUTE_32F_FAST_TF32): NVIDIA's cuBLAS is asked for the same; the host's
+         * and AMD's BLAS compute in full f32 (RDNA has no TF32), which is more accurate.
+         */
+        public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
+                    long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
+                    boolean pointerArrays, int scalarType, boolean wide) {
+            this(transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC,
+                    batch, pointerArrays, scalarType, wide, false);
+        }
+    }
 
     void gemm(Gemm g, long queue) throws CudaException;
 

@@ -152,10 +152,11 @@ final class NvidiaCublas extends RuntimeBlas {
         backend.copy(dst, src, bytes);
     }
 
-    /** The cublasComputeType_t of a checked GEMM. */
+    /** The cublasComputeType_t of a checked GEMM (32F_FAST_TF32 where the application allowed TF32: {@link Gemm#tf32}). */
     static int computeType(Gemm g) {
         if (g.wide()) return g.atype() == R_8I ? 72 : 70;  // 32I, 64F
-        return g.scalarType() == R_16F ? 64 : 68;         // 16F, 32F
+        if (g.scalarType() == R_16F) return 64;            // 16F
+        return g.tf32() ? 77 : 68;                         // 32F_FAST_TF32, 32F
     }
 
     /** Whether a GEMM's sizes fit cuBLAS's 32-bit entry points (those applications call: the _64 ones cost more a call). */
