@@ -30,6 +30,7 @@
 #                                            GGML_GPT2_TYPE f16|q8_0|q4_0)
 #   bash .device-carry/run.sh ggml-gpt2-steady GPT-2's generation and prompt ms per token without the first evaluation's cost
 #   bash .device-carry/run.sh ggml-gpt2-text   a tiny GPT-2's greedy text: CPU backend, native, ours (GGML_GPT2_TEXT)
+#   bash .device-carry/run.sh ggml-gpt2-calls  each call GPT-2's generation makes, timed both ways (bench/call_timer.c)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
@@ -96,7 +97,7 @@ cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py tools/gpu-check/fuzz
 # the cuBLAS programs and benchmark: built there against NVIDIA's cuBLAS, run natively and through ours (cuda backend,
 # NVIDIA's cuBLAS underneath in the driver's namespace)
 mkdir -p "$carry/cublas"
-cp ptx-tests/src/test/c/cublas_calls.c ptx-tests/src/test/c/cublaslt_calls.c bench/cublas_bench.c "$carry/cublas/"
+cp ptx-tests/src/test/c/cublas_calls.c ptx-tests/src/test/c/cublaslt_calls.c ptx-tests/src/test/c/cublas_graphs.c bench/cublas_bench.c "$carry/cublas/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
 # driver_modules.c links two of its PTX modules at run time (cuLinkComplete): the linked module too
@@ -106,7 +107,7 @@ rm "$carry/cptx/driver_modules_1.ptx"  # not a module by itself (it calls into t
 # (kernels our compiler cannot build for the GPU yet fail here and show as mismatches in the table)
 # the instruction forms (run.sh forms), the first GPU_CHECK_CORPUS kernels of the differential corpus (run.sh
 # corpus-ours) and the driver-overhead and graph benchmarks (run.sh overhead, graph-once): generated again there, compiled here
-cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c bench/graph_once.c bench/driver_bench.h "$carry/"  # the corpus travels with the repo
+cp tools/gpu-check/forms_ptx.py bench/driver_overhead.c bench/graph_once.c bench/driver_bench.h bench/call_timer.c "$carry/"  # the corpus travels with the repo
 python3 tools/gpu-check/forms_ptx.py "$carry/forms" 300000 4 > /dev/null
 mkdir -p "$carry/corpus"; python3 tools/gpu-check/fuzz_ptx.py "$carry/corpus" "${GPU_CHECK_CORPUS:-2000}" 1 > /dev/null
 python3 tools/gpu-check/embedded_ptx.py bench/driver_overhead.c "$carry/cptx" > /dev/null
@@ -206,7 +207,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-gpt2-text|-gpt2-steady|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-gpt2-text|-gpt2-steady|-gpt2-calls|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   # GGML_BUILD=default: the build of llama.cpp's default options (MMQ on, no FORCE_CUBLAS) that 'ggml-device-kit.sh
   # there' makes with GGML_DEFAULT_BUILD=1 (its device code is the same PTX: ggml-prep's cache serves both)
   g=$scratch/ggml-build; [ "${GGML_BUILD:-}" = default ] && g=$scratch/ggml-build-default
@@ -456,6 +457,62 @@ PY
 print('%-6s %-8s %12.1f %12.1f %12.1f %12.1f %14.3f %14.3f' % (t, w, a, b, c, d, (b - a) / 224, (d - c) / 384))" "$type" "$who" "$g32" "$g256" "$q128" "$q512"
         done
       done; } 2>&1 | tee "$out/ggml-gpt2-steady.md"
+    exit 0
+  fi
+  if [ "$1" = ggml-gpt2-calls ]; then  # 'run.sh ggml-gpt2-calls': where a generated token's time goes, natively and
+    # through ZLUDA-J: each call ggml makes timed by bench/call_timer.c (preloaded), GPT-2 124M generating 32 and 256
+    # tokens after a one-token prompt (per token: the difference / 224, without the process's first evaluation), per
+    # weight type of GGML_GPT2_TYPES (q4_0 f16); then ours once more with ZLUDA_PROFILE=calls (what entered the JVM)
+    gcc -O2 -shared -fPIC -o "$scratch/libcall_timer.so" "$here/call_timer.c" -ldl
+    { echo "GPT-2 124M (random weights), gpt-2-backend -ngl 1 -p H: per generated token, (256 tokens - 32) / 224, each call timed (bench/call_timer.c)"
+      for type in ${GGML_GPT2_TYPES:-q4_0 f16}; do
+        python3 "$here/ggml/gpt2-random-model.py" --type "$type" "$scratch/gpt2.bin" > /dev/null
+        for who in nat oursg; do
+          for n in 32 256; do
+            rm -f "$logs/calls.$type.$who.$n"
+            $who env LD_PRELOAD="$scratch/libcall_timer.so" CALL_TIMER_OUT="$logs/calls.$type.$who.$n" timeout 300 "$g/bin/gpt-2-backend" \
+              -m "$scratch/gpt2.bin" -p H -n "$n" -ngl 1 -s 1 --top_k 1 > "$logs/gpt2.calls.$type.$who.$n" 2>&1
+          done
+        done
+        python3 - "$type" "$logs/calls.$type" "$logs/gpt2.calls.$type" <<'PY'
+import re, sys
+def table(path):  # function -> (calls, total ms, p50 us, p90 us, gap ms); the time outside -> (0, ms, 0, 0, 0)
+    rows = {}
+    try:
+        for line in open(path, errors="replace"):
+            m = re.match(r"call_timer: (\S+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+[0-9.]+\s+([0-9.]+)", line)
+            if m: rows[m.group(1)] = tuple(float(x) for x in m.groups()[1:])
+            m = re.match(r"call_timer: outside the timed calls\s+([0-9.]+)", line)
+            if m: rows["(outside them)"] = (0, float(m.group(1)), 0, 0, 0)
+    except OSError:
+        pass
+    return rows
+def predict(path):
+    m = re.search(r"predict time =\s*([0-9.]+) ms", open(path, errors="replace").read())
+    return float(m.group(1)) if m else float("nan")
+t, calls, logs = sys.argv[1:4]
+runs = {(w, n): table("%s.%s.%d" % (calls, w, n)) for w in ("nat", "oursg") for n in (32, 256)}
+per = {w: (predict("%s.%s.256" % (logs, w)) - predict("%s.%s.32" % (logs, w))) / 224 for w in ("nat", "oursg")}
+print("%s weights: ms per token natively %.3f, ours %.3f" % (t, per["nat"], per["oursg"]))
+print("  %-28s | %-38s | %-38s" % ("per token", "native", "ours"))
+print("  %-28s | %7s %9s %9s %11s | %7s %9s %9s %11s" % ("function", "calls", "us calls", "us gaps", "p50/p90 us", "calls", "us calls", "us gaps", "p50/p90 us"))
+names = []
+for r in runs.values():
+    names += [n for n in r if n not in names]
+for name in names:
+    cells = []
+    for w in ("nat", "oursg"):
+        a, b = runs[(w, 32)].get(name), runs[(w, 256)].get(name)
+        if not a or not b:
+            cells.append("%7s %9s %9s %11s" % ("-", "-", "-", "-")); continue
+        d = [(y - x) / 224 for x, y in zip(a, b)]
+        cells.append("%7.1f %9.1f %9.1f %11s" % (d[0], d[1] * 1000, d[4] * 1000, "%.1f/%.1f" % (b[2], b[3]) if b[0] else ""))
+    print("  %-28s | %s | %s" % (name, cells[0], cells[1]))
+PY
+        echo "  ZLUDA_PROFILE=calls, ours, 256 tokens:"
+        oursg env ZLUDA_PROFILE=calls timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p H -n 256 -ngl 1 -s 1 --top_k 1 \
+          2>&1 | sed 's/.*\(ZLUDA-J calls (ZLUDA_PROFILE\)/\1/' | sed -n '/^ZLUDA-J calls/,/took over/p' | head -24 | sed 's/^/    /'
+      done; } 2>&1 | tee "$out/ggml-gpt2-calls.md"
     exit 0
   fi
   if [ "$1" = ggml-gpt2-text ]; then  # 'run.sh ggml-gpt2-text': a tiny random GPT-2's greedy text on ggml's CPU backend,
@@ -716,7 +773,7 @@ runall "$out/ours_ptx.txt" env ZLUDA_LOG=debug ZLUDA_BACKEND=cuda ZLUDA_JAVA_HOM
 for c in "$here"/c/*.c; do  # linked with NVIDIA's libcuda.so.1 by path; ours replaces it through LD_LIBRARY_PATH
   gcc -O1 -o "$scratch/bin/$(basename "$c" .c)" "$c" "$nvlib" -lpthread
 done
-for c in cublas_calls cublaslt_calls; do  # NVIDIA's cuBLAS by RUNPATH natively; ours first through LD_LIBRARY_PATH
+for c in cublas_calls cublaslt_calls cublas_graphs; do  # NVIDIA's cuBLAS by RUNPATH natively; ours first through LD_LIBRARY_PATH
   gcc -O1 -o "$scratch/bin/$c" "$here/cublas/$c.c" -L"$cublasdir" -l:libcublas.so.13 -l:libcublasLt.so.13 "$nvlib" -lm \
     -Wl,-rpath,"$cublasdir"
 done
@@ -727,7 +784,7 @@ progs=("$here"/bin/* "$scratch"/bin/*)
 [ "${1:-}" = ptx ] && progs=()  # 'run.sh ptx': the ptx-tests and the cuBLAS benchmark only (a shorter call)
 for p in "${progs[@]}"; do
   n=$(basename "$p"); args=; [ "$n" = printf ] && args=sync
-  case $n in cub_segmented_sort*) args=16395 ;; esac  # the row length of ggml's TOP_K case that failed on the GPU
+  case $n in cub_segmented_sort*) args=16395 ;; cublas_graphs) args=4096 ;; esac  # cublas_graphs: and the time of a 4096^3 f16 GEMM replayed  # the row length of ggml's TOP_K case that failed on the GPU
   (cd "$scratch" && LD_LIBRARY_PATH="$cublasdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" timeout 60 "$p" $args > "$out/programs/$n.native" 2>&1
    echo "exit $?" >> "$out/programs/$n.native")
   (cd "$scratch" && ours timeout 120 "$p" $args > "$out/programs/$n.ours" 2>&1; echo "exit $?" >> "$out/programs/$n.ours")
