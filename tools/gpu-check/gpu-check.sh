@@ -31,6 +31,7 @@
 #   bash .device-carry/run.sh ggml-gpt2-steady GPT-2's generation and prompt ms per token without the first evaluation's cost
 #   bash .device-carry/run.sh ggml-gpt2-text   a tiny GPT-2's greedy text: CPU backend, native, ours (GGML_GPT2_TEXT)
 #   bash .device-carry/run.sh ggml-gpt2-calls  each call GPT-2's generation makes, timed both ways (bench/call_timer.c)
+#   bash .device-carry/run.sh cublas-graphs [N]  cuBLAS captured in a graph and replayed, both ways (c/cublas_graphs.c)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
@@ -599,6 +600,13 @@ if [ "${1:-}" = dirs ]; then  # 'run.sh dirs DIR [CACHE_TGZ]': DIR's test folder
   [ -n "${3:-}" ] && tar -C "$scratch/cache" --strip-components=1 -xzf "$3"
   cd "$2" && runall "$out/dirs.native" "$scratch/ptxrun" && runall "$out/dirs.ours" "${ours_env[@]}" "$scratch/ptxrun"
   python3 "$here/fuzz_corpus.py" classify "$out/dirs.native" "$out/dirs.ours"
+  exit 0
+fi
+if [ "${1:-}" = cublas-graphs ]; then  # 'run.sh cublas-graphs [N]': c/cublas_graphs.c natively and through ZLUDA-J (cuBLAS
+  # captured in a graph and replayed; then an N^3 f16 GEMM, 4096 by default, replayed and called directly: us each)
+  gcc -O1 -o "$scratch/bin/cublas_graphs" "$here/cublas/cublas_graphs.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -lm -Wl,-rpath,"$cublasdir"
+  echo "native:"; (cd "$scratch" && timeout 60 ./bin/cublas_graphs "${2:-4096}"); echo "exit $?"
+  echo "ours:"; (cd "$scratch" && ours timeout 120 ./bin/cublas_graphs "${2:-4096}"); echo "exit $?"
   exit 0
 fi
 if [ "${1:-}" = repeat ]; then  # 'run.sh repeat PROGRAM [N]': c/PROGRAM.c once natively, N times (8) through ZLUDA-J with

@@ -205,6 +205,27 @@ int main(int argc, char **argv) {
             }
         }
         printf("f16 GEMM %d x %d x %d: %.1f us per graph launch, %.1f us per direct call\n", n, n, n, us[0], us[1]);
+        /* an f32 Sgemm under the handle's TF32_TENSOR_OP_MATH (llama.cpp's f32 path): on tensor cores where TF32 is */
+        CUdeviceptr xf, yf, zf;
+        CHECK(cuMemAlloc_v2(&xf, (size_t)n * n * 4));
+        CHECK(cuMemAlloc_v2(&yf, (size_t)n * n * 4));
+        CHECK(cuMemAlloc_v2(&zf, (size_t)n * n * 4));
+        CHECK(cuMemsetD8Async(xf, 0, (size_t)n * n * 4, s));
+        CHECK(cuMemsetD8Async(yf, 0, (size_t)n * n * 4, s));
+        double sg = 0;
+        for (int warm = 0; warm < 2; warm++) {
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            for (int i = 0; i < 10; i++)
+                CHECK(cublasSgemm_v2(h, OP_T, OP_N, n, n, n, &one, (const float *)xf, n, (const float *)yf, n, &zero, (float *)zf, n));
+            CHECK(cuStreamSynchronize(s));
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            sg = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / 1e3 / 10;
+        }
+        printf("f32 Sgemm %d x %d x %d under TF32_TENSOR_OP_MATH: %.1f us per call\n", n, n, n, sg);
+        CHECK(cuMemFree_v2(xf));
+        CHECK(cuMemFree_v2(yf));
+        CHECK(cuMemFree_v2(zf));
         CHECK(cuGraphExecDestroy(e2));
         CHECK(cuGraphDestroy(g2));
     }
