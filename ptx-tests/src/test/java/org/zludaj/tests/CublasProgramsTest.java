@@ -100,6 +100,25 @@ class CublasProgramsTest {
     }
 
     /**
+     * A cuBLAS call captured in a CUDA graph as an application sees it through cudart (cuda/cublas_graph_nodes.cu, the
+     * walk llama.cpp's 2024 graph code made): the program's kernel nodes give their parameters (their function is the
+     * kernel's stub: cudart finds it by the v2 parameters' CUkernel), the cuBLAS node is a kernel node whose parameters
+     * cudart answers with cudaErrorInvalidDeviceFunction, as NVIDIA's cuBLAS kernels; a kernel node's argument changed in
+     * the executable takes effect, the GEMM runs at both launches.
+     */
+    @Test
+    void aGraphsCublasNodeLooksAsNvidiasThroughCudart(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path exe = Programs.nvcc(dir, "cublas_graph_nodes.cu", "cublas_graph_nodes", "-arch=compute_86", "-L" + Programs.DIST.resolve("lib"),
+                "-l:libcublas.so.13");
+        Programs.Result r = Programs.withShim(exe, java.util.Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("node 0: kernel, cudaGraphKernelNodeGetParams: cudaSuccess (fill)"), r.toString());
+        assertTrue(r.stdout().contains("node 2: kernel, cudaGraphKernelNodeGetParams: cudaErrorInvalidDeviceFunction"), r.toString());
+        assertTrue(r.stdout().contains("PASS: cublas graph nodes (2 kernel nodes of the program, 1 of cuBLAS)"), r.toString());
+    }
+
+    /**
      * Every function of the declaration sources (all that NVIDIA's libcublas.so.13 and libcublasLt.so.13 export) is
      * exported by each file we build, with the file's soname as its symbol version, as NVIDIA's are.
      */

@@ -20,6 +20,11 @@ final class GraphApi implements CuGraphApi {
     private final Driver d;
     private final StreamApi streams;
     private final GraphWork works;
+    /** The function a captured library call's node answers with (made at first need): no kernel of the application's. */
+    private long libraryFunction;
+
+    /** What the handle {@link #libraryFunction} names. */
+    static final class LibraryFunction {}
 
     GraphApi(Driver d) {
         this.d = d;
@@ -322,6 +327,15 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphKernelNodeGetParams", () -> {
             Graph.Node node = d.handles.get(hNode, Graph.Node.class);
             Graph.KernelParams k = node.work.kernel;
+            if (k == null && node.work.type == Graph.OPERATION) {
+                // a captured library call, which NVIDIA's cuBLAS makes kernels of: a function that is none of the
+                // application's kernels, one block of one thread (cudart answers cudaErrorInvalidDeviceFunction for
+                // it, as for NVIDIA's cuBLAS kernels, which llama.cpp's graph code expected)
+                synchronized (this) {
+                    if (libraryFunction == 0) libraryFunction = d.handles.add(new LibraryFunction());
+                }
+                k = new Graph.KernelParams(libraryFunction, 1, 1, 1, 1, 1, 1, 0, 0, false);
+            }
             if (k == null) throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "not a kernel node made by cuGraphAddKernelNode");
             Mem.nonNull(p, "nodeParams");
             HostRuntime.write(p, new byte[v2 ? 72 : 56], 0, v2 ? 72 : 56);
@@ -333,6 +347,11 @@ final class GraphApi implements CuGraphApi {
             }
             HostRuntime.putInt(p + 32, k.shared());
             HostRuntime.putLong(p + 40, k.args());
+            if (v2) {  // kern (a CUkernel is its own CUfunction here: cudart finds its kernel's entry by it) and ctx
+                HostRuntime.putLong(p + 56, k.function());
+                Context c = d.current();
+                HostRuntime.putLong(p + 64, c == null ? 0 : c.handle);
+            }
         });
     }
 
