@@ -218,6 +218,31 @@ class CudaBackendFakeTest {
     }
 
     /**
+     * A module's second load in another process adds nothing to the compile cache: parsed whole at its first load (a
+     * small module), its variables unit was stored under its model's key only, and the next process, which reads the
+     * marked module only declared, parsed the variables again to find it; it is stored under its text's key too now.
+     */
+    @Test
+    void aModulesSecondProcessFindsEverythingInTheCache(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result first = overFake(dir, "cuda_backend_calls", log, Map.of("ZLUDA_LOG", "debug"));
+        assertEquals(0, first.exit(), first.toString());
+        assertTrue(first.stderr().contains("(parsed whole)"), first.stderr());
+        long entries = cacheEntries(dir.resolve("cache"));
+        Programs.Result second = overFake(dir, "cuda_backend_calls", log, Map.of("ZLUDA_LOG", "debug"));
+        assertEquals(0, second.exit(), second.toString());
+        assertTrue(second.stderr().contains("(indexed, variables declared)"), second.stderr());
+        assertFalse(second.stderr().contains("compiled "), second.stderr());
+        assertEquals(entries, cacheEntries(dir.resolve("cache")), second.stderr());
+    }
+
+    private static long cacheEntries(Path cache) throws java.io.IOException {
+        try (var files = Files.walk(cache)) {
+            return files.filter(f -> f.getFileName().toString().matches("[0-9a-f]{64}")).count();
+        }
+    }
+
+    /**
      * c/driver_sticky.c on the cuda backend: a kernel fault that NVIDIA's driver reports at the next synchronization
      * (the fake's kernel "fault") becomes the context's sticky error, so the synchronization after it and every call
      * that uses the context answer 719, as NVIDIA's driver does (its answers up to the reset are the program's check).

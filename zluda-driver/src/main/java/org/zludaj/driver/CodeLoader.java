@@ -139,8 +139,9 @@ final class CodeLoader {
             PtxModule whole = whole(r, candidates, origin);
             return new Library(whole, d.backend.load(0, whole), module);
         }
-        Backend.Program program = r.variables() != null ? d.backend.load(0, r.variables())
-                : d.backend.loadVariables(0, r.declarations(), r.index().variablesText(), () -> variables(r, origin, d.variableUnits));
+        // parsed or not, the variables unit is loaded by its text: a module parsed whole at its first load is found by its
+        // text at the next (marked, it is then only declared), without parsing its variables again
+        Backend.Program program = d.backend.loadVariables(0, r.declarations(), r.index().variablesText(), () -> variables(r, origin, d.variableUnits));
         Library lib = new Library(r.declarations(), program, module, r.index(), r.parsed(), d.backend, origin);
         if (LOG.isDebugEnabled())
             LOG.debug("{}: {} KB of PTX read ({}) in {} ms, its variables loaded in {} ms", origin, candidates.get(0).length() >> 10,
