@@ -218,6 +218,54 @@ class CudaBackendFakeTest {
     }
 
     /**
+     * ZLUDA-J's cuBLAS on the cuda backend over fakes of NVIDIA's driver and cuBLAS (c/fake_nvidia.c with
+     * c/fake_nvidia_exports.c, c/fake_cublas.c as libcublas.so.13 and libcublasLt.so.13 under ZLUDA_NVIDIA_CUBLAS):
+     * c/cuda_backend_cublas.c's GEMMs reach NVIDIA's library as asked, an f32 product under the handle's
+     * CUBLAS_TF32_TENSOR_OP_MATH (llama.cpp's) or with CUBLAS_COMPUTE_32F_FAST_TF32 as compute type 77 (TF32 tensor
+     * cores), otherwise 68; a cuBLAS call captured between two kernels runs in its turn at both launches of the graph.
+     */
+    @Test
+    void cublasCallsReachNvidiasCublasAsAskedAndRunInReplayedGraphs(@TempDir Path dir) throws Exception {
+        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
+                Programs.TESTS.resolve("c/fake_nvidia.c").toString(), Programs.TESTS.resolve("c/fake_nvidia_exports.c").toString()),
+                dir.resolve("libfake_nvidia.so"), dir);
+        Path blas = Files.createDirectories(dir.resolve("nvidia-cublas"));
+        Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", blas.resolve("libcublas.so.13").toString(),
+                Programs.TESTS.resolve("c/fake_cublas.c").toString()), blas.resolve("libcublas.so.13"), dir);
+        Files.copy(blas.resolve("libcublas.so.13"), blas.resolve("libcublasLt.so.13"));
+        Path program = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cuda_backend_cublas").toString(),
+                Programs.TESTS.resolve("c/cuda_backend_cublas.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
+                "-lcuda"), dir.resolve("cuda_backend_cublas"), dir);
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+                "ZLUDA_NVIDIA_CUBLAS", blas.toString(), "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cuda backend cublas"), r.toString());
+        List<String> calls = Files.readAllLines(log);
+        String tn = "cublasGemmEx TN m 16 n 8 k 32 types ";
+        assertEquals(List.of(
+                tn + "0 0 0 compute 68 on a stream"), arguments(calls, "Sgemm, default math", "Sgemm, TF32 tensor op math").stream()
+                .filter(l -> l.startsWith("cublas")).toList(), String.join("\n", calls));
+        assertEquals(List.of(tn + "0 0 0 compute 77 on a stream"),
+                arguments(calls, "Sgemm, TF32 tensor op math", "GemmEx f32 compute 32F, f16 compute 16F, f16 in 32F strided batch; pedantic 32F, fast TF32 under default math"),
+                String.join("\n", calls));
+        assertEquals(List.of(
+                tn + "0 0 0 compute 77 on a stream",  // compute 32F under TF32 math
+                tn + "2 2 2 compute 64 on a stream",  // f16, compute 16F (ggml's f16 product)
+                "cublasGemmStridedBatchedEx TN m 16 n 8 k 32 batch 3 types 2 2 0 compute 68 on a stream",  // f16 inputs: no TF32
+                tn + "0 0 0 compute 68 on a stream",  // the pedantic compute type under default math
+                tn + "0 0 0 compute 77 on a stream"), // CUBLAS_COMPUTE_32F_FAST_TF32 under default math
+                arguments(calls, "GemmEx f32 compute 32F, f16 compute 16F, f16 in 32F strided batch; pedantic 32F, fast TF32 under default math",
+                        "captured: a, Sgemm (TF32 math), b; launched twice"), String.join("\n", calls));
+        List<String> once = List.of("launch a grid 1 block 32 shared 0 arg 91", tn + "0 0 0 compute 77 on a stream",
+                "launch b grid 1 block 32 shared 0 arg 92");
+        List<String> twice = new java.util.ArrayList<>(once);
+        twice.addAll(once);
+        assertEquals(twice, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched twice", "end"), String.join("\n", calls));
+        assertFalse(calls.stream().anyMatch(l -> l.startsWith("cublasSetMathMode")), "the compute type carries TF32, not NVIDIA's math mode");
+    }
+
+    /**
      * A module's second load in another process adds nothing to the compile cache: parsed whole at its first load (a
      * small module), its variables unit was stored under its model's key only, and the next process, which reads the
      * marked module only declared, parsed the variables again to find it; it is stored under its text's key too now.
