@@ -16,9 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CublasProgramsTest {
     static Path build(Path dir) throws Exception {
-        return Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublas_calls").toString(),
-                Programs.TESTS.resolve("c/cublas_calls.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
-                "-lcuda", "-lm"), dir.resolve("cublas_calls"), dir);
+        return build(dir, "cublas_calls", "libcublas.so.13");
+    }
+
+    /** c/NAME.c built against the distribution's {@code library} and libcuda. */
+    private static Path build(Path dir, String name, String library) throws Exception {
+        return Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve(name).toString(), Programs.TESTS.resolve("c/" + name + ".c").toString(),
+                "-L" + Programs.DIST.resolve("lib"), "-l:" + library, "-lcuda", "-lm"), dir.resolve(name), dir);
     }
 
     private static String misuse(String text) {
@@ -43,9 +47,7 @@ class CublasProgramsTest {
      */
     @Test
     void cublasCallsCapturedInAGraphRunAtEveryLaunch(@TempDir Path dir) throws Exception {
-        Path exe = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublas_graphs").toString(),
-                Programs.TESTS.resolve("c/cublas_graphs.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
-                "-lcuda", "-lm"), dir.resolve("cublas_graphs"), dir);
+        Path exe = build(dir, "cublas_graphs", "libcublas.so.13");
         Programs.Result r = Programs.withShim(exe, java.util.Map.of());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("6 rounds of the captured graph: every result exact"), r.toString());
@@ -59,9 +61,7 @@ class CublasProgramsTest {
      */
     @Test
     void cublasLtMatmulMatchesTheReferenceAndNvidiasStatuses(@TempDir Path dir) throws Exception {
-        Path exe = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cublaslt_calls").toString(),
-                Programs.TESTS.resolve("c/cublaslt_calls.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublasLt.so.13",
-                "-lcuda", "-lm"), dir.resolve("cublaslt_calls"), dir);
+        Path exe = build(dir, "cublaslt_calls", "libcublasLt.so.13");
         Programs.Result r = Programs.withShim(exe, java.util.Map.of());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: cublaslt"), r.toString());
