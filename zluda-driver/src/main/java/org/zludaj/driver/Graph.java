@@ -211,7 +211,6 @@ public final class Graph {
         return out;
     }
 
-    /** The node type of a captured operation, from its description. */
     /**
      * The node type of captured work by its kind: EMPTY only for what does nothing but order (a wait for an event, a
      * prefetch or attachment hint); other work (a library's call, a batch of memory operations) runs at every launch.
