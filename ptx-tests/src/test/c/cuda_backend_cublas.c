@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 typedef int CUresult;
-typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUgraph, *CUgraphExec;
+typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUgraph, *CUgraphExec, *CUgraphNode;
 typedef unsigned long long CUdeviceptr;
 CUresult cuInit(unsigned);
 CUresult cuDevicePrimaryCtxRetain(CUcontext *, int);
@@ -26,6 +26,9 @@ CUresult cuGraphLaunch(CUgraphExec, CUstream);
 CUresult cuGraphExecDestroy(CUgraphExec);
 CUresult cuGraphDestroy(CUgraph);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
+CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
+CUresult cuGraphNodeGetType(CUgraphNode, int *);
+CUresult cuGraphNodeSetEnabled(CUgraphExec, CUgraphNode, unsigned);
 
 typedef struct cublasContext *cublasHandle_t;
 int cublasCreate_v2(cublasHandle_t *);
@@ -108,6 +111,21 @@ int main(void) {
     CHECK(cuStreamEndCapture(s, &g));
     CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
     CHECK(cuGraphLaunch(e, s));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    /* the cuBLAS call's node is a kernel node to the application (NVIDIA's cuBLAS captures kernels), and like one it
+       can be disabled in the executable, then enabled again */
+    CUgraphNode nodes[3];
+    size_t count = 3;
+    int type = -1;
+    CHECK(cuGraphGetNodes(g, nodes, &count));
+    if (count != 3) { printf("FAIL: %zu nodes\n", count); return 1; }
+    CHECK(cuGraphNodeGetType(nodes[1], &type));
+    if (type != 0) { printf("FAIL: the cuBLAS node's type is %d, not CU_GRAPH_NODE_TYPE_KERNEL\n", type); return 1; }
+    note("the cuBLAS node disabled, then enabled: launched once each way");
+    CHECK(cuGraphNodeSetEnabled(e, nodes[1], 0));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuGraphNodeSetEnabled(e, nodes[1], 1));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
     CHECK(cuGraphExecDestroy(e));

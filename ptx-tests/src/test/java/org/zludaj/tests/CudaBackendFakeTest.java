@@ -222,7 +222,8 @@ class CudaBackendFakeTest {
      * c/fake_nvidia_exports.c, c/fake_cublas.c as libcublas.so.13 and libcublasLt.so.13 under ZLUDA_NVIDIA_CUBLAS):
      * c/cuda_backend_cublas.c's GEMMs reach NVIDIA's library as asked, an f32 product under the handle's
      * CUBLAS_TF32_TENSOR_OP_MATH (llama.cpp's) or with CUBLAS_COMPUTE_32F_FAST_TF32 as compute type 77 (TF32 tensor
-     * cores), otherwise 68; a cuBLAS call captured between two kernels runs in its turn at both launches of the graph.
+     * cores), otherwise 68; a cuBLAS call captured between two kernels runs in its turn at both launches of the graph;
+     * its node is a kernel node to the application, which can disable it in the executable and enable it again.
      */
     @Test
     void cublasCallsReachNvidiasCublasAsAskedAndRunInReplayedGraphs(@TempDir Path dir) throws Exception {
@@ -261,7 +262,14 @@ class CudaBackendFakeTest {
                 "launch b grid 1 block 32 shared 0 arg 92");
         List<String> twice = new java.util.ArrayList<>(once);
         twice.addAll(once);
-        assertEquals(twice, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched twice", "end"), String.join("\n", calls));
+        assertEquals(twice, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched twice",
+                "the cuBLAS node disabled, then enabled: launched once each way"), String.join("\n", calls));
+        // disabled: the executable's nodes are then kernels only, one NVIDIA graph of a and b; enabled again: that graph
+        // goes and the executable runs node by node, the GEMM between the kernels
+        List<String> without = new java.util.ArrayList<>(List.of("graph node a grid 1 block 32 shared 0 arg 91 deps 0",
+                "graph node b grid 1 block 32 shared 0 arg 92 deps 1", "graph instantiate 1 of 2 nodes", "graph launch 1", "graph destroy 1"));
+        without.addAll(once);
+        assertEquals(without, arguments(calls, "the cuBLAS node disabled, then enabled: launched once each way", "end"), String.join("\n", calls));
         assertFalse(calls.stream().anyMatch(l -> l.startsWith("cublasSetMathMode")), "the compute type carries TF32, not NVIDIA's math mode");
     }
 

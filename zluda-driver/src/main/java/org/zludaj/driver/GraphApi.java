@@ -665,7 +665,7 @@ final class GraphApi implements CuGraphApi {
         return Api.call("cuGraphNodeSetEnabled", () -> {
             Graph.Exec e = d.handles.get(hExec, Graph.Exec.class);
             Graph.Node n = node(hNode);
-            int type = n.work.type;
+            int type = Graph.reportedType(n.work.type);  // a library call's node is a kernel node to the application
             if (type != Graph.KERNEL && type != Graph.MEMSET && type != Graph.MEMCPY)
                 throw new CudaException(CuResult.CUDA_ERROR_INVALID_VALUE, "only kernel, memset and memcpy nodes can be disabled");
             e.enable(n, isEnabled != 0);
