@@ -29,6 +29,8 @@ CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
 CUresult cuGraphGetNodes(CUgraph, CUgraphNode *, size_t *);
 CUresult cuGraphNodeGetType(CUgraphNode, int *);
 CUresult cuGraphNodeSetEnabled(CUgraphExec, CUgraphNode, unsigned);
+typedef struct { int result; CUgraphNode errorNode, errorFromNode; } CUgraphExecUpdateResultInfo;
+CUresult cuGraphExecUpdate_v2(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
 
 typedef struct cublasContext *cublasHandle_t;
 int cublasCreate_v2(cublasHandle_t *);
@@ -128,7 +130,22 @@ int main(void) {
     CHECK(cuGraphNodeSetEnabled(e, nodes[1], 1));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
+
+    /* captured again with other arguments (as ggml does when a token's addresses change) and the executable updated:
+       the next launch runs the new GEMM and the new kernel argument */
+    note("captured again (m 24, b's argument 93), executable updated, launched");
+    CUgraph g2;
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(launch(a, 91, s));
+    CHECK(cublasSgemm_v2(h, 1, 0, 24, 8, 32, &one, (const float *)A, 32, (const float *)B, 32, &zero, (float *)C, 24));
+    CHECK(launch(b, 93, s));
+    CHECK(cuStreamEndCapture(s, &g2));
+    CUgraphExecUpdateResultInfo info;
+    CHECK(cuGraphExecUpdate_v2(e, g2, &info));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
     CHECK(cuGraphExecDestroy(e));
+    CHECK(cuGraphDestroy(g2));
     CHECK(cuGraphDestroy(g));
     CHECK(cublasDestroy_v2(h));
     note("end");

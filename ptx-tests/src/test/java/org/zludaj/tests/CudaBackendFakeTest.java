@@ -223,7 +223,8 @@ class CudaBackendFakeTest {
      * c/cuda_backend_cublas.c's GEMMs reach NVIDIA's library as asked, an f32 product under the handle's
      * CUBLAS_TF32_TENSOR_OP_MATH (llama.cpp's) or with CUBLAS_COMPUTE_32F_FAST_TF32 as compute type 77 (TF32 tensor
      * cores), otherwise 68; a cuBLAS call captured between two kernels runs in its turn at both launches of the graph;
-     * its node is a kernel node to the application, which can disable it in the executable and enable it again.
+     * its node is a kernel node to the application, which can disable it in the executable and enable it again; an
+     * executable updated from a new capture runs the new GEMM.
      */
     @Test
     void cublasCallsReachNvidiasCublasAsAskedAndRunInReplayedGraphs(@TempDir Path dir) throws Exception {
@@ -269,7 +270,11 @@ class CudaBackendFakeTest {
         List<String> without = new java.util.ArrayList<>(List.of("graph node a grid 1 block 32 shared 0 arg 91 deps 0",
                 "graph node b grid 1 block 32 shared 0 arg 92 deps 1", "graph instantiate 1 of 2 nodes", "graph launch 1", "graph destroy 1"));
         without.addAll(once);
-        assertEquals(without, arguments(calls, "the cuBLAS node disabled, then enabled: launched once each way", "end"), String.join("\n", calls));
+        assertEquals(without, arguments(calls, "the cuBLAS node disabled, then enabled: launched once each way",
+                "captured again (m 24, b's argument 93), executable updated, launched"), String.join("\n", calls));
+        assertEquals(List.of("launch a grid 1 block 32 shared 0 arg 91", "cublasGemmEx TN m 24 n 8 k 32 types 0 0 0 compute 77 on a stream",
+                "launch b grid 1 block 32 shared 0 arg 93"),
+                arguments(calls, "captured again (m 24, b's argument 93), executable updated, launched", "end"), String.join("\n", calls));
         assertFalse(calls.stream().anyMatch(l -> l.startsWith("cublasSetMathMode")), "the compute type carries TF32, not NVIDIA's math mode");
     }
 
