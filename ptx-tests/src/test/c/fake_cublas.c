@@ -1,7 +1,7 @@
 /* ZLUDA-J test: a recording fake of NVIDIA's libcublas.so.13 for the cuda backend's tests (CudaBackendFakeTest), which
  * the backend opens as NVIDIA's cuBLAS (ZLUDA_NVIDIA_CUBLAS names its folder; the same file serves as libcublasLt.so.13).
- * Every call succeeds at once and computes nothing; the GEMMs are appended to the file FAKE_NVIDIA_LOG names, one line
- * each, with what the backend asked of NVIDIA's library: sizes, types, compute type, pointer mode and stream, so a test
+ * Every call succeeds at once and computes nothing; the GEMMs and math modes are appended to the file FAKE_NVIDIA_LOG
+ * names, one line each, with what the backend asked of NVIDIA's library: sizes, types, compute type and stream, so a test
  * can check the calls the backend made. The backend takes a libcublas of less than 4 MiB for ZLUDA-J's own and refuses
  * it: this one carries 5 MiB of padding.
  * Build: gcc -shared -fPIC -o libcublas.so.13 fake_cublas.c */
@@ -48,7 +48,7 @@ cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t h, int mode) { of(h)->poin
 cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t h, void *w, size_t n) { (void)h; (void)w; (void)n; return 0; }
 cublasStatus_t cublasSetMathMode(cublasHandle_t h, int mode) {
     (void)h;
-    record("cublasSetMathMode %d", mode);  /* the backend passes the compute type instead: never expected */
+    record("cublasSetMathMode %d", mode);
     return 0;
 }
 

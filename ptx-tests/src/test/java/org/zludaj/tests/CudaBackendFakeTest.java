@@ -220,9 +220,9 @@ class CudaBackendFakeTest {
     /**
      * ZLUDA-J's cuBLAS on the cuda backend over fakes of NVIDIA's driver and cuBLAS (c/fake_nvidia.c with
      * c/fake_nvidia_exports.c, c/fake_cublas.c as libcublas.so.13 and libcublasLt.so.13 under ZLUDA_NVIDIA_CUBLAS):
-     * c/cuda_backend_cublas.c's GEMMs reach NVIDIA's library as asked, an f32 product under the handle's
-     * CUBLAS_TF32_TENSOR_OP_MATH (llama.cpp's) or with CUBLAS_COMPUTE_32F_FAST_TF32 as compute type 77 (TF32 tensor
-     * cores), otherwise 68; a cuBLAS call captured between two kernels runs in its turn at both launches of the graph;
+     * c/cuda_backend_cublas.c's GEMMs reach NVIDIA's library as asked: the application's compute type (pedantic and
+     * fast forms too) under its math mode, set on NVIDIA's handle where it changed (llama.cpp's
+     * CUBLAS_TF32_TENSOR_OP_MATH: its f32 products on TF32 tensor cores, as natively); a cuBLAS call captured between two kernels runs in its turn at both launches of the graph;
      * its node is a kernel node to the application, which can disable it in the executable and enable it again; an
      * executable updated from a new capture runs the new GEMM.
      */
@@ -245,23 +245,25 @@ class CudaBackendFakeTest {
         assertTrue(r.stdout().contains("PASS: cuda backend cublas"), r.toString());
         List<String> calls = Files.readAllLines(log);
         String tn = "cublasGemmEx TN m 16 n 8 k 32 types ";
-        assertEquals(List.of(
-                tn + "0 0 0 compute 68 on a stream"), arguments(calls, "Sgemm, default math", "Sgemm, TF32 tensor op math").stream()
-                .filter(l -> l.startsWith("cublas")).toList(), String.join("\n", calls));
-        assertEquals(List.of(tn + "0 0 0 compute 77 on a stream"),
+        assertEquals(List.of(tn + "0 0 0 compute 68 on a stream"), arguments(calls, "Sgemm, default math", "Sgemm, TF32 tensor op math")
+                .stream().filter(l -> l.startsWith("cublas")).toList(), String.join("\n", calls));
+        // the application's math mode set on NVIDIA's handle before the GEMM that runs under it (once while it holds)
+        assertEquals(List.of("cublasSetMathMode 3", tn + "0 0 0 compute 68 on a stream"),
                 arguments(calls, "Sgemm, TF32 tensor op math", "GemmEx f32 compute 32F, f16 compute 16F, f16 in 32F strided batch; pedantic 32F, fast TF32 under default math"),
                 String.join("\n", calls));
         assertEquals(List.of(
-                tn + "0 0 0 compute 77 on a stream",  // compute 32F under TF32 math
+                tn + "0 0 0 compute 68 on a stream",  // compute 32F, under TF32 math still
                 tn + "2 2 2 compute 64 on a stream",  // f16, compute 16F (ggml's f16 product)
-                "cublasGemmStridedBatchedEx TN m 16 n 8 k 32 batch 3 types 2 2 0 compute 68 on a stream",  // f16 inputs: no TF32
-                tn + "0 0 0 compute 68 on a stream",  // the pedantic compute type under default math
-                tn + "0 0 0 compute 77 on a stream"), // CUBLAS_COMPUTE_32F_FAST_TF32 under default math
+                "cublasGemmStridedBatchedEx TN m 16 n 8 k 32 batch 3 types 2 2 0 compute 68 on a stream",
+                "cublasSetMathMode 0",                // the application's CUBLAS_DEFAULT_MATH again
+                tn + "0 0 0 compute 69 on a stream",  // CUBLAS_COMPUTE_32F_PEDANTIC as asked
+                tn + "0 0 0 compute 77 on a stream"), // CUBLAS_COMPUTE_32F_FAST_TF32 as asked
                 arguments(calls, "GemmEx f32 compute 32F, f16 compute 16F, f16 in 32F strided batch; pedantic 32F, fast TF32 under default math",
                         "captured: a, Sgemm (TF32 math), b; launched twice"), String.join("\n", calls));
-        List<String> once = List.of("launch a grid 1 block 32 shared 0 arg 91", tn + "0 0 0 compute 77 on a stream",
+        // the captured GEMM keeps the math mode of its capture: set at the first replay, which NVIDIA's handle keeps
+        List<String> once = List.of("launch a grid 1 block 32 shared 0 arg 91", tn + "0 0 0 compute 68 on a stream",
                 "launch b grid 1 block 32 shared 0 arg 92");
-        List<String> twice = new java.util.ArrayList<>(once);
+        List<String> twice = new java.util.ArrayList<>(List.of(once.get(0), "cublasSetMathMode 3", once.get(1), once.get(2)));
         twice.addAll(once);
         assertEquals(twice, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched twice",
                 "the cuBLAS node disabled, then enabled: launched once each way"), String.join("\n", calls));
@@ -272,10 +274,9 @@ class CudaBackendFakeTest {
         without.addAll(once);
         assertEquals(without, arguments(calls, "the cuBLAS node disabled, then enabled: launched once each way",
                 "captured again (m 24, b's argument 93), executable updated, launched"), String.join("\n", calls));
-        assertEquals(List.of("launch a grid 1 block 32 shared 0 arg 91", "cublasGemmEx TN m 24 n 8 k 32 types 0 0 0 compute 77 on a stream",
+        assertEquals(List.of("launch a grid 1 block 32 shared 0 arg 91", "cublasGemmEx TN m 24 n 8 k 32 types 0 0 0 compute 68 on a stream",
                 "launch b grid 1 block 32 shared 0 arg 93"),
                 arguments(calls, "captured again (m 24, b's argument 93), executable updated, launched", "end"), String.join("\n", calls));
-        assertFalse(calls.stream().anyMatch(l -> l.startsWith("cublasSetMathMode")), "the compute type carries TF32, not NVIDIA's math mode");
     }
 
     /**

@@ -77,17 +77,19 @@ public interface Blas {
      */
     record Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
                 long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
-                boolean pointerArrays, int scalarType, boolean wide, boolean tf32) {
+                boolean pointerArrays, int scalarType, boolean wide, int compute, int mathMode) {
         /**
-         * tf32: single-precision products the application let cuBLAS compute on TF32 tensor cores (the handle's
-         * CUBLAS_TF32_TENSOR_OP_MATH, or CUBLAS_COMPUTE_32F_FAST_TF32): NVIDIA's cuBLAS is asked for the same; the host's
-         * and AMD's BLAS compute in full f32 (RDNA has no TF32), which is more accurate.
+         * compute and mathMode: the cublasComputeType_t the application asked for (0 where a typed call implies it) and
+         * its handle's cublasMath_t at the call (0 where the library has none, as cuBLASLt). NVIDIA's cuBLAS is asked for
+         * exactly these (a single-precision product under llama.cpp's CUBLAS_TF32_TENSOR_OP_MATH then runs on TF32
+         * tensor cores, as natively); the host's and AMD's BLAS compute every type in its full precision (RDNA has no
+         * TF32), which is at least as accurate.
          */
         public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
                     long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
                     boolean pointerArrays, int scalarType, boolean wide) {
             this(transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC,
-                    batch, pointerArrays, scalarType, wide, false);
+                    batch, pointerArrays, scalarType, wide, 0, 0);
         }
     }
 

@@ -22,20 +22,6 @@ final class CublasLevel3 implements CublasLevel3Api {
             COMPUTE_64F_PEDANTIC = 71, COMPUTE_32I = 72, COMPUTE_32I_PEDANTIC = 73, COMPUTE_32F_FAST_16F = 74,
             COMPUTE_32F_FAST_16BF = 75, COMPUTE_32F_FAST_TF32 = 77, COMPUTE_32F_EMULATED_16BFX9 = 78, COMPUTE_64F_EMULATED_FIXEDPOINT = 79;
 
-    /** cublasMath_t's CUBLAS_TF32_TENSOR_OP_MATH (its low bits; CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION is 16). */
-    static final int TF32_TENSOR_OP_MATH = 3;
-
-    /**
-     * Whether NVIDIA's cuBLAS may compute this GEMM on TF32 tensor cores: f32 (or complex f32) inputs with compute type
-     * CUBLAS_COMPUTE_32F_FAST_TF32, or CUBLAS_COMPUTE_32F (as the typed S/C GEMMs have) under the handle's
-     * CUBLAS_TF32_TENSOR_OP_MATH, as llama.cpp sets on every handle. The pedantic compute type never.
-     */
-    static boolean tf32(int compute, int atype, int mathMode) {
-        if (atype != Blas.R_32F && atype != Blas.C_32F) return false;
-        if (compute == COMPUTE_32F_FAST_TF32) return true;
-        return (compute == COMPUTE_32F || compute == Blas.R_32F || compute == Blas.C_32F) && (mathMode & 0xf) == TF32_TENSOR_OP_MATH;
-    }
-
     /** The compute type's family: 16F, 32F, 64F or 32I (as COMPUTE_16F...), or -1 when it is none. */
     static int family(int compute) {
         return switch (compute) {
@@ -106,7 +92,7 @@ final class CublasLevel3 implements CublasLevel3Api {
             Cublas.narrow(ldb, "ldb");
             Cublas.narrow(ldc, "ldc");
             Blas.Gemm g = new Blas.Gemm(transa, transb, m, n, k, al, a, atype, lda, strideA, b, btype, ldb, strideB, be, cc, ctype, ldc,
-                    strideC, batch, arrays, scalarType, f == COMPUTE_64F || f == COMPUTE_32I, tf32(compute, atype, h.mathMode));
+                    strideC, batch, arrays, scalarType, f == COMPUTE_64F || f == COMPUTE_32I, compute, h.mathMode);
             c.enqueue(h, fn, q -> h.blas.gemm(g, q));
         });
     }

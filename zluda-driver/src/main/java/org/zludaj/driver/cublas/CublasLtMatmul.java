@@ -248,13 +248,12 @@ final class CublasLtMatmul {
             if (!be.isZero(p.scaleType())) Cublas.nonNull(C, "C");
             long bias = desc.get(D_BIAS);
             if ((p.epilogue() & Blas.EPILOGUE_BIAS) != 0) Cublas.nonNull(bias, "the bias pointer");
-            // cuBLASLt has no math mode: only its compute type CUBLAS_COMPUTE_32F_FAST_TF32 allows TF32
-            boolean tf32 = CublasLevel3.tf32((int) desc.get(D_COMPUTE), p.atype(), 0);
+            int compute = (int) desc.get(D_COMPUTE);  // cuBLASLt has no math mode: its compute type says all
             Blas.Gemm g = p.swap()
                     ? new Blas.Gemm(p.transa(), p.transb(), p.m(), p.n(), p.k(), al, B, p.atype(), b.ld(), b.stride(), A, p.atype(), a.ld(),
-                            a.stride(), be, D, p.ctype(), d.ld(), d.stride(), p.batch(), false, p.scaleType(), p.wide(), tf32)
+                            a.stride(), be, D, p.ctype(), d.ld(), d.stride(), p.batch(), false, p.scaleType(), p.wide(), compute, 0)
                     : new Blas.Gemm(p.transa(), p.transb(), p.m(), p.n(), p.k(), al, A, p.atype(), a.ld(), a.stride(), B, p.atype(), b.ld(),
-                            b.stride(), be, D, p.ctype(), d.ld(), d.stride(), p.batch(), false, p.scaleType(), p.wide(), tf32);
+                            b.stride(), be, D, p.ctype(), d.ld(), d.stride(), p.batch(), false, p.scaleType(), p.wide(), compute, 0);
             Blas.Matmul mm = new Blas.Matmul(g, C == 0 ? D : C, cl.ld(), cl.stride(), p.epilogue(), bias, p.biasType(),
                     desc.get(D_BIAS_STRIDE), p.swap());
             c.enqueue(h, stream, "cublasLtMatmul", q -> h.blas.matmul(mm, q));

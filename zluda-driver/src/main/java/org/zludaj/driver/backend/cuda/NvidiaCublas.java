@@ -152,12 +152,18 @@ final class NvidiaCublas extends RuntimeBlas {
         backend.copy(dst, src, bytes);
     }
 
-    /** The cublasComputeType_t of a checked GEMM (32F_FAST_TF32 where the application allowed TF32: {@link Gemm#tf32}). */
+    /**
+     * The cublasComputeType_t of a checked GEMM: the application's own (its pedantic and fast forms too: {@link
+     * Gemm#compute}); for typed calls and CUDA 10's cudaDataType_t compute types, the one they mean.
+     */
     static int computeType(Gemm g) {
+        if (g.compute() >= 64 && g.compute() <= 79) return g.compute();
         if (g.wide()) return g.atype() == R_8I ? 72 : 70;  // 32I, 64F
-        if (g.scalarType() == R_16F) return 64;            // 16F
-        return g.tf32() ? 77 : 68;                         // 32F_FAST_TF32, 32F
+        return g.scalarType() == R_16F ? 64 : 68;          // 16F, 32F
     }
+
+    /** NVIDIA's handle's math mode as last set here (NVIDIA's default, CUBLAS_DEFAULT_MATH, at its creation). */
+    private int mathMode;
 
     /** Whether a GEMM's sizes fit cuBLAS's 32-bit entry points (those applications call: the _64 ones cost more a call). */
     static boolean fits32(Gemm g) {
@@ -165,8 +171,16 @@ final class NvidiaCublas extends RuntimeBlas {
         return max <= Integer.MAX_VALUE;
     }
 
+    /**
+     * A GEMM under the application's math mode, set on NVIDIA's handle when it differs from the last (llama.cpp's
+     * CUBLAS_TF32_TENSOR_OP_MATH lets NVIDIA's cuBLAS compute its f32 products on TF32 tensor cores).
+     */
     @Override
-    public void gemm(Gemm g, long queue) throws CudaException {
+    public synchronized void gemm(Gemm g, long queue) throws CudaException {
+        if (g.mathMode() != mathMode) {
+            check(invoke("cublasSetMathMode", new long[] {handle, g.mathMode()}, new long[4]), "cublasSetMathMode");
+            mathMode = g.mathMode();
+        }
         String w = fits32(g) ? "" : "_64";  // the arguments are passed as 64-bit values either way (ints in registers)
         if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
             call("cublasGemmEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(), g.atype(),
