@@ -145,7 +145,7 @@ final class CublasHelper implements CublasHelperApi {
         return Cublas.call("cublasSetMathMode", () -> {
             CublasHandle h = c.handle(handle);
             if ((mode & ~0x1f) != 0 || (mode & 0xf) > 3) throw Cublas.invalid("math mode " + mode);
-            h.mathMode = mode;  // our BLAS computes in the compute type's full precision in every mode
+            h.mathMode = mode;  // the host and AMD BLAS compute in full precision in every mode; NVIDIA's cuBLAS gets it (cuda backend)
         });
     }
 
