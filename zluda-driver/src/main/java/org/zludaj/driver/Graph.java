@@ -76,6 +76,11 @@ public final class Graph {
         /** Memcpy, memset and host nodes: their parameters as given (CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CUDA_HOST_NODE_PARAMS). */
         byte[] params;
         private final Runnable release;
+        /**
+         * Captured through {@link Stream#submit} (a library's call): work that a launch may run on the caller's
+         * thread, as the call itself could (see GraphApi's launch).
+         */
+        volatile boolean onCaller;
         /** References held by graphs, executables and launches not yet run (a field, not an object: a captured launch
          * of ggml's makes 65,520 of these at once). */
         private volatile int refs = 1;

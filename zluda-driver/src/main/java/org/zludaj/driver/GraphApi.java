@@ -434,6 +434,18 @@ final class GraphApi implements CuGraphApi {
             }
             var work = e.work();
             work.forEach(Graph.Work::retain);  // held until they ran, even if the executable is updated or destroyed
+            if (d.backend.submitsAsynchronously() && s.capture == null && work.stream().allMatch(GraphApi::callerMayRun)) {
+                // kernels and library calls only (a cuBLAS GEMM between kernels): one submission, run on the caller's
+                // thread when the stream is idle, as each of them would be if called directly (no hand-over per node)
+                s.submit("cuGraphLaunch", () -> {
+                    try {
+                        for (Graph.Work w : work) w.op.run();
+                    } finally {
+                        work.forEach(Graph.Work::drop);
+                    }
+                }, true);
+                return;
+            }
             for (Graph.Work w : work) {
                 Event waits = w.type == Graph.EVENT_WAIT ? w.event : null;
                 var done = s.enqueue(w.kind, () -> {
@@ -446,6 +458,15 @@ final class GraphApi implements CuGraphApi {
                 if (w.type == Graph.EVENT_RECORD) w.event.record(done);  // pending from the launch on, as NVIDIA's
             }
         });
+    }
+
+    /**
+     * Whether a graph launch may run this node on its caller's thread: plain kernel launches (not cooperative ones, which
+     * may wait for their grid on some backends), library calls and empty nodes; not copies, sets, host functions,
+     * events, memory nodes or stream memory operations, which may block or wait.
+     */
+    private static boolean callerMayRun(Graph.Work w) {
+        return w.type == Graph.EMPTY || w.onCaller || w.type == Graph.KERNEL && w.kernel != null && !w.kernel.cooperative();
     }
 
     /** The executable's launches as one backend sequence, or null (a node that is not a plain kernel launch). */

@@ -197,7 +197,13 @@ public final class Stream {
      * always where {@code onCaller} is false) it is enqueued behind the pending work.
      */
     void submit(String what, Op op, boolean onCaller) {
-        if (captured(what, op, null)) return;
+        Graph g = capture;
+        if (g != null) {  // captured: as Stream.captured, the node marked as work its launches may run on their caller
+            Graph.Node n = g.addCaptured(what, op, null, captureDependencies, null);
+            n.work.onCaller = onCaller;
+            captureDependencies = List.of(n);
+            return;
+        }
         if (!onCaller || !runHere(what, op, null)) enqueue(what, op, null, null);
     }
 
