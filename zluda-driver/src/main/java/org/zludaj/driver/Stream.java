@@ -109,10 +109,16 @@ public final class Stream {
 
     /** As {@link #captured(String, Op, Runnable)} for a kernel launch, with its parameters (kernel nodes report them). */
     boolean captured(String kind, Op op, Runnable release, Graph.KernelParams kernel) {
+        return record(kind, op, release, kernel) != null;
+    }
+
+    /** The node {@code op} became in the capture, after the stream's dependencies; null when the stream is not capturing. */
+    private Graph.Node record(String kind, Op op, Runnable release, Graph.KernelParams kernel) {
         Graph g = capture;
-        if (g == null) return false;
-        captureDependencies = List.of(g.addCaptured(kind, op, release, captureDependencies, kernel));
-        return true;
+        if (g == null) return null;
+        Graph.Node n = g.addCaptured(kind, op, release, captureDependencies, kernel);
+        captureDependencies = List.of(n);
+        return n;
     }
     private CudaException error;
 
@@ -197,11 +203,9 @@ public final class Stream {
      * always where {@code onCaller} is false) it is enqueued behind the pending work.
      */
     void submit(String what, Op op, boolean onCaller) {
-        Graph g = capture;
-        if (g != null) {  // captured: as Stream.captured, the node marked as work its launches may run on their caller
-            Graph.Node n = g.addCaptured(what, op, null, captureDependencies, null);
+        Graph.Node n = record(what, op, null, null);
+        if (n != null) {  // captured: marked as work that its launches may run on their caller's thread
             n.work.onCaller = onCaller;
-            captureDependencies = List.of(n);
             return;
         }
         if (!onCaller || !runHere(what, op, null)) enqueue(what, op, null, null);
