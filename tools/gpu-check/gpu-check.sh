@@ -32,6 +32,8 @@
 #   bash .device-carry/run.sh ggml-gpt2-text   a tiny GPT-2's greedy text: CPU backend, native, ours (GGML_GPT2_TEXT)
 #   bash .device-carry/run.sh ggml-gpt2-calls  each call GPT-2's generation makes, timed both ways (bench/call_timer.c)
 #   bash .device-carry/run.sh cublas-graphs [N]  cuBLAS captured in a graph and replayed, both ways (c/cublas_graphs.c)
+#   bash .device-carry/run.sh cublas-interleaved  a cuBLAS GEMM's cost to its caller between other stream work: natively,
+#                                            ours, ours with every call through the JVM (bench/cublas_interleaved.c)
 #                                            GGML_BUILD=default: the ggml modes use the default build (MMQ on)
 #   bash .device-carry/run.sh repeat PROGRAM [N]  c/PROGRAM.c natively, then N times through ZLUDA-J (debug logs, hs_err)
 #   bash .device-carry/run.sh ggml-bisect REGEX...   GGML_OPS's test-backend-ops cases (default TOP_K) natively, then
@@ -98,7 +100,8 @@ cp ptx-tests/src/test/c/ptxrun.c tools/gpu-check/compare.py tools/gpu-check/fuzz
 # the cuBLAS programs and benchmark: built there against NVIDIA's cuBLAS, run natively and through ours (cuda backend,
 # NVIDIA's cuBLAS underneath in the driver's namespace)
 mkdir -p "$carry/cublas"
-cp ptx-tests/src/test/c/cublas_calls.c ptx-tests/src/test/c/cublaslt_calls.c ptx-tests/src/test/c/cublas_graphs.c bench/cublas_bench.c "$carry/cublas/"
+cp ptx-tests/src/test/c/cublas_calls.c ptx-tests/src/test/c/cublaslt_calls.c ptx-tests/src/test/c/cublas_graphs.c bench/cublas_bench.c \
+   bench/cublas_interleaved.c "$carry/cublas/"
 cp ptx-tests/compare-results.py "$carry/compare_results.py"  # the tolerances, shared
 
 # driver_modules.c links two of its PTX modules at run time (cuLinkComplete): the linked module too
@@ -607,6 +610,20 @@ if [ "${1:-}" = cublas-graphs ]; then  # 'run.sh cublas-graphs [N]': c/cublas_gr
   gcc -O1 -o "$scratch/bin/cublas_graphs" "$here/cublas/cublas_graphs.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -lm -Wl,-rpath,"$cublasdir"
   echo "native:"; (cd "$scratch" && timeout 60 ./bin/cublas_graphs "${2:-4096}"); echo "exit $?"
   echo "ours:"; (cd "$scratch" && ours timeout 120 ./bin/cublas_graphs "${2:-4096}"); echo "exit $?"
+  exit 0
+fi
+if [ "${1:-}" = cublas-interleaved ]; then  # 'run.sh cublas-interleaved': what one GEMM costs its caller between other
+  # stream work (ggml's pattern; here device-to-device copies) and in a loop: natively, through ZLUDA-J, and through
+  # ZLUDA-J with ZLUDA_DIRECT_LAUNCH=0 (every copy and GEMM through the JVM; under ZLUDA_PROFILE=calls the library's own
+  # time per call is printed too)
+  gcc -O2 -o "$scratch/bin/cublas_interleaved" "$here/cublas/cublas_interleaved.c" -L"$cublasdir" -l:libcublas.so.13 "$nvlib" -Wl,-rpath,"$cublasdir"
+  for k in 8 0; do
+    echo "native, K=$k:"; (cd "$scratch" && timeout 60 ./bin/cublas_interleaved $k 20000)
+    echo "ours, K=$k:"; (cd "$scratch" && ours timeout 60 ./bin/cublas_interleaved $k 20000)
+    echo "ours, every call through the JVM, K=$k:"
+    (cd "$scratch" && ours env ZLUDA_DIRECT_LAUNCH=0 ZLUDA_PROFILE=calls timeout 60 ./bin/cublas_interleaved $k 20000 2>&1 |
+      grep -E 'calls  p50|inside the library|rounds')
+  done
   exit 0
 fi
 if [ "${1:-}" = repeat ]; then  # 'run.sh repeat PROGRAM [N]': c/PROGRAM.c once natively, N times (8) through ZLUDA-J with

@@ -356,6 +356,8 @@ final class Library {
     List<String> sonames = new ArrayList<>();
     Map<String, String> abi = new HashMap<>();
     List<Fn> fns = new ArrayList<>();
+    /** Functions the shim may make without the JVM (@direct; shim/blas.c). */
+    Set<String> direct = new TreeSet<>();
 
     static void generate(Path file, Path javaOut, Path cOut) throws IOException {
         Library l = new Library();
@@ -377,6 +379,7 @@ final class Library {
                 case "@java" -> { pkg = w[1]; prefix = w[2]; }
                 case "@status" -> { statusType = w[1]; notSupported = Integer.parseInt(w[2]); notInitialized = Integer.parseInt(w[3]); }
                 case "@abi" -> abi.put(line.substring(5, line.lastIndexOf(' ')), w[w.length - 1]);
+                case "@direct" -> direct.addAll(List.of(w).subList(1, w.length));
                 default -> {
                     Matcher m = Pattern.compile("(\\w+) (.+?) (\\w+)\\((.*)\\)").matcher(line);
                     if (!m.matches()) throw new IllegalStateException(file + ":" + lineNo + ": cannot read: " + line);
@@ -394,6 +397,8 @@ final class Library {
             }
         }
         stem = sonames.get(0).substring(0, sonames.get(0).indexOf(".so"));
+        for (String d : direct)
+            if (fns.stream().noneMatch(f -> f.name.equals(d))) throw new IllegalStateException(file + ": @direct names unknown " + d);
     }
 
     int maxArgs() {
@@ -464,6 +469,14 @@ final class Library {
             if (ra.equals("c64")) c.append("    zluda_args[").append(slot++).append("] = (int64_t)(uintptr_t)&zluda_result;\n");
             if (slot == 0) c.append("    zluda_args[0] = 0;\n");
             String call = "zluda_library_call(&zluda_lib, " + f.id + ", zluda_args)";
+            if (direct.contains(f.name)) {
+                if (!returnsStatus(f)) throw new IllegalStateException("@direct " + f.name + " does not return " + statusType);
+                c.append("    int64_t zluda_status;\n    if (zluda_blas_get(").append(f.id).append(", zluda_args, &zluda_status)) return (")
+                 .append(cType(ra)).append(")zluda_status;\n    zluda_status = ").append(call).append(";\n")
+                 .append("    if (zluda_status == 0) zluda_blas_put(").append(f.id).append(", zluda_args);\n    return (")
+                 .append(cType(ra)).append(")zluda_status;\n}\n");
+                continue;
+            }
             switch (ra) {
                 case "void" -> c.append("    (void)").append(call).append(";\n");
                 case "f32" -> c.append("    return zluda_bits_f32(").append(call).append(");\n");

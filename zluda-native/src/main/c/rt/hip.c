@@ -411,3 +411,12 @@ JNIEXPORT jint JNICALL JN(rocblasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray
     (void)c;
     return zluda_blas_call(e, PTR(fn), args, slots);
 }
+
+/* A GEMM the shim repeats without the JVM (shim/blas.c, directBlasFunction): a rocBLAS call under the BLAS epoch (on
+ * the thread that made it through the JVM before, whose HIP device is the handle's). */
+static int direct_rocblas(void *fn, int64_t epoch, const int64_t *args) { return zluda_blas_direct(fn, epoch, args, NULL, NULL); }
+
+JNIEXPORT jlong JNICALL JN(directBlasFunction)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return (jlong)(uintptr_t)&direct_rocblas;
+}

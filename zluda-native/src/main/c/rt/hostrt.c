@@ -87,9 +87,9 @@ JNIEXPORT void JNICALL JN(callHostFunction)(JNIEnv *e, jclass c, jlong fn, jlong
 
 JNIEXPORT void JNICALL JN(callWithWords)(JNIEnv *e, jclass c, jlong fn, jlongArray words) {
     (void)c;
-    int64_t w[32];
+    int64_t w[128]; /* shim/blas.c's offer: 97 words */
     jsize n = (*e)->GetArrayLength(e, words);
-    if (n > 32) return;
+    if (n > 128) return;
     (*e)->GetLongArrayRegion(e, words, 0, n, (jlong *)w);
     ((void (*)(const int64_t *))PTR(fn))(w);
 }

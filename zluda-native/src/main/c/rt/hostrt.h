@@ -66,3 +66,7 @@ void zluda_watch_end(void);
 /* rt/blascall.c: one call of a run-time BLAS library's function with a generic signature (see there). */
 #include <jni.h>
 int zluda_blas_call(JNIEnv *e, void *fn, jlongArray args, jlongArray slots);
+/* A call the shim makes without the JVM (shim/blas.c): fn with 32 argument words under the BLAS lock, unless the BLAS
+ * epoch moved from `epoch` (-2, nothing called); prepare (may be NULL) first, after (may be NULL) last; the library's
+ * status, or -3 where prepare failed. */
+int zluda_blas_direct(void *fn, int64_t epoch, const int64_t *args, int (*prepare)(void), void (*after)(void));

@@ -499,16 +499,36 @@ JNIEXPORT jlong JNICALL JN(blasSymbol)(JNIEnv *e, jclass c, jstring name) {
 
 /* Calls cuBLAS function fn (rt/blascall.c: arguments and slots), after making the backend's context current; its
  * cublasStatus_t. */
-JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
-    (void)c;
-    if (current()) return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
+/* What a call of NVIDIA's cuBLAS needs first: the backend's context current, the thread's ctype tables in cuBLAS's
+ * namespace; 0 or a CUresult. */
+static int blas_prepare(void) {
+    CUresult r = current();
+    if (r) return r;
     if (!nv_ctype_ready && nv_ctype_init) {
         nv_ctype_init();
         nv_ctype_ready = 1;
     }
+    return 0;
+}
+
+static void blas_after(void) { ctx_epoch_set = 0; /* cuBLAS may have made another context current */ }
+
+JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
+    (void)c;
+    if (blas_prepare()) return 14; /* CUBLAS_STATUS_INTERNAL_ERROR */
     int r = zluda_blas_call(e, PTR(fn), args, slots);
-    ctx_epoch_set = 0; /* cuBLAS may have made another context current */
+    blas_after();
     return r < 0 ? 7 /* CUBLAS_STATUS_INVALID_VALUE */ : r;
+}
+
+/* A GEMM the shim repeats without the JVM (shim/blas.c, directBlasFunction): as blasCall, under the BLAS epoch. */
+static int direct_blas(void *fn, int64_t epoch, const int64_t *args) {
+    return zluda_blas_direct(fn, epoch, args, blas_prepare, blas_after);
+}
+
+JNIEXPORT jlong JNICALL JN(directBlasFunction)(JNIEnv *e, jclass c) {
+    (void)e; (void)c;
+    return (jlong)(uintptr_t)&direct_blas;
 }
 
 /* One launch of graphBuild's or graphSetParams' array (10 values: function, grid x/y/z, block x/y/z, dynamic shared

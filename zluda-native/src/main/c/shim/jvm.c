@@ -196,12 +196,13 @@ static void *start_jvm_thread(void *unused) {
     snprintf(homeopt, sizeof homeopt, "-Dzluda.home=%s", home);
     snprintf(libopt, sizeof libopt, "-Dzluda.native.dir=%s", lib);
     extern volatile int zluda_ctx_epoch, zluda_stream_epoch;
-    extern void zluda_launch_offer(const int64_t *), zluda_copy_offer(const int64_t *);
-    char epochopt[64], streamepochopt[64], offeropt[64], copyofferopt[64], preinitopt[64];
+    extern void zluda_launch_offer(const int64_t *), zluda_copy_offer(const int64_t *), zluda_blas_offer(const int64_t *);
+    char epochopt[64], streamepochopt[64], offeropt[64], copyofferopt[64], blasofferopt[64], preinitopt[64];
     snprintf(epochopt, sizeof epochopt, "-Dzluda.epoch=%lu", (unsigned long)(uintptr_t)&zluda_ctx_epoch);
     snprintf(streamepochopt, sizeof streamepochopt, "-Dzluda.streamEpoch=%lu", (unsigned long)(uintptr_t)&zluda_stream_epoch);
     snprintf(offeropt, sizeof offeropt, "-Dzluda.launchOffer=%lu", (unsigned long)(uintptr_t)&zluda_launch_offer);
     snprintf(copyofferopt, sizeof copyofferopt, "-Dzluda.copyOffer=%lu", (unsigned long)(uintptr_t)&zluda_copy_offer);
+    snprintf(blasofferopt, sizeof blasofferopt, "-Dzluda.blasOffer=%lu", (unsigned long)(uintptr_t)&zluda_blas_offer);
     snprintf(preinitopt, sizeof preinitopt, "-Dzluda.nvidia.preinit=%lu", (unsigned long)(uintptr_t)&nvidia_preinit_wait);
     JavaVMOption opts[32];
     int n = 0;
@@ -212,6 +213,7 @@ static void *start_jvm_thread(void *unused) {
     opts[n++].optionString = streamepochopt;  /* and the stream epoch (launch.c) */
     opts[n++].optionString = offeropt;  /* where it offers launches the shim may repeat (launch.c) */
     opts[n++].optionString = copyofferopt;  /* and device-to-device copies (copy.c) */
+    opts[n++].optionString = blasofferopt;  /* and cuBLAS GEMMs (blas.c) */
     opts[n++].optionString = preinitopt;  /* waits for NVIDIA's cuInit on the pre-init thread (cuda backend) */
     opts[n++].optionString = "-Xrs";                       /* leave the application's signal handlers alone */
     opts[n++].optionString = "-XX:+IgnoreUnrecognizedVMOptions";

@@ -56,6 +56,12 @@ void *zluda_thread_calloc(size_t count, size_t size, void (*forget)(void));
 int zluda_copy_get(int ptds, const int64_t *args, CUresult *result);
 void zluda_copy_put(int ptds, const int64_t *args);
 
+/* cuBLAS GEMMs repeated without the JVM (blas.c), asked by the generated exports of cublas.api's @direct functions:
+ * get makes the call from a kept GEMM (1, with its status) or leaves it to the JVM (0); put keeps what the JVM offered
+ * for a call it made. */
+ZLUDA_EXPORT int zluda_blas_get(int id, const int64_t *args, int64_t *status);
+ZLUDA_EXPORT void zluda_blas_put(int id, const int64_t *args);
+
 /* A 64-bit hash of a key word for the shim's tables: every bit of x moves every bit of the result (handles are aligned
  * addresses whose low bits are all zero; a plain multiply leaves those zero, and keys collide in a small table) */
 static inline uint64_t zluda_mix64(uint64_t x) {

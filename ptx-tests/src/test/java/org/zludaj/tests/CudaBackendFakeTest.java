@@ -157,6 +157,55 @@ class CudaBackendFakeTest {
         assertEquals(10, enteredTheJvm(r, "cuMemcpyDtoDAsync"), "copies that entered the JVM (of 117):\n" + r.stderr());
     }
 
+    /** c/cuda_backend_direct_blas.c over the fake driver and the fake cuBLAS (FAKE_CUBLAS_DETAIL), with {@code env}. */
+    private static Programs.Result directBlas(Path dir, Map<String, String> env) throws Exception {
+        Path blas = Files.createDirectories(dir.resolve("nvidia-cublas"));
+        Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", blas.resolve("libcublas.so.13").toString(),
+                Programs.TESTS.resolve("c/fake_cublas.c").toString()), blas.resolve("libcublas.so.13"), dir);
+        Files.copy(blas.resolve("libcublas.so.13"), blas.resolve("libcublasLt.so.13"));
+        Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
+                Programs.TESTS.resolve("c/fake_nvidia.c").toString(), Programs.TESTS.resolve("c/fake_nvidia_exports.c").toString()),
+                dir.resolve("libfake_nvidia.so"), dir);
+        Path program = Programs.build(List.of("gcc", "-O1", "-Wall", "-o", dir.resolve("cuda_backend_direct_blas").toString(),
+                Programs.TESTS.resolve("c/cuda_backend_direct_blas.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
+                "-lcuda", "-lpthread"), dir.resolve("cuda_backend_direct_blas"), dir);
+        var all = new java.util.HashMap<>(env);
+        all.putAll(Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(), "ZLUDA_NVIDIA_CUBLAS", blas.toString(),
+                "FAKE_NVIDIA_LOG", dir.resolve("calls.txt").toString(), "FAKE_CUBLAS_DETAIL", "1", "ZLUDA_PROFILE", "calls",
+                "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        return Programs.withShim(program, all);
+    }
+
+    /**
+     * cuBLAS GEMMs the shim repeats without the JVM (shim/blas.c, DirectBlas): c/cuda_backend_direct_blas.c checks, after
+     * each call, what NVIDIA's library was asked (sizes, addresses, strides, scalars, stream, math and pointer modes) as
+     * calls change their arguments, their handle's settings change between them, queued work and a capture come in
+     * between, bad arguments come, two handles of different math modes alternate and two threads use two handles on two
+     * streams; of its 687 cublasGemmEx calls only those the shim may not repeat enter the JVM (first calls, calls after a
+     * settings change, refused arguments, the capture, the alternating handles).
+     */
+    @Test
+    void gemmsRepeatedWithoutTheJvmReachNvidiasCublasAsAsked(@TempDir Path dir) throws Exception {
+        Programs.Result r = directBlas(dir, Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cuda backend direct blas"), r.toString());
+        int gemmEx = enteredTheJvm(r, "cublasGemmEx"), sgemm = enteredTheJvm(r, "cublasSgemm");
+        assertTrue(gemmEx <= 40, gemmEx + " of 687 cublasGemmEx calls entered the JVM:\n" + r.stderr());
+        assertTrue(sgemm <= 2, sgemm + " of 20 cublasSgemm calls entered the JVM:\n" + r.stderr());
+        assertTrue(enteredTheJvm(r, "cublasGemmStridedBatchedEx") <= 4, r.stderr());
+        assertTrue(enteredTheJvm(r, "cublasGemmBatchedEx") <= 2, r.stderr());
+    }
+
+    /** With ZLUDA_DIRECT_LAUNCH=0 every GEMM enters the JVM, and NVIDIA's library is asked the same. */
+    @Test
+    void gemmsAllThroughTheJvmWithoutDirectCalls(@TempDir Path dir) throws Exception {
+        Programs.Result r = directBlas(dir, Map.of("ZLUDA_DIRECT_LAUNCH", "0"));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cuda backend direct blas"), r.toString());
+        assertEquals(687, enteredTheJvm(r, "cublasGemmEx"), r.stderr());
+        assertEquals(20, enteredTheJvm(r, "cublasSgemm"), r.stderr());
+    }
+
     /** With ZLUDA_DIRECT_LAUNCH=0 every copy enters the JVM, and the same calls reach NVIDIA's driver. */
     @Test
     void copiesAllThroughTheJvmWithoutDirectLaunches(@TempDir Path dir) throws Exception {

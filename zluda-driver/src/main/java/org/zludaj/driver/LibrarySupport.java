@@ -69,6 +69,18 @@ public final class LibrarySupport {
         s.submit(what, () -> work.run(Stream.runningQueue(d.backend)), d.backend.submitsAsynchronously());
     }
 
+    /**
+     * Runs {@code work} at once on the calling thread where the backend hands work to device queues, stream {@code
+     * handle} and the streams it implicitly waits for are idle and it is not being captured; whether it did (where it
+     * did not, nothing ran). An error of the work is the stream's, as for {@link #enqueue}.
+     */
+    public boolean tryHere(Context c, long handle, String what, Work work) throws CudaException {
+        if (!d.backend.submitsAsynchronously()) return false;
+        c.checkSticky();
+        Stream s = stream(c, handle);
+        return s.tryHere(what, () -> work.run(s.queue(d.backend)));
+    }
+
     /** Runs {@code work} in stream order and waits for it (a result the host reads at once); its error is thrown. */
     public void run(Context c, long handle, String what, Work work) throws CudaException {
         c.checkSticky();

@@ -102,4 +102,7 @@ public final class HipRuntime {
 
     /** Calls a rocBLAS function (rt/blascall.c: an argument 0x5a4c000000000000 | i is the address of slots[2i]). */
     public static native int rocblasCall(long function, long[] args, long[] slots);
+
+    /** The C function the shim calls for a GEMM it repeats without the JVM (rt/hip.c direct_rocblas, shim/blas.c). */
+    public static native long directBlasFunction();
 }

@@ -23,6 +23,15 @@ public final class HostRuntime {
     /** Aligned allocation; 0 when out of memory. */
     public static native long allocate(long size, long alignment);
 
+    /**
+     * Moves the backend BLAS's state epoch before the JVM changes what a GEMM the shim repeats without it depends on
+     * (rt/blascall.c, shim/blas.c): direct calls offered under an older epoch are refused from then on. The new epoch.
+     */
+    public static native long blasStateChanged();
+
+    /** The backend BLAS's state epoch now (what an offer of a direct GEMM carries). */
+    public static native long blasEpoch();
+
     public static native void release(long address);
 
     private static final sun.misc.Unsafe U = unsafe();
@@ -135,8 +144,8 @@ public final class HostRuntime {
     public static native void callHostFunction(long function, long userData);
 
     /**
-     * Calls {@code void function(const int64_t *words)} with a copy of {@code words} (at most 32) on the C stack: the
-     * shim's launch offer (shim/launch.c), with no native allocation.
+     * Calls {@code void function(const int64_t *words)} with a copy of {@code words} (at most 128) on the C stack: the
+     * shim's offers (shim/launch.c, copy.c, blas.c), with no native allocation; more words are not passed (no call).
      */
     public static native void callWithWords(long function, long[] words);
 

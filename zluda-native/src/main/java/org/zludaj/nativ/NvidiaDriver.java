@@ -128,4 +128,7 @@ public final class NvidiaDriver {
      * is the address of slots[2i], 16 bytes copied back after the call); its cublasStatus_t.
      */
     public static native int blasCall(long function, long[] args, long[] slots);
+
+    /** The C function the shim calls for a GEMM it repeats without the JVM (rt/nvidia.c direct_blas, shim/blas.c). */
+    public static native long directBlasFunction();
 }

@@ -85,6 +85,26 @@ public interface Blas {
          * tensor cores, as natively); the host's and AMD's BLAS compute every type in its full precision (RDNA has no
          * TF32), which is at least as accurate.
          */
+        /** The value of a {@link Field} other than ALPHA and BETA (scalars). */
+        public long value(Field f) {
+            return switch (f) {
+                case M -> m;
+                case N -> n;
+                case K -> k;
+                case A -> a;
+                case LDA -> lda;
+                case STRIDE_A -> strideA;
+                case B -> b;
+                case LDB -> ldb;
+                case STRIDE_B -> strideB;
+                case C -> c;
+                case LDC -> ldc;
+                case STRIDE_C -> strideC;
+                case BATCH -> batch;
+                case ALPHA, BETA -> throw new IllegalArgumentException(f + " is a scalar");
+            };
+        }
+
         public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
                     long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
                     boolean pointerArrays, int scalarType, boolean wide) {
@@ -94,6 +114,31 @@ public interface Blas {
     }
 
     void gemm(Gemm g, long queue) throws CudaException;
+
+    /** A GEMM's own values, which an application passes to each call (the rest of a call fixes what the library runs). */
+    enum Field { M, N, K, A, LDA, STRIDE_A, B, LDB, STRIDE_B, C, LDC, STRIDE_C, BATCH, ALPHA, BETA }
+
+    /** An argument {@code FIELD | f.ordinal()} of a {@link Direct} call: the GEMM's value of field f. */
+    long FIELD = 0x5a4c000000000100L;
+
+    /**
+     * How a GEMM was handed to a library: {@code function} (a C function's address) with {@code args}, each a value or
+     * {@link #FIELD} | a {@link Field}'s ordinal, called through {@code call}, the backend's C function that makes such
+     * a call without the JVM (rt/blascall.c zluda_blas_direct); the library's statuses 0..19 as cuBLAS's in {@code
+     * statuses}, any other as {@code otherStatus} (-1: itself). The shim repeats such a call for the application's next
+     * calls of the same kind (shim/blas.c, DirectBlas).
+     */
+    record Direct(long call, long function, long[] args, int[] statuses, int otherStatus) {}
+
+    /**
+     * Runs a GEMM as {@link #gemm} does, and returns how it was handed to a library where one call of one function
+     * with the GEMM's own values ({@link Field}) in its arguments made it, the same for every GEMM that differs only in
+     * those; else null (the host's BLAS: computed here).
+     */
+    default Direct gemmDirect(Gemm g, long queue) throws CudaException {
+        gemm(g, queue);
+        return null;
+    }
 
     /** cuBLASLt epilogues: CUBLASLT_EPILOGUE_DEFAULT, RELU, BIAS, RELU_BIAS, GELU, GELU_BIAS. */
     int EPILOGUE_DEFAULT = 1, EPILOGUE_RELU = 2, EPILOGUE_BIAS = 4, EPILOGUE_RELU_BIAS = 6, EPILOGUE_GELU = 32,

@@ -1,6 +1,7 @@
 package org.zludaj.driver.backend;
 
 import org.zludaj.driver.CudaException;
+import org.zludaj.nativ.HostRuntime;
 
 /**
  * What the GPU backends' BLAS adapters share: a vendor BLAS opened at run time (NVIDIA's cuBLAS for the cuda backend,
@@ -19,8 +20,22 @@ public abstract class RuntimeBlas implements Blas {
     /** Both libraries number pointer modes as cuBLAS does. */
     protected static final int POINTER_HOST = 0, POINTER_DEVICE = 1;
 
+    /** Where a GEMM's own values go in an argument list ({@link #call(String, long, Gemm, long...)}). */
+    protected static final long M = field(Field.M), N = field(Field.N), K = field(Field.K), A = field(Field.A), LDA = field(Field.LDA),
+            STRIDE_A = field(Field.STRIDE_A), B = field(Field.B), LDB = field(Field.LDB), STRIDE_B = field(Field.STRIDE_B),
+            C = field(Field.C), LDC = field(Field.LDC), STRIDE_C = field(Field.STRIDE_C), BATCH = field(Field.BATCH);
+
+    private static long field(Field f) {
+        return Blas.FIELD | f.ordinal();
+    }
+
     private long stream = -1;
     private int pointerMode = -1;
+    /** While {@link #gemmDirect} runs: the calls made with a GEMM's fields, and the last one's function and arguments. */
+    private boolean recording;
+    private int recordedCalls;
+    private String recordedFunction;
+    private long[] recordedArgs;
 
     /** Calls {@code function} of the library with {@code args}; its status (the library's own numbers). */
     protected abstract int invoke(String function, long[] args, long[] slots) throws CudaException;
@@ -43,6 +58,66 @@ public abstract class RuntimeBlas implements Blas {
         return slots[0];
     }
 
+    /** The address of the library's {@code function} (0: none; then no call is repeated without the JVM). */
+    protected long address(String function) {
+        return 0;
+    }
+
+    /** The backend's C function that makes a library call for the shim (rt/blascall.c zluda_blas_direct), or 0. */
+    protected long directCall() {
+        return 0;
+    }
+
+    /** cuBLAS's status for the library's {@code status} (cuBLAS's own numbers by default). */
+    protected int cublasStatus(int status) {
+        return status;
+    }
+
+    /**
+     * Called before the handle's state changes (its stream, pointer mode, math mode): calls the shim made without the
+     * JVM under the old state are refused from then on (rt/blascall.c).
+     */
+    protected void stateChanging() {
+        if (directCall() != 0) HostRuntime.blasStateChanged();
+    }
+
+    /**
+     * One GEMM-like operation in {@code queue}: {@code args} may hold {@link #M}, {@link #N}... (the GEMM's own
+     * values) and {@link #ALPHA}, {@link #BETA}, each replaced by g's.
+     */
+    protected synchronized void call(String name, long queue, Gemm g, long... args) throws CudaException {
+        long[] a = args.clone();
+        for (int i = 0; i < a.length; i++)
+            if ((a[i] & ~0xffL) == Blas.FIELD) a[i] = g.value(Field.values()[(int) (a[i] & 0xff)]);
+        if (recording) {
+            recordedCalls++;
+            recordedFunction = name;
+            recordedArgs = args.clone();
+        }
+        call(name, queue, g.alpha(), g.beta(), a);
+    }
+
+    @Override
+    public synchronized Direct gemmDirect(Gemm g, long queue) throws CudaException {
+        recording = true;
+        recordedCalls = 0;
+        try {
+            gemm(g, queue);
+        } finally {
+            recording = false;
+        }
+        long call = directCall(), function = recordedCalls == 1 ? address(recordedFunction) : 0;
+        if (call == 0 || function == 0) return null;
+        long[] args = recordedArgs;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] == ALPHA) args[i] = field(Field.ALPHA);
+            else if (args[i] == BETA) args[i] = field(Field.BETA);
+        }
+        int[] statuses = new int[20];
+        for (int i = 0; i < statuses.length; i++) statuses[i] = cublasStatus(i);
+        return new Direct(call, function, args, statuses, cublasStatus(statuses.length) == statuses.length ? -1 : cublasStatus(statuses.length));
+    }
+
     /** One operation in {@code queue}; alpha and beta (null when the operation has none) where ALPHA and BETA stand. */
     protected synchronized void call(String name, long queue, Scalar alpha, Scalar beta, long... args) throws CudaException {
         call(name, queue, alpha != null && alpha.onDevice() || beta != null && beta.onDevice(), alpha, beta, args);
@@ -53,11 +128,15 @@ public abstract class RuntimeBlas implements Blas {
             throws CudaException {
         long[] slots = new long[4];
         if (queue != stream) {
+            stateChanging();
+            stream = -1;  // unknown until set
             check(invoke(setStreamFunction(), new long[] {handle(), queue}, slots), setStreamFunction());
             stream = queue;
         }
         int mode = devicePointers ? POINTER_DEVICE : POINTER_HOST;
         if (mode != pointerMode) {
+            stateChanging();
+            pointerMode = -1;
             check(invoke(setPointerModeFunction(), new long[] {handle(), mode}, slots), setPointerModeFunction());
             pointerMode = mode;
         }

@@ -105,6 +105,18 @@ public final class Cublas {
         }
     }
 
+    /**
+     * Runs work at once on the calling thread where the handle's stream and those it waits for are idle and not being
+     * captured, on a backend that hands work to device queues; whether it did (else nothing ran: enqueue it).
+     */
+    boolean tryHere(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
+        try {
+            return lib.tryHere(h.context, h.stream, what, work);
+        } catch (CudaException e) {
+            throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
+        }
+    }
+
     /** Runs work in the handle's stream and waits (results the host reads on return). */
     void run(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
         try {

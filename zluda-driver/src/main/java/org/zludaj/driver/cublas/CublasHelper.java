@@ -41,6 +41,7 @@ final class CublasHelper implements CublasHelperApi {
         return Cublas.call("cublasDestroy", () -> {
             CublasHandle h = c.handle(handle);
             c.handles.remove(handle);
+            DirectBlas.changed();
             try {
                 c.lib.synchronize(h.context, h.stream);  // NVIDIA's waits for the handle's work
             } catch (CudaException e) {  // its stream is gone (destroyed after cublasSetStream): nothing left to wait for
@@ -91,6 +92,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if (!c.lib.isStream(h.context, streamId)) throw Cublas.invalid("0x" + Long.toHexString(streamId) + " is not a stream of the handle's context");
             h.stream = streamId;
+            DirectBlas.changed();  // GEMMs the shim repeats without the JVM go through it again (DirectBlas)
         });
     }
 
@@ -109,6 +111,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if (mode != CublasHandle.POINTER_MODE_HOST && mode != CublasHandle.POINTER_MODE_DEVICE) throw Cublas.invalid("pointer mode " + mode);
             h.pointerMode = mode;
+            DirectBlas.changed();
         });
     }
 
@@ -127,6 +130,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if (mode != 0 && mode != 1) throw Cublas.invalid("atomics mode " + mode);
             h.atomicsMode = mode;
+            DirectBlas.changed();
         });
     }
 
@@ -146,6 +150,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if ((mode & ~0x1f) != 0 || (mode & 0xf) > 3) throw Cublas.invalid("math mode " + mode);
             h.mathMode = mode;  // the host and AMD BLAS compute in full precision in every mode; NVIDIA's cuBLAS gets it (cuda backend)
+            DirectBlas.changed();
         });
     }
 
@@ -164,6 +169,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if (smCountTarget < 0) throw Cublas.invalid("smCountTarget " + smCountTarget);
             h.smCountTarget = smCountTarget;
+            DirectBlas.changed();
         });
     }
 
@@ -182,6 +188,7 @@ final class CublasHelper implements CublasHelperApi {
             CublasHandle h = c.handle(handle);
             if (emulationStrategy < 0 || emulationStrategy > 2) throw Cublas.invalid("emulation strategy " + emulationStrategy);
             h.emulationStrategy = emulationStrategy;
+            DirectBlas.changed();
         });
     }
 
@@ -203,6 +210,7 @@ final class CublasHelper implements CublasHelperApi {
             if (workspace % 256 != 0) throw Cublas.invalid("workspace not 256-byte aligned");
             h.workspace = workspace;
             h.workspaceBytes = workspaceSizeInBytes;
+            DirectBlas.changed();
         });
     }
 

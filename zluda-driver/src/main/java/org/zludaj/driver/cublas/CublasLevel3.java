@@ -61,6 +61,18 @@ final class CublasLevel3 implements CublasLevel3Api {
     int gemm(String fn, long handle, int transa, int transb, long m, long n, long k, long alpha, long a, int atype, long lda,
              long strideA, long b, int btype, long ldb, long strideB, long beta, long cc, int ctype, long ldc, long strideC,
              long batch, boolean arrays, int compute) {
+        return gemm(fn, handle, transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, cc, ctype, ldc, strideC,
+                batch, arrays, compute, null);
+    }
+
+    /**
+     * As above; {@code app}: the application's arguments of a call the shim may repeat without the JVM (DirectBlas), else
+     * null.
+     */
+    int gemm(String fn, long handle, int transa, int transb, long m, long n, long k, long alpha, long a, int atype, long lda,
+             long strideA, long b, int btype, long ldb, long strideB, long beta, long cc, int ctype, long ldc, long strideC,
+             long batch, boolean arrays, int compute, long[] app) {
+        long epoch = app != null ? DirectBlas.epoch() : 0;  // before the handle's settings are read
         return Cublas.call(fn, () -> {
             CublasHandle h = c.handle(handle);
             checkOp(transa, "transa");
@@ -93,6 +105,7 @@ final class CublasLevel3 implements CublasLevel3Api {
             Cublas.narrow(ldc, "ldc");
             Blas.Gemm g = new Blas.Gemm(transa, transb, m, n, k, al, a, atype, lda, strideA, b, btype, ldb, strideB, be, cc, ctype, ldc,
                     strideC, batch, arrays, scalarType, f == COMPUTE_64F || f == COMPUTE_32I, compute, h.mathMode);
+            if (app != null && c.tryHere(h, fn, q -> DirectBlas.offer(fn, app, g, h.blas.gemmDirect(g, q), epoch))) return;
             c.enqueue(h, fn, q -> h.blas.gemm(g, q));
         });
     }
@@ -146,7 +159,8 @@ final class CublasLevel3 implements CublasLevel3Api {
 
     @Override
     public int cublasSgemm_v2(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int lda, long B, int ldb, long beta, long C, int ldc) {
-        return gemm("cublasSgemm", handle, transa, transb, m, n, k, alpha, A, Blas.R_32F, lda, 0, B, Blas.R_32F, ldb, 0, beta, C, Blas.R_32F, ldc, 0, 1, false, 68);
+        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc} : null;
+        return gemm("cublasSgemm", handle, transa, transb, m, n, k, alpha, A, Blas.R_32F, lda, 0, B, Blas.R_32F, ldb, 0, beta, C, Blas.R_32F, ldc, 0, 1, false, 68, app);
     }
 
     @Override
@@ -296,17 +310,23 @@ final class CublasLevel3 implements CublasLevel3Api {
 
     @Override
     public int cublasGemmEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int Atype, int lda, long B, int Btype, int ldb, long beta, long C, int Ctype, int ldc, int computeType, int algo) {
-        return gemm("cublasGemmEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1, false, computeType);
+        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
+                computeType, algo} : null;
+        return gemm("cublasGemmEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1, false, computeType, app);
     }
 
     @Override
     public int cublasGemmBatchedEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long Aarray, int Atype, int lda, long Barray, int Btype, int ldb, long beta, long Carray, int Ctype, int ldc, int batchCount, int computeType, int algo) {
-        return gemm("cublasGemmBatchedEx", handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, 0, Barray, Btype, ldb, 0, beta, Carray, Ctype, ldc, 0, batchCount, true, computeType);
+        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray,
+                Ctype, ldc, batchCount, computeType, algo} : null;
+        return gemm("cublasGemmBatchedEx", handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, 0, Barray, Btype, ldb, 0, beta, Carray, Ctype, ldc, 0, batchCount, true, computeType, app);
     }
 
     @Override
     public int cublasGemmStridedBatchedEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int Atype, int lda, long strideA, long B, int Btype, int ldb, long strideB, long beta, long C, int Ctype, int ldc, long strideC, int batchCount, int computeType, int algo) {
-        return gemm("cublasGemmStridedBatchedEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, false, computeType);
+        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
+                Ctype, ldc, strideC, batchCount, computeType, algo} : null;
+        return gemm("cublasGemmStridedBatchedEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, false, computeType, app);
     }
 
     @Override

@@ -72,7 +72,7 @@ final class NvidiaCublas extends RuntimeBlas {
         }
     }
 
-    private long function(String name) throws CudaException {
+    private synchronized long function(String name) throws CudaException {
         Long f = functions.get(name);
         if (f == null) {
             f = NvidiaDriver.blasSymbol(name);
@@ -178,20 +178,36 @@ final class NvidiaCublas extends RuntimeBlas {
     @Override
     public synchronized void gemm(Gemm g, long queue) throws CudaException {
         if (g.mathMode() != mathMode) {
+            stateChanging();
+            mathMode = -1;  // unknown until set
             check(invoke("cublasSetMathMode", new long[] {handle, g.mathMode()}, new long[4]), "cublasSetMathMode");
             mathMode = g.mathMode();
         }
         String w = fits32(g) ? "" : "_64";  // the arguments are passed as 64-bit values either way (ints in registers)
         if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
-            call("cublasGemmEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(), g.atype(),
-                    g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), computeType(g), -1);
+            call("cublasGemmEx" + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, g.atype(), LDA, B, g.btype(), LDB, BETA, C,
+                    g.ctype(), LDC, computeType(g), -1);
         else if (g.pointerArrays())
-            call("cublasGemmBatchedEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA, g.a(),
-                    g.atype(), g.lda(), g.b(), g.btype(), g.ldb(), BETA, g.c(), g.ctype(), g.ldc(), g.batch(), computeType(g), -1);
+            call("cublasGemmBatchedEx" + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, g.atype(), LDA, B, g.btype(), LDB,
+                    BETA, C, g.ctype(), LDC, BATCH, computeType(g), -1);
         else
-            call("cublasGemmStridedBatchedEx" + w, queue, g.alpha(), g.beta(), handle, g.transa(), g.transb(), g.m(), g.n(), g.k(), ALPHA,
-                    g.a(), g.atype(), g.lda(), g.strideA(), g.b(), g.btype(), g.ldb(), g.strideB(), BETA, g.c(), g.ctype(), g.ldc(),
-                    g.strideC(), g.batch(), computeType(g), -1);
+            call("cublasGemmStridedBatchedEx" + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, g.atype(), LDA, STRIDE_A, B,
+                    g.btype(), LDB, STRIDE_B, BETA, C, g.ctype(), LDC, STRIDE_C, BATCH, computeType(g), -1);
+    }
+
+    @Override
+    protected long address(String function) {
+        try {
+            return function(function);
+        } catch (CudaException e) {
+            return 0;
+        }
+    }
+
+    /** rt/nvidia.c's direct_blas, for the GEMMs the shim repeats without the JVM. */
+    @Override
+    protected long directCall() {
+        return NvidiaDriver.directBlasFunction();
     }
 
     /** cuBLASLt's matmul with NVIDIA's own descriptors, made for the call and destroyed after it. */

@@ -17,6 +17,16 @@ public final class NativeRocblas implements Rocblas {
     }
 
     @Override
+    public long address(String function) {
+        return functions.computeIfAbsent(function, HipRuntime::rocblasSymbol);
+    }
+
+    @Override
+    public long directCall() {
+        return HipRuntime.directBlasFunction();
+    }
+
+    @Override
     public int call(String function, long[] args, long[] slots) {
         long f = functions.computeIfAbsent(function, HipRuntime::rocblasSymbol);
         if (f == 0) return NOT_IMPLEMENTED;

@@ -11,4 +11,14 @@ public interface Rocblas {
     String open();
 
     int call(String function, long[] args, long[] slots);
+
+    /** The address of {@code function} for calls the shim makes without the JVM (shim/blas.c); 0: none (fakes). */
+    default long address(String function) {
+        return 0;
+    }
+
+    /** The backend's C function that makes such a call (rt/hip.c direct_rocblas); 0: none. */
+    default long directCall() {
+        return 0;
+    }
 }

@@ -198,19 +198,33 @@ public final class RocblasAdapter extends RuntimeBlas {
 
     @Override
     public void gemm(Gemm g, long queue) throws CudaException {
-        gemmEx(g, g.c(), g.ldc(), g.strideC(), queue);
+        gemmEx(g, C, LDC, STRIDE_C, queue);
     }
 
-    /** D = alpha op(A) op(B) + beta C: gemm's C is D; the input C is at {@code c}. */
+    /** D = alpha op(A) op(B) + beta C: gemm's C is D (C, LDC, STRIDE_C: the GEMM's own); the input C is at {@code c}. */
     private void gemmEx(Gemm g, long c, long ldc, long strideC, long queue) throws CudaException {
         long at = datatype(g.atype()), bt = datatype(g.btype()), ct = datatype(g.ctype()), compute = computeType(g);
         if (g.pointerArrays())
-            call("rocblas_gemm_batched_ex", queue, g.alpha(), g.beta(), handle, operation(g.transa()), operation(g.transb()), g.m(), g.n(),
-                    g.k(), ALPHA, g.a(), at, g.lda(), g.b(), bt, g.ldb(), BETA, c, ct, ldc, g.c(), ct, g.ldc(), g.batch(), compute, 0, 0, 0);
+            call("rocblas_gemm_batched_ex", queue, g, handle, operation(g.transa()), operation(g.transb()), M, N, K, ALPHA, A, at, LDA, B,
+                    bt, LDB, BETA, c, ct, ldc, C, ct, LDC, BATCH, compute, 0, 0, 0);
         else
-            call("rocblas_gemm_strided_batched_ex", queue, g.alpha(), g.beta(), handle, operation(g.transa()), operation(g.transb()), g.m(),
-                    g.n(), g.k(), ALPHA, g.a(), at, g.lda(), g.strideA(), g.b(), bt, g.ldb(), g.strideB(), BETA, c, ct, ldc, strideC, g.c(), ct,
-                    g.ldc(), g.strideC(), g.batch(), compute, 0, 0, 0);
+            call("rocblas_gemm_strided_batched_ex", queue, g, handle, operation(g.transa()), operation(g.transb()), M, N, K, ALPHA, A, at,
+                    LDA, STRIDE_A, B, bt, LDB, STRIDE_B, BETA, c, ct, ldc, strideC, C, ct, LDC, STRIDE_C, BATCH, compute, 0, 0, 0);
+    }
+
+    @Override
+    protected long address(String function) {
+        return rocblas.address(function);
+    }
+
+    @Override
+    protected long directCall() {
+        return rocblas.directCall();
+    }
+
+    @Override
+    protected int cublasStatus(int status) {
+        return status(status);
     }
 
     @Override
