@@ -108,6 +108,10 @@ CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, void *stream) {
     record("copy of %zu bytes%s", n, on(stream));
     return cuMemcpy(d, s, n);
 }
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr d, CUdeviceptr s, size_t n, void *stream) {
+    record("copy of %zu bytes%s", n, on(stream));
+    return cuMemcpy(d, s, n);
+}
 CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *stream) { (void)stream; return cuMemsetD8_v2(d, v, n); }
 CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) {
     for (size_t i = 0; i < n; i++) ((unsigned short *)(uintptr_t)d)[i] = v;

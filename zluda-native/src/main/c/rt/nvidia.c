@@ -87,6 +87,11 @@ static CUresult (*nv_cuGraphDestroy)(void *);
 static CUresult (*nv_cuGraphKernelNodeSetAttribute)(void *, int, const void *);
 static CUresult (*nv_cuGraphExecKernelNodeSetParams)(void *, void *, const nv_kernel_node_params *);
 
+/* Looked up by name, used where there: the current context asked after a cuBLAS call, device-to-device copies (the
+ * shim's: cuMemcpyAsync first asks what memory each address is) */
+static CUresult (*nv_cuCtxGetCurrent)(void **);
+static CUresult (*nv_cuMemcpyDtoDAsync_v2)(CUdeviceptr, CUdeviceptr, size_t, void *);
+
 /* Virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap ...), looked up by name: gpuvmm.h. */
 static struct gpu_vmm nv_vmm;
 
@@ -145,6 +150,8 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
 #define RESOLVE(name, ret, args)                                                                                   \
         if (!buf[0] && !(nv_##name = (ret(*) args)dlsym(h, #name))) snprintf(buf, sizeof buf, "no symbol " #name);
         NV_FUNCTIONS(RESOLVE)
+        nv_cuCtxGetCurrent = (CUresult(*)(void **))dlsym(h, "cuCtxGetCurrent");
+        nv_cuMemcpyDtoDAsync_v2 = (CUresult(*)(CUdeviceptr, CUdeviceptr, size_t, void *))dlsym(h, "cuMemcpyDtoDAsync_v2");
         nv_cuGraphCreate = (CUresult(*)(void **, unsigned))dlsym(h, "cuGraphCreate");
         nv_cuGraphAddKernelNode = (CUresult(*)(void **, void *, void **, size_t, const nv_kernel_node_params *))dlsym(h, "cuGraphAddKernelNode");
         nv_cuGraphInstantiateWithFlags = (CUresult(*)(void **, void *, unsigned long long))dlsym(h, "cuGraphInstantiateWithFlags");
@@ -278,9 +285,16 @@ JNIEXPORT jint JNICALL JN(copyAsync)(JNIEnv *e, jclass c, jlong dst, jlong src, 
     return direct_copy((uint64_t)dst, (uint64_t)src, (size_t)n, PTR(stream));
 }
 
+/* The shim's device-to-device copies (shim/copy.c, directCopyFunction): NVIDIA's DtoD copy where it has one. */
+static CUresult direct_copy_dtod(uint64_t dst, uint64_t src, size_t n, void *stream) {
+    if (n == 0 || !nv_cuMemcpyDtoDAsync_v2) return direct_copy(dst, src, n, stream);
+    CUresult r = current();
+    return r ? r : nv_cuMemcpyDtoDAsync_v2((CUdeviceptr)dst, (CUdeviceptr)src, n, stream);
+}
+
 JNIEXPORT jlong JNICALL JN(directCopyFunction)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
-    return (jlong)(uintptr_t)&direct_copy;
+    return (jlong)(uintptr_t)&direct_copy_dtod;
 }
 
 JNIEXPORT jint JNICALL JN(fillAsync)(JNIEnv *e, jclass c, jlong dst, jint size, jint value, jlong count, jlong stream) {
@@ -511,7 +525,12 @@ static int blas_prepare(void) {
     return 0;
 }
 
-static void blas_after(void) { ctx_epoch_set = 0; /* cuBLAS may have made another context current */ }
+/* cuBLAS may have made another context current: then the next call makes the backend's current again (asking costs a
+ * read of the driver's thread state; setting it again after every GEMM cost the next launch or copy about 1 us) */
+static void blas_after(void) {
+    void *now = NULL;
+    if (!nv_cuCtxGetCurrent || nv_cuCtxGetCurrent(&now) || now != ctx) ctx_epoch_set = 0;
+}
 
 JNIEXPORT jint JNICALL JN(blasCall)(JNIEnv *e, jclass c, jlong fn, jlongArray args, jlongArray slots) {
     (void)c;
