@@ -1,7 +1,7 @@
 /* ZLUDA-J test: a recording fake of AMD's HIP runtime (libamdhip64) and rocBLAS for the hip backend's tests
  * (HipBackendFakeTest), which the backend opens as AMD's (ZLUDA_HIP_LIB and ZLUDA_ROCBLAS_LIB both name this file).
  * One GPU, a gfx1100 (RDNA3, wave32) with host memory standing for its memory; copies and sets are made at once.
- * Kernels are not run: a module load answers hipErrorNotSupported. Streams are handles numbered #1, #2... in order of
+ * Kernels are not run: their launches are logged. Streams are handles numbered #1, #2... in order of
  * creation. rocBLAS's GEMM functions compute nothing and append what they were asked to the file FAKE_HIP_LOG names
  * (one line each: operations, sizes, types, compute type, addresses, leading dimensions, strides, scalars as f32 or
  * device addresses, stream), as do stream creations and copies on a stream.
@@ -80,13 +80,29 @@ hipError_t hipMemcpyAsync(void *d, const void *s, size_t n, int kind, void *stre
 hipError_t hipMemsetD8Async(void *d, unsigned char v, size_t n, void *s) { (void)s; return hipMemsetD8(d, v, n); }
 hipError_t hipMemsetD16Async(void *d, unsigned short v, size_t n, void *s) { (void)s; return hipMemsetD16(d, v, n); }
 hipError_t hipMemsetD32Async(void *d, int v, size_t n, void *s) { (void)s; return hipMemsetD32(d, v, n); }
-hipError_t hipModuleLoadData(void **m, const void *image) { (void)m; (void)image; return hipErrorNotSupported; }
-hipError_t hipModuleGetFunction(void **f, void *m, const char *name) { (void)f; (void)m; (void)name; return hipErrorNotSupported; }
-hipError_t hipModuleGetGlobal(void **p, size_t *n, void *m, const char *name) { (void)p; (void)n; (void)m; (void)name; return hipErrorNotSupported; }
+/* a module: an AMD code object (an ELF file, checked by its magic); a function: its name */
+struct fake_function { char name[128]; };
+hipError_t hipModuleLoadData(void **m, const void *image) {
+    if (memcmp(image, "\177ELF", 4)) return hipErrorInvalidValue;
+    *m = malloc(1);
+    record("module loaded");
+    return hipSuccess;
+}
+hipError_t hipModuleGetFunction(void **f, void *m, const char *name) {
+    (void)m;
+    struct fake_function *k = calloc(1, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    *f = k;
+    return hipSuccess;
+}
+hipError_t hipModuleGetGlobal(void **p, size_t *n, void *m, const char *name) { (void)p; (void)n; (void)m; (void)name; return 500; }
+/* kernels are not run: the launch is logged with its first parameter read as a 64-bit value (0 without parameters) */
 hipError_t hipModuleLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
                                  void *s, void **params, void **extra) {
-    (void)f; (void)gx; (void)gy; (void)gz; (void)bx; (void)by; (void)bz; (void)shared; (void)s; (void)params; (void)extra;
-    return hipErrorNotSupported;
+    (void)gy; (void)gz; (void)by; (void)bz; (void)extra;
+    unsigned long long arg = params && params[0] ? *(unsigned long long *)params[0] : 0;
+    record("launch %s grid %u block %u shared %u arg %llu on stream #%d", ((struct fake_function *)f)->name, gx, bx, shared, arg, number(s));
+    return hipSuccess;
 }
 hipError_t hipDeviceSynchronize(void) { return hipSuccess; }
 hipError_t hipStreamCreate(void **s) {

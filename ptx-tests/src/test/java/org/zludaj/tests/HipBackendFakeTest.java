@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The hip backend (AMD GPUs, the product) end to end without an AMD GPU: a C program through our libcuda.so.1 and
  * libcublas.so.13, the JVM, the hip backend and rt/hip.c, over c/fake_hip.c, a recording fake of AMD's HIP runtime and
  * rocBLAS (one gfx1100; ZLUDA_HIP_LIB and ZLUDA_ROCBLAS_LIB name it). c/hip_backend_blas.c checks what rocBLAS is
- * asked for each of ggml's GEMM calls, the ones the shim repeats without the JVM (shim/blas.c) included.
+ * asked for each of ggml's GEMM calls, the ones the shim repeats without the JVM (shim/blas.c) included;
+ * c/hip_backend_launches.c the launches and graph replays HIP gets from a module compiled for the fake's gfx1100.
  */
 class HipBackendFakeTest {
     private static Programs.Result overFake(Path dir, String source, Map<String, String> env) throws Exception {
@@ -50,6 +51,29 @@ class HipBackendFakeTest {
         assertTrue(enteredTheJvm(r, "cublasSgemm") <= 2, r.stderr());
         assertTrue(enteredTheJvm(r, "cublasGemmStridedBatchedEx") <= 3, r.stderr());  // one refused
         assertTrue(enteredTheJvm(r, "cublasGemmBatchedEx") <= 2, r.stderr());
+    }
+
+    /**
+     * Kernels compiled for gfx1100 launch in order with their arguments, most without the JVM (shim/launch.c); a graph of
+     * kernels and one of kernel, GEMM, kernel replay in order at each launch (one submission on the caller's thread
+     * where the stream is idle), also behind a host function queued on the stream.
+     */
+    @Test
+    void launchesAndGraphReplaysReachHipInOrder(@TempDir Path dir) throws Exception {
+        Programs.Result r = overFake(dir, "hip_backend_launches", Map.of());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: hip backend launches"), r.toString());
+        int launches = enteredTheJvm(r, "cuLaunchKernel");
+        assertTrue(launches <= 10, launches + " of 36 launches entered the JVM:\n" + r.stderr());
+    }
+
+    /** The same with ZLUDA_DIRECT_LAUNCH=0: every launch through the JVM. */
+    @Test
+    void launchesAndGraphReplaysAllThroughTheJvm(@TempDir Path dir) throws Exception {
+        Programs.Result r = overFake(dir, "hip_backend_launches", Map.of("ZLUDA_DIRECT_LAUNCH", "0"));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: hip backend launches"), r.toString());
+        assertEquals(36, enteredTheJvm(r, "cuLaunchKernel"), r.stderr());
     }
 
     /** With ZLUDA_DIRECT_LAUNCH=0 every call enters the JVM, and rocBLAS is asked the same. */
