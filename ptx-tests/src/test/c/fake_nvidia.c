@@ -85,7 +85,14 @@ CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
     record("primary context retained");
     return 0;
 }
-CUresult cuCtxSetCurrent(void *c) { (void)c; return 0; }
+/* the calling thread's current context; with FAKE_NVIDIA_CTX set, each setting is logged ("context set") */
+static __thread void *current_context;
+CUresult cuCtxSetCurrent(void *c) {
+    current_context = c;
+    if (getenv("FAKE_NVIDIA_CTX")) record("context set");
+    return 0;
+}
+CUresult cuCtxGetCurrent(void **c) { *c = current_context; return 0; }
 static int faulted;
 CUresult cuDevicePrimaryCtxReset_v2(int d) { (void)d; faulted = 0; return 0; }
 CUresult cuCtxSynchronize(void) { record("context synchronize"); return faulted ? 719 : 0; }

@@ -172,7 +172,7 @@ class CudaBackendFakeTest {
         var all = new java.util.HashMap<>(env);
         all.putAll(Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(), "ZLUDA_NVIDIA_CUBLAS", blas.toString(),
                 "FAKE_NVIDIA_LOG", dir.resolve("calls.txt").toString(), "FAKE_CUBLAS_DETAIL", "1", "ZLUDA_PROFILE", "calls",
-                "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+                "ZLUDA_CACHE_DIR", dir.resolve("cache").toString(), "FAKE_NVIDIA_CTX", "1"));
         return Programs.withShim(program, all);
     }
 
@@ -194,6 +194,9 @@ class CudaBackendFakeTest {
         assertTrue(sgemm <= 2, sgemm + " of 20 cublasSgemm calls entered the JVM:\n" + r.stderr());
         assertTrue(enteredTheJvm(r, "cublasGemmStridedBatchedEx") <= 4, r.stderr());
         assertTrue(enteredTheJvm(r, "cublasGemmBatchedEx") <= 2, r.stderr());
+        // NVIDIA's context is made current once per thread, not again after each cuBLAS call (which leaves it current)
+        long sets = Files.readAllLines(dir.resolve("calls.txt")).stream().filter(l -> l.equals("context set")).count();
+        assertTrue(sets <= 8, sets + " times NVIDIA's context was set for 800 GEMMs");
     }
 
     /** With ZLUDA_DIRECT_LAUNCH=0 every GEMM enters the JVM, and NVIDIA's library is asked the same. */
