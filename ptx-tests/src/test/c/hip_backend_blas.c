@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "log_check.h"
 
 typedef int CUresult;
 typedef void *CUcontext, *CUstream, *CUgraph, *CUgraphExec;
@@ -38,37 +39,10 @@ int cublasGemmBatchedEx(cublasHandle_t, int, int, int, int, int, const void *, c
 
 #define CHECK(x) do { int r_ = (x); if (r_) { printf("FAIL: %s = %d\n", #x, r_); exit(1); } } while (0)
 
-static const char *log_path;
-
-static void note(const char *what) {
-    FILE *log = fopen(log_path, "a");
-    if (log) { fprintf(log, "program: %s\n", what); fclose(log); }
-}
-
-static void last_line(char *out, size_t size) {
-    static char text[1 << 20];
-    FILE *f = fopen(log_path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[n] = 0;
-    while (n > 0 && text[n - 1] == '\n') text[--n] = 0;
-    char *start = strrchr(text, '\n');
-    snprintf(out, size, "%s", start ? start + 1 : text);
-}
-
-static void expect(const char *want, const char *what) {
-    char got[2048];
-    last_line(got, sizeof got);
-    if (strcmp(got, want)) {
-        printf("FAIL: %s\n  want %s\n  got  %s\n", what, want, got);
-        exit(1);
-    }
-}
-
 /* the stream number of the log's last line ("on stream #N") */
 static int last_stream(void) {
     char got[2048];
-    last_line(got, sizeof got);
+    last_lines(1, got, sizeof got);
     const char *p = strstr(got, "on stream #");
     return p ? atoi(p + 11) : -1;
 }
@@ -122,7 +96,7 @@ int main(void) {
         if (ss < 0) ss = last_stream();
         snprintf(al, sizeof al, "%g", (double)sc[i]);
         snprintf(be, sizeof be, "%g", (double)sc[63 - i]);
-        expect(strided(RB_T, RB_N, m, 8, k, 1, RB_F32, RB_F32, A + i * 256, k, 0, B + i * 512, k + i % 2, 0, C + i * 1024, m + i % 4, 0, al,
+        expect(1, strided(RB_T, RB_N, m, 8, k, 1, RB_F32, RB_F32, A + i * 256, k, 0, B + i * 512, k + i % 2, 0, C + i * 1024, m + i % 4, 0, al,
                        be, ss), "GemmEx");
     }
 
@@ -132,7 +106,7 @@ int main(void) {
         CHECK(cublasGemmStridedBatchedEx(h, 1, 0, 16, 8, 32, &sc[1], (void *)(A + i * 64), R_16F, 32, sa, (void *)B, R_16F, 32, sb, &sc[2],
                                          (void *)C, R_32F, 16, scs, 2 + i % 7, COMPUTE_32F, -1));
         CHECK(cuStreamSynchronize(s));
-        expect(strided(RB_T, RB_N, 16, 8, 32, 2 + i % 7, RB_F16, RB_F32, A + i * 64, 32, sa, B, 32, sb, C, 16, scs, "1", "2", ss),
+        expect(1, strided(RB_T, RB_N, 16, 8, 32, 2 + i % 7, RB_F16, RB_F32, A + i * 64, 32, sa, B, 32, sb, C, 16, scs, "1", "2", ss),
                "GemmStridedBatchedEx");
         CHECK(cublasGemmBatchedEx(h, 0, 1, 24, 8, 16, &sc[3], (void *)(D + i * 8), R_16F, 24, (void *)(D + 1024), R_16F, 8, &sc[4],
                                   (void *)(D + 2048 + i * 8), R_16F, 24, 3 + i, COMPUTE_32F, -1));
@@ -141,10 +115,10 @@ int main(void) {
                  "rocblas_gemm_batched_ex ops %d %d m 24 n 8 k 16 batch %d types %d %d %d %d compute %d a %p lda 24 b %p ldb 8 c %p ldc 24 "
                  "d %p ldd 24 alpha 3 beta 4 on stream #%d", RB_N, RB_T, 3 + i, RB_F16, RB_F16, RB_F16, RB_F16, RB_F32, (void *)(D + i * 8),
                  (void *)(D + 1024), (void *)(D + 2048 + i * 8), (void *)(D + 2048 + i * 8), ss);
-        expect(want, "GemmBatchedEx");
+        expect(1, want, "GemmBatchedEx");
         CHECK(cublasSgemm_v2(h, 1, 0, 16 + i, 8, 32, &sc[5], (float *)A, 32, (float *)B, 32, &sc[6], (float *)(C + i * 4), 40));
         CHECK(cuStreamSynchronize(s));
-        expect(strided(RB_T, RB_N, 16 + i, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C + i * 4, 40, 0, "5", "6", ss), "Sgemm");
+        expect(1, strided(RB_T, RB_N, 16 + i, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C + i * 4, 40, 0, "5", "6", ss), "Sgemm");
     }
 
 #define GEMMEX(m) cublasGemmEx(h, 1, 0, m, 8, 32, &one, (void *)A, R_32F, 32, (void *)B, R_32F, 32, &zero, (void *)C, R_32F, 128, COMPUTE_32F, -1)
@@ -156,26 +130,26 @@ int main(void) {
     if (ss2 == ss || ss2 < 0) { printf("FAIL: a GEMM on stream s2 reached rocBLAS on stream #%d (s: #%d)\n", ss2, ss); return 1; }
     CHECK(GEMMEX(40));
     CHECK(cuStreamSynchronize(s2));
-    expect(strided(RB_T, RB_N, 40, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss2), "GemmEx on s2");
+    expect(1, strided(RB_T, RB_N, 40, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss2), "GemmEx on s2");
     CHECK(cublasSetStream_v2(h, s));
     CHECK(GEMMEX(48));
     CHECK(cuStreamSynchronize(s));
-    expect(strided(RB_T, RB_N, 48, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx on s again");
+    expect(1, strided(RB_T, RB_N, 48, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx on s again");
     CHECK(cublasSetPointerMode_v2(h, 1));
     CHECK(cublasGemmEx(h, 1, 0, 48, 8, 32, (void *)D, (void *)A, R_32F, 32, (void *)B, R_32F, 32, (void *)(D + 4), (void *)C, R_32F, 128,
                        COMPUTE_32F, -1));
     CHECK(cuStreamSynchronize(s));
     snprintf(al, sizeof al, "device %p", (void *)D);
     snprintf(be, sizeof be, "device %p", (void *)(D + 4));
-    expect(strided(RB_T, RB_N, 48, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, al, be, ss), "GemmEx, device scalars");
+    expect(1, strided(RB_T, RB_N, 48, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, al, be, ss), "GemmEx, device scalars");
     CHECK(cublasSetPointerMode_v2(h, 0));
     for (int i = 0; i < 3; i++) CHECK(GEMMEX(56));
     CHECK(cuStreamSynchronize(s));
-    expect(strided(RB_T, RB_N, 56, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx, host scalars");
+    expect(1, strided(RB_T, RB_N, 56, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx, host scalars");
 
     note("bad arguments of a repeated call");
     char before[2048], after[2048];
-    last_line(before, sizeof before);
+    last_lines(1, before, sizeof before);
     if (GEMMEX(-1) != INVALID_VALUE || GEMMEX(129) != INVALID_VALUE ||
         cublasGemmEx(h, 1, 0, 56, 8, 32, NULL, (void *)A, R_32F, 32, (void *)B, R_32F, 32, &zero, (void *)C, R_32F, 128, COMPUTE_32F, -1) != INVALID_VALUE ||
         GEMMEX(0) != OK ||
@@ -185,7 +159,7 @@ int main(void) {
         return 1;
     }
     CHECK(cuStreamSynchronize(s));
-    last_line(after, sizeof after);
+    last_lines(1, after, sizeof after);
     if (strcmp(before, after)) { printf("FAIL: a refused call reached rocBLAS: %s\n", after); return 1; }
 
     note("a repeated call captured: run at the graph's launch");
@@ -196,11 +170,11 @@ int main(void) {
     CHECK(GEMMEX(64));
     CHECK(cuStreamEndCapture(s, &g));
     CHECK(cuStreamSynchronize(s));
-    expect(strided(RB_T, RB_N, 56, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "nothing run while captured");
+    expect(1, strided(RB_T, RB_N, 56, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "nothing run while captured");
     CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));
-    expect(strided(RB_T, RB_N, 64, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx captured");
+    expect(1, strided(RB_T, RB_N, 64, 8, 32, 1, RB_F32, RB_F32, A, 32, 0, B, 32, 0, C, 128, 0, "1", "0", ss), "GemmEx captured");
     CHECK(cublasDestroy_v2(h));
     note("end");
     puts("PASS: hip backend blas");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "log_check.h"
 
 typedef int CUresult;
 typedef void *CUcontext, *CUmodule, *CUfunction, *CUstream, *CUgraph, *CUgraphExec;
@@ -39,37 +40,6 @@ static const char *ptx =
 
 #define CHECK(x) do { int r_ = (x); if (r_) { printf("FAIL: %s = %d\n", #x, r_); exit(1); } } while (0)
 
-static const char *log_path;
-
-static void note(const char *what) {
-    FILE *log = fopen(log_path, "a");
-    if (log) { fprintf(log, "program: %s\n", what); fclose(log); }
-}
-
-/* the log's last `count` lines joined by '|' */
-static void last_lines(int count, char *out, size_t size) {
-    static char text[1 << 20];
-    FILE *f = fopen(log_path, "r");
-    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[n] = 0;
-    while (n > 0 && text[n - 1] == '\n') text[--n] = 0;
-    size_t start = n;
-    for (int seen = 0; start > 0; start--)
-        if (text[start - 1] == '\n' && ++seen == count) break;
-    snprintf(out, size, "%s", text + start);
-    for (char *p = out; *p; p++)
-        if (*p == '\n') *p = '|';
-}
-
-static void expect(int count, const char *want, const char *what) {
-    char got[8192];
-    last_lines(count, got, sizeof got);
-    if (strcmp(got, want)) {
-        printf("FAIL: %s\n  want %s\n  got  %s\n", what, want, got);
-        exit(1);
-    }
-}
 
 static CUresult launch(CUfunction f, unsigned long long arg, CUstream s) {
     void *args[] = {&arg};
