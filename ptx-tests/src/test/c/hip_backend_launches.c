@@ -1,6 +1,7 @@
 /* The hip backend's launches and graph replays, checked against a recording fake of AMD's HIP runtime (fake_hip.c;
  * HipBackendFakeTest): a module of two kernels compiled for the fake's gfx1100 loads, launches reach HIP in order with
- * their arguments (the first through the JVM, the next ones made by the shim), a captured graph of kernels replays them
+ * their arguments (the first through the JVM, the next ones made by the shim), device-to-device copies between them
+ * in order, a captured graph of kernels replays them
  * in order at each launch, a graph of kernel, cuBLAS GEMM (rocBLAS) and kernel too, and behind a host function queued
  * on the stream everything waits its turn. After each step the program compares the log's last lines with what HIP
  * must have been asked. Prints PASS, or the first difference.
@@ -22,6 +23,7 @@ CUresult cuModuleGetFunction(CUfunction *, CUmodule, const char *);
 CUresult cuStreamCreate(CUstream *, unsigned);
 CUresult cuStreamSynchronize(CUstream);
 CUresult cuMemAlloc_v2(CUdeviceptr *, size_t);
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr, CUdeviceptr, size_t, CUstream);
 CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **, void **);
 CUresult cuLaunchHostFunc(CUstream, void (*)(void *), void *);
 CUresult cuStreamBeginCapture_v2(CUstream, int);
@@ -85,6 +87,15 @@ int main(void) {
         CHECK(cuStreamSynchronize(s));
         snprintf(want, sizeof want, "launch %s grid 2 block 32 shared 0 arg %llu on stream #%d", i % 3 ? "a" : "b", i, ss);
         expect(1, want, "a launch");
+    }
+
+    note("device-to-device copies between launches");
+    for (int i = 1; i <= 20; i++) {
+        CHECK(cuMemcpyDtoDAsync_v2(M + 256 * i, M, (size_t)i, s));
+        CHECK(launch(a, 100 + (unsigned long long)i, s));
+        CHECK(cuStreamSynchronize(s));
+        snprintf(want, sizeof want, "copy of %d bytes on stream #%d|launch a grid 2 block 32 shared 0 arg %d on stream #%d", i, ss, 100 + i, ss);
+        expect(2, want, "a copy, then a launch");
     }
 
     note("a graph of a and b, launched twice");

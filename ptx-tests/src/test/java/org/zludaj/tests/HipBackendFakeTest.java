@@ -54,7 +54,8 @@ class HipBackendFakeTest {
     }
 
     /**
-     * Kernels compiled for gfx1100 launch in order with their arguments, most without the JVM (shim/launch.c); a graph of
+     * Kernels compiled for gfx1100 launch in order with their arguments, most without the JVM (shim/launch.c), and so do
+     * device-to-device copies between them (shim/copy.c); a graph of
      * kernels and one of kernel, GEMM, kernel replay in order at each launch (one submission on the caller's thread
      * where the stream is idle), also behind a host function queued on the stream.
      */
@@ -63,8 +64,9 @@ class HipBackendFakeTest {
         Programs.Result r = overFake(dir, "hip_backend_launches", Map.of());
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: hip backend launches"), r.toString());
-        int launches = enteredTheJvm(r, "cuLaunchKernel");
-        assertTrue(launches <= 10, launches + " of 36 launches entered the JVM:\n" + r.stderr());
+        int launches = enteredTheJvm(r, "cuLaunchKernel"), copies = enteredTheJvm(r, "cuMemcpyDtoDAsync");
+        assertTrue(launches <= 10, launches + " of 56 launches entered the JVM:\n" + r.stderr());
+        assertTrue(copies <= 2, copies + " of 20 copies entered the JVM:\n" + r.stderr());
     }
 
     /** The same with ZLUDA_DIRECT_LAUNCH=0: every launch through the JVM. */
@@ -73,7 +75,8 @@ class HipBackendFakeTest {
         Programs.Result r = overFake(dir, "hip_backend_launches", Map.of("ZLUDA_DIRECT_LAUNCH", "0"));
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: hip backend launches"), r.toString());
-        assertEquals(36, enteredTheJvm(r, "cuLaunchKernel"), r.stderr());
+        assertEquals(56, enteredTheJvm(r, "cuLaunchKernel"), r.stderr());
+        assertEquals(20, enteredTheJvm(r, "cuMemcpyDtoDAsync"), r.stderr());
     }
 
     /** With ZLUDA_DIRECT_LAUNCH=0 every call enters the JVM, and rocBLAS is asked the same. */
