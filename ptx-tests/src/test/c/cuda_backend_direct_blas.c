@@ -42,7 +42,8 @@ int cublasGemmBatchedEx(cublasHandle_t, int, int, int, int, int, const void *, c
 #define CHECK(x) do { int r_ = (x); if (r_) { printf("FAIL: %s = %d\n", #x, r_); exit(1); } } while (0)
 
 
-enum { R_32F = 0, R_16F = 2, COMPUTE_32F = 68, DEFAULT_MATH = 0, TF32_MATH = 3, OK = 0, INVALID_VALUE = 7, EXECUTION_FAILED = 13 };
+enum { R_32F = 0, R_16F = 2, R_8I = 3, R_32I = 10, COMPUTE_32F = 68, COMPUTE_32I = 72, DEFAULT_MATH = 0, TF32_MATH = 3, OK = 0,
+       INVALID_VALUE = 7, EXECUTION_FAILED = 13, NOT_SUPPORTED = 15 };
 
 static CUdeviceptr A, B, C, D;
 static float scalars[64];
@@ -70,9 +71,9 @@ struct worker {
 static void *work(void *arg) {
     struct worker *w = arg;
     float one = 1, zero = 0;
-    for (int i = 0; i < 300; i++)
-        if (cublasGemmEx(w->h, 1, 0, w->m, 8, 32, &one, (void *)A, R_32F, 32, (void *)B, R_32F, 32, &zero, (void *)C, R_32F, w->m,
-                         COMPUTE_32F, -1))
+    for (int i = 0; i < 300; i++)  /* two handles on two streams share NVIDIA's one handle: their calls may go through the JVM */
+        if (cublasGemmStridedBatchedEx(w->h, 1, 0, w->m, 8, 32, &one, (void *)A, R_32F, 32, 0, (void *)B, R_32F, 32, 0, &zero, (void *)C,
+                                       R_32F, w->m, 0, 2, COMPUTE_32F, -1))
             w->failures++;
     return NULL;
 }
@@ -193,6 +194,21 @@ int main(void) {
     last_lines(2, after, sizeof after);
     if (strcmp(before, after)) { printf("FAIL: a refused call reached NVIDIA's library: %s\n", after); return 1; }
 
+    note("int8 GEMMs: their leading dimensions checked at every call");
+    int ione = 1, izero = 0;
+    for (int i = 0; i < 3; i++)
+        CHECK(cublasGemmEx(h, 1, 0, 16, 8, 32, &ione, (void *)A, R_8I, 32, (void *)B, R_8I, 32, &izero, (void *)C, R_32I, 16, COMPUTE_32I, -1));
+    CHECK(cuStreamSynchronize(s));
+    last_lines(2, before, sizeof before);
+    if (cublasGemmEx(h, 1, 0, 16, 8, 30, &ione, (void *)A, R_8I, 30, (void *)B, R_8I, 30, &izero, (void *)C, R_32I, 16, COMPUTE_32I, -1) !=
+        NOT_SUPPORTED) {
+        puts("FAIL: an int8 GEMM with lda 30 was not answered CUBLAS_STATUS_NOT_SUPPORTED");
+        return 1;
+    }
+    CHECK(cuStreamSynchronize(s));
+    last_lines(2, after, sizeof after);
+    if (strcmp(before, after)) { printf("FAIL: a refused int8 GEMM reached NVIDIA's library: %s\n", after); return 1; }
+
     note("a repeated call behind a host function queued on its stream");
     CHECK(GEMMEX(h, 48));  /* kept again */
     CHECK(GEMMEX(h, 48));
@@ -255,7 +271,7 @@ int main(void) {
     char *p = strstr(text, "program: two threads");
     int counts[2] = {0, 0};
     for (char *l = p ? strtok(p, "\n") : NULL; l; l = strtok(NULL, "\n")) {
-        int which = strstr(l, "GemmEx TN m 96 ") ? 0 : strstr(l, "GemmEx TN m 104 ") ? 1 : -1;
+        int which = strstr(l, "StridedBatchedEx TN m 96 ") ? 0 : strstr(l, "StridedBatchedEx TN m 104 ") ? 1 : -1;
         if (which < 0) continue;
         char *d = strtok(NULL, "\n");
         const char *own = which ? "stream #3" : "stream #1";

@@ -67,11 +67,21 @@ final class DirectBlas {
      * arguments {@code app}, to the shim; {@code epoch}: the BLAS epoch read before the call.
      */
     static void offer(String function, long[] app, Blas.Gemm g, Blas.Direct direct, long epoch) {
+        try {
+            make(function, app, g, direct, epoch);
+        } catch (RuntimeException e) {  // nothing offered: the GEMM, done, stays the JVM's
+            LOG.debug("no direct GEMM for {}: {}", function, e.toString());
+        }
+    }
+
+    private static void make(String function, long[] app, Blas.Gemm g, Blas.Direct direct, long epoch) {
         Entry e = ENTRIES.get(function);
         if (e == null || direct == null || app.length != e.arguments || app.length > APP_ARGS || direct.args().length > BLAS_ARGS) return;
         // the library call was chosen for this batch count: repeated only for batches of more than one (NVIDIA's
         // cuBLAS gets cublasGemmEx for a batch of one)
         if (e.at(Field.BATCH) >= 0 && g.batch() < 2) return;
+        // int8 GEMMs: CublasLevel3 checks their leading dimensions (multiples of 4), which the shim does not
+        if (g.atype() == Blas.R_8I) return;
         long[] v = new long[HEAD + STATUSES + APP_ARGS + BLAS_ARGS];
         long keys = (1L << e.arguments) - 1;
         for (int f : e.fields) if (f >= 0) keys &= ~(1L << f);
