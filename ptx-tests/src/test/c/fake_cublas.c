@@ -90,6 +90,13 @@ cublasStatus_t cublasGemmEx(cublasHandle_t h, int ta, int tb, int m, int n, int 
     return 0;
 }
 
+cublasStatus_t cublasSgemm_v2(cublasHandle_t h, int ta, int tb, int m, int n, int k, const float *alpha, const float *a, int lda,
+                              const float *b, int ldb, const float *beta, float *c, int ldc) {
+    record("cublasSgemm %c%c m %d n %d k %d on %s", ta ? 'T' : 'N', tb ? 'T' : 'N', m, n, k, where(h));
+    detail(h, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0);
+    return 0;
+}
+
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha,
                                           const void *a, int at, int lda, long long sa, const void *b, int bt, int ldb,
                                           long long sb, const void *beta, void *c, int ct, int ldc, long long sc, int batch,

@@ -77,14 +77,30 @@ public interface Blas {
      */
     record Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
                 long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
-                boolean pointerArrays, int scalarType, boolean wide, int compute, int mathMode) {
+                boolean pointerArrays, int scalarType, boolean wide, int compute, int mathMode, String entry) {
         /**
-         * compute and mathMode: the cublasComputeType_t the application asked for (0 where a typed call implies it) and
-         * its handle's cublasMath_t at the call (0 where the library has none, as cuBLASLt). NVIDIA's cuBLAS is asked for
-         * exactly these (a single-precision product under llama.cpp's CUBLAS_TF32_TENSOR_OP_MATH then runs on TF32
-         * tensor cores, as natively); the host's and AMD's BLAS compute every type in its full precision (RDNA has no
-         * TF32), which is at least as accurate.
+         * compute, mathMode and entry: the cublasComputeType_t the application asked for (the one a typed call implies
+         * for those), its handle's cublasMath_t at the call (0 where the library has none, as cuBLASLt), and the cuBLAS
+         * function it called without a _64 suffix ("cublasSgemm", "cublasGemmEx"...; null where none, as cuBLASLt).
+         * NVIDIA's cuBLAS is asked for exactly these, through the same entry point (a single-precision product under
+         * llama.cpp's CUBLAS_TF32_TENSOR_OP_MATH then runs on TF32 tensor cores, as natively, with NVIDIA's own choice of
+         * kernel); the host's and AMD's BLAS compute every type in its full precision (RDNA has no TF32), which is at
+         * least as accurate.
          */
+        public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
+                    long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
+                    boolean pointerArrays, int scalarType, boolean wide, int compute, int mathMode) {
+            this(transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC,
+                    batch, pointerArrays, scalarType, wide, compute, mathMode, null);
+        }
+
+        public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
+                    long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
+                    boolean pointerArrays, int scalarType, boolean wide) {
+            this(transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC,
+                    batch, pointerArrays, scalarType, wide, 0, 0, null);
+        }
+
         /** The value of a {@link Field} other than ALPHA and BETA (scalars). */
         public long value(Field f) {
             return switch (f) {
@@ -103,13 +119,6 @@ public interface Blas {
                 case BATCH -> batch;
                 case ALPHA, BETA -> throw new IllegalArgumentException(f + " is a scalar");
             };
-        }
-
-        public Gemm(int transa, int transb, long m, long n, long k, Scalar alpha, long a, int atype, long lda, long strideA,
-                    long b, int btype, long ldb, long strideB, Scalar beta, long c, int ctype, long ldc, long strideC, long batch,
-                    boolean pointerArrays, int scalarType, boolean wide) {
-            this(transa, transb, m, n, k, alpha, a, atype, lda, strideA, b, btype, ldb, strideB, beta, c, ctype, ldc, strideC,
-                    batch, pointerArrays, scalarType, wide, 0, 0);
         }
     }
 

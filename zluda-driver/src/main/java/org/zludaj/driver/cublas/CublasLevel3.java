@@ -104,7 +104,8 @@ final class CublasLevel3 implements CublasLevel3Api {
             Cublas.narrow(ldb, "ldb");
             Cublas.narrow(ldc, "ldc");
             Blas.Gemm g = new Blas.Gemm(transa, transb, m, n, k, al, a, atype, lda, strideA, b, btype, ldb, strideB, be, cc, ctype, ldc,
-                    strideC, batch, arrays, scalarType, f == COMPUTE_64F || f == COMPUTE_32I, compute, h.mathMode);
+                    strideC, batch, arrays, scalarType, f == COMPUTE_64F || f == COMPUTE_32I, compute, h.mathMode,
+                    fn.endsWith("_64") ? fn.substring(0, fn.length() - 3) : fn);
             if (app != null && c.tryHere(h, fn, q -> DirectBlas.offer(fn, app, g, h.blas.gemmDirect(g, q), epoch))) return;
             c.enqueue(h, fn, q -> h.blas.gemm(g, q));
         });

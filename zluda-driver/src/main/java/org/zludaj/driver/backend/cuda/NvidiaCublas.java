@@ -184,7 +184,16 @@ final class NvidiaCublas extends RuntimeBlas {
             mathMode = g.mathMode();
         }
         String w = fits32(g) ? "" : "_64";  // the arguments are passed as 64-bit values either way (ints in registers)
-        if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
+        String typed = typed(g);
+        if (typed != null) {  // a typed call (cublasSgemm...): NVIDIA's function of that name, which may choose otherwise than GemmEx
+            if (typed.endsWith("StridedBatched"))
+                call(typed + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, LDA, STRIDE_A, B, LDB, STRIDE_B, BETA, C, LDC,
+                        STRIDE_C, BATCH);
+            else if (typed.endsWith("Batched"))
+                call(typed + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, LDA, B, LDB, BETA, C, LDC, BATCH);
+            else
+                call(typed + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, LDA, B, LDB, BETA, C, LDC);
+        } else if (!g.pointerArrays() && g.batch() == 1)  // one GEMM: the entry point applications use (NVIDIA's choice of kernel differs)
             call("cublasGemmEx" + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, g.atype(), LDA, B, g.btype(), LDB, BETA, C,
                     g.ctype(), LDC, computeType(g), -1);
         else if (g.pointerArrays())
@@ -193,6 +202,16 @@ final class NvidiaCublas extends RuntimeBlas {
         else
             call("cublasGemmStridedBatchedEx" + w, queue, g, handle, g.transa(), g.transb(), M, N, K, ALPHA, A, g.atype(), LDA, STRIDE_A, B,
                     g.btype(), LDB, STRIDE_B, BETA, C, g.ctype(), LDC, STRIDE_C, BATCH, computeType(g), -1);
+    }
+
+    /**
+     * NVIDIA's name of the typed GEMM the application called (cublasSgemm_v2, cublasHgemm, cublasDgemmStridedBatched...),
+     * or null (cublasGemmEx and the other Ex forms; cuBLASLt).
+     */
+    static String typed(Gemm g) {
+        String e = g.entry();
+        if (e == null || !e.matches("cublas[SDCZH]gemm(Batched|StridedBatched)?")) return null;
+        return e.length() == "cublasSgemm".length() && e.charAt(6) != 'H' ? e + "_v2" : e;
     }
 
     @Override

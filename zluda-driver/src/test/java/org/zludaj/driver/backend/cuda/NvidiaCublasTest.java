@@ -1,13 +1,14 @@
 package org.zludaj.driver.backend.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
 import org.zludaj.driver.backend.Blas;
 import org.zludaj.driver.backend.Blas.Gemm;
 import org.zludaj.driver.backend.Blas.Scalar;
 
-/** The cublasComputeType_t NVIDIA's cuBLAS is asked for, per checked GEMM. */
+/** The cublasComputeType_t NVIDIA's cuBLAS is asked for, per checked GEMM, and the typed entry point of a typed call. */
 class NvidiaCublasTest {
     private static final Scalar ONE = Scalar.host(Float.floatToRawIntBits(1f) & 0xffffffffL, 0);
 
@@ -33,5 +34,24 @@ class NvidiaCublasTest {
         assertEquals(0, plain.compute());
         assertEquals(0, plain.mathMode());
         assertEquals(68, NvidiaCublas.computeType(plain));
+    }
+
+    private static Gemm called(String entry) {
+        return new Gemm(1, 0, 64, 64, 64, ONE, 0x1000, Blas.R_32F, 64, 0, 0x2000, Blas.R_32F, 64, 0, ONE, 0x3000, Blas.R_32F, 64, 0, 1,
+                false, Blas.R_32F, false, 68, 0, entry);
+    }
+
+    @Test
+    void aTypedCallIsNvidiasTypedFunction() {
+        assertEquals("cublasSgemm_v2", NvidiaCublas.typed(called("cublasSgemm")));
+        assertEquals("cublasZgemm_v2", NvidiaCublas.typed(called("cublasZgemm")));
+        assertEquals("cublasHgemm", NvidiaCublas.typed(called("cublasHgemm")));  // NVIDIA's has no _v2 form
+        assertEquals("cublasDgemmStridedBatched", NvidiaCublas.typed(called("cublasDgemmStridedBatched")));
+        assertEquals("cublasCgemmBatched", NvidiaCublas.typed(called("cublasCgemmBatched")));
+        // the Ex forms and cuBLASLt (no entry) keep cublasGemmEx and its batched forms
+        assertNull(NvidiaCublas.typed(called("cublasGemmEx")));
+        assertNull(NvidiaCublas.typed(called("cublasSgemmEx")));
+        assertNull(NvidiaCublas.typed(called("cublasGemmStridedBatchedEx")));
+        assertNull(NvidiaCublas.typed(called(null)));
     }
 }
