@@ -1,10 +1,10 @@
 /* The hip backend's launches and graph replays, checked against a recording fake of AMD's HIP runtime (fake_hip.c;
  * HipBackendFakeTest): a module of two kernels compiled for the fake's gfx1100 loads, launches reach HIP in order with
  * their arguments (the first through the JVM, the next ones made by the shim), device-to-device copies between them
- * in order, a captured graph of kernels replays them
- * in order at each launch, a graph of kernel, cuBLAS GEMM (rocBLAS) and kernel too, and behind a host function queued
- * on the stream everything waits its turn. After each step the program compares the log's last lines with what HIP
- * must have been asked. Prints PASS, or the first difference.
+ * in order, a captured graph of kernels replays them in order at each launch (one native call per replay:
+ * HipSequence) and after an update, a graph of kernel, cuBLAS GEMM (rocBLAS) and kernel too, and behind a host
+ * function queued on the stream everything waits its turn. After each step the program compares the log's last lines
+ * with what HIP must have been asked. Prints PASS, or the first difference.
  * Build: gcc -o hip_backend_launches hip_backend_launches.c -L<dist>/lib -l:libcublas.so.13 -lcuda */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +30,9 @@ CUresult cuStreamBeginCapture_v2(CUstream, int);
 CUresult cuStreamEndCapture(CUstream, CUgraph *);
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *, CUgraph, unsigned long long);
 CUresult cuGraphLaunch(CUgraphExec, CUstream);
+typedef void *CUgraphNode;
+typedef struct { int result; CUgraphNode errorNode, errorFromNode; } CUgraphExecUpdateResultInfo;
+CUresult cuGraphExecUpdate_v2(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo *);
 typedef struct cublasContext *cublasHandle_t;
 int cublasCreate_v2(cublasHandle_t *);
 int cublasSetStream_v2(cublasHandle_t, CUstream);
@@ -113,6 +116,19 @@ int main(void) {
     snprintf(line, sizeof line, "launch a grid 2 block 32 shared 0 arg 91 on stream #%d|launch b grid 2 block 32 shared 0 arg 92 on stream #%d", ss, ss);
     snprintf(want, sizeof want, "%s|%s", line, line);
     expect(4, want, "the graph's replays");
+
+    note("the graph captured again with b's argument 97, the executable updated, launched");
+    CUgraph g1;
+    CUgraphExecUpdateResultInfo info;
+    CHECK(cuStreamBeginCapture_v2(s, 0));
+    CHECK(launch(a, 91, s));
+    CHECK(launch(b, 97, s));
+    CHECK(cuStreamEndCapture(s, &g1));
+    CHECK(cuGraphExecUpdate_v2(e, g1, &info));
+    CHECK(cuGraphLaunch(e, s));
+    CHECK(cuStreamSynchronize(s));
+    snprintf(want, sizeof want, "launch a grid 2 block 32 shared 0 arg 91 on stream #%d|launch b grid 2 block 32 shared 0 arg 97 on stream #%d", ss, ss);
+    expect(2, want, "the updated graph's replay");
 
     note("a graph of a, a GEMM and b, launched three times, then a launched");
     CHECK(cublasCreate_v2(&h));

@@ -269,6 +269,19 @@ JNIEXPORT jint JNICALL JN(launch)(JNIEnv *e, jclass c, jlong f, jint gx, jint gy
     return direct_launch(PTR(f), gx, gy, gz, bx, by, bz, shared, PTR(params), PTR(stream));
 }
 
+/* A graph's replay (HipBackend.kernelSequence): count launches of 9 words each (function, grid x/y/z, block x/y/z,
+ * dynamic shared bytes, kernelParams), one after the other; the first error stops it. */
+JNIEXPORT jint JNICALL JN(launchSequence)(JNIEnv *e, jclass c, jlong records, jint count, jlong stream) {
+    (void)e; (void)c;
+    const int64_t *r = PTR(records);
+    for (jint i = 0; i < count; i++, r += 9) {
+        hipError_t x = hip_hipModuleLaunchKernel(PTR(r[0]), (unsigned)r[1], (unsigned)r[2], (unsigned)r[3], (unsigned)r[4], (unsigned)r[5],
+                                                 (unsigned)r[6], (unsigned)r[7], PTR(stream), (void **)PTR(r[8]), NULL);
+        if (x) return x;
+    }
+    return 0;
+}
+
 JNIEXPORT jlong JNICALL JN(directLaunchFunction)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     return (jlong)(uintptr_t)&direct_launch;

@@ -482,7 +482,7 @@ final class GraphApi implements CuGraphApi {
             if (w.kernel.cooperative() && !d.backend.queuesCooperative()) return null;
             if (!(d.handles.peek(w.kernel.function()) instanceof Kernel k)) return null;
             launches.add(new org.zludaj.driver.backend.Backend.SequencedLaunch(k.code, w.kernel.grid(), w.kernel.block(), w.kernel.shared(),
-                    w.kernel.args(), w.kernel.cooperative()));
+                    w.kernel.args(), w.kernel.cooperative(), k.paramLayout().sizes()));
         }
         return launches.isEmpty() ? null : d.backend.kernelSequence(launches);
     }
@@ -505,7 +505,7 @@ final class GraphApi implements CuGraphApi {
                 if (!(d.handles.peek(now.kernel.function()) instanceof Kernel k)) return false;
                 positions[n++] = at;
                 changed.add(new org.zludaj.driver.backend.Backend.SequencedLaunch(k.code, now.kernel.grid(), now.kernel.block(),
-                        now.kernel.shared(), now.kernel.args(), now.kernel.cooperative()));
+                        now.kernel.shared(), now.kernel.args(), now.kernel.cooperative(), k.paramLayout().sizes()));
             }
             at++;
         }

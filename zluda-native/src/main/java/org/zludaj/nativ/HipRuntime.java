@@ -57,6 +57,12 @@ public final class HipRuntime {
     /** The address of the C function {@link #launch} calls (shim/launch.c calls it for the launches it repeats). */
     public static native long directLaunchFunction();
 
+    /**
+     * {@code count} hipModuleLaunchKernel calls on {@code stream}, each 9 words at {@code records} (function, grid x/y/z,
+     * block x/y/z, dynamic shared bytes, kernelParams); the first error (the rest not launched), else 0.
+     */
+    public static native int launchSequence(long records, int count, long stream);
+
     public static native int launchCooperative(long function, int gx, int gy, int gz, int bx, int by, int bz, int shared,
                                                long kernelParams);
 

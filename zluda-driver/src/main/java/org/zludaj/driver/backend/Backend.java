@@ -248,8 +248,17 @@ public interface Backend {
         return false;
     }
 
-    /** One launch of a {@link #kernelSequence}: what {@link #launch} takes; cooperative ones only where {@link #queuesCooperative}. */
-    record SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams, boolean cooperative) {}
+    /**
+     * One launch of a {@link #kernelSequence}: what {@link #launch} takes; cooperative ones only where {@link
+     * #queuesCooperative}; {@code paramSizes}: the bytes of each of the kernel's parameters (a backend that keeps its own
+     * copy of the arguments reads them so; null: not known).
+     */
+    record SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams, boolean cooperative,
+                           int[] paramSizes) {
+        public SequencedLaunch(Program.Kernel kernel, int[] grid, int[] block, int sharedBytes, long kernelParams, boolean cooperative) {
+            this(kernel, grid, block, sharedBytes, kernelParams, cooperative, null);
+        }
+    }
 
     /** Kernel launches prepared once and submitted together each time (a graph's replay): see {@link #kernelSequence}. */
     interface KernelSequence {

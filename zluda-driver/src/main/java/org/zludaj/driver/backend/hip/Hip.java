@@ -54,6 +54,20 @@ public interface Hip {
         return 0;
     }
 
+    /** Whether {@link #launchSequence} is there (the runtime's; not a fake's). */
+    default boolean launchesSequences() {
+        return false;
+    }
+
+    /**
+     * {@code count} launches one after the other on {@code stream}, each {@link HipBackend#SEQUENCE_WORDS} words at
+     * {@code records} (function, grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams): hipModuleLaunchKernel's
+     * calls in one native call; the first error stops it.
+     */
+    default int launchSequence(long records, int count, long stream) {
+        return 801;
+    }
+
     /** The C function of {@link #copyAsync}'s call for the shim's device-to-device copies; 0 where there is none (a fake). */
     default long directCopyFunction() {
         return 0;

@@ -46,6 +46,8 @@ public final class NativeHip implements Hip {
         return HipRuntime.launch(f, gx, gy, gz, bx, by, bz, shared, params, stream);
     }
     @Override public long directLaunchFunction() { return HipRuntime.directLaunchFunction(); }
+    @Override public boolean launchesSequences() { return true; }
+    @Override public int launchSequence(long records, int count, long stream) { return HipRuntime.launchSequence(records, count, stream); }
     @Override public long directCopyFunction() { return HipRuntime.directCopyFunction(); }
     @Override public int launchCooperative(long f, int gx, int gy, int gz, int bx, int by, int bz, int shared, long params) {
         return HipRuntime.launchCooperative(f, gx, gy, gz, bx, by, bz, shared, params);
