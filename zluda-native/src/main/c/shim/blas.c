@@ -122,6 +122,12 @@ void zluda_blas_put(int id, const int64_t *a) {
     if (id < 0 || id >= IDS || v[B_HANDLE] != a[0] || v[B_NAPP] > APP_ARGS || v[B_NARGS] > BLAS_ARGS || !(v[B_KEYS] & 1)) return;
     for (int i = 0; i < v[B_NAPP]; i++)
         if ((v[B_KEYS] >> i & 1) && v[B_APP + i] != a[i]) return;
+    for (int i = 0; i < v[B_NARGS]; i++)  /* every argument taken from the application's is one of them */
+        if ((v[B_FROM_APP] >> i & 1) && (v[B_ARG + i] < 0 || v[B_ARG + i] >= v[B_NAPP])) return;
+    const int64_t checked[] = {v[B_TRANSA], v[B_TRANSB], v[B_M], v[B_N], v[B_K], v[B_LDA], v[B_LDB], v[B_LDC], v[B_ALPHA], v[B_BETA]};
+    for (size_t i = 0; i < sizeof checked / sizeof *checked; i++)
+        if (checked[i] < 0 || checked[i] >= v[B_NAPP]) return;
+    if (v[B_BATCH] >= v[B_NAPP]) return;
     int64_t known = __atomic_load_n(&key_masks[id], __ATOMIC_RELAXED);
     if (known && known != v[B_KEYS]) return;  /* one mask per function: DirectBlas's table */
     if (!known) __atomic_store_n(&key_masks[id], v[B_KEYS], __ATOMIC_RELAXED);
