@@ -99,7 +99,7 @@ int zluda_blas_get(int id, const int64_t *a, int64_t *status) {
     for (int i = 0; i < WAYS && !k; i++)
         if (same_key(&set[i], id, a)) k = &set[i];
     if (!k || k->ctx_epoch != ctx_before || k->stream_epoch != stream_before || !allowed(k->v, a)) return 0;
-    int64_t args[BLAS_ARGS];
+    int64_t args[BLAS_ARGS] = {0};  /* the direct call passes all of them */
     for (int i = 0; i < k->v[B_NARGS]; i++) args[i] = (k->v[B_FROM_APP] >> i & 1) ? a[k->v[B_ARG + i]] : k->v[B_ARG + i];
     direct_blas_fn call = (direct_blas_fn)(uintptr_t)k->v[B_CALL];
     int r = call((void *)(uintptr_t)k->v[B_FN], k->v[B_EPOCH], args);

@@ -117,6 +117,15 @@ public final class Cublas {
         }
     }
 
+    /**
+     * Whether GEMMs may be repeated by the shim without the JVM (DirectBlas): inside the shim, on a backend that hands
+     * work to device queues (the host backend computes each GEMM itself: no offer, no argument array).
+     */
+    boolean repeatsGemms() {
+        var b = lib.backend();
+        return DirectBlas.enabled() && b != null && b.submitsAsynchronously();
+    }
+
     /** Runs work in the handle's stream and waits (results the host reads on return). */
     void run(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
         try {

@@ -160,7 +160,7 @@ final class CublasLevel3 implements CublasLevel3Api {
 
     @Override
     public int cublasSgemm_v2(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int lda, long B, int ldb, long beta, long C, int ldc) {
-        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc} : null;
+        long[] app = c.repeatsGemms() ? new long[] {handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc} : null;
         return gemm("cublasSgemm", handle, transa, transb, m, n, k, alpha, A, Blas.R_32F, lda, 0, B, Blas.R_32F, ldb, 0, beta, C, Blas.R_32F, ldc, 0, 1, false, 68, app);
     }
 
@@ -311,21 +311,21 @@ final class CublasLevel3 implements CublasLevel3Api {
 
     @Override
     public int cublasGemmEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int Atype, int lda, long B, int Btype, int ldb, long beta, long C, int Ctype, int ldc, int computeType, int algo) {
-        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
+        long[] app = c.repeatsGemms() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc,
                 computeType, algo} : null;
         return gemm("cublasGemmEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, 0, B, Btype, ldb, 0, beta, C, Ctype, ldc, 0, 1, false, computeType, app);
     }
 
     @Override
     public int cublasGemmBatchedEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long Aarray, int Atype, int lda, long Barray, int Btype, int ldb, long beta, long Carray, int Ctype, int ldc, int batchCount, int computeType, int algo) {
-        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray,
+        long[] app = c.repeatsGemms() ? new long[] {handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray, Btype, ldb, beta, Carray,
                 Ctype, ldc, batchCount, computeType, algo} : null;
         return gemm("cublasGemmBatchedEx", handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, 0, Barray, Btype, ldb, 0, beta, Carray, Ctype, ldc, 0, batchCount, true, computeType, app);
     }
 
     @Override
     public int cublasGemmStridedBatchedEx(long handle, int transa, int transb, int m, int n, int k, long alpha, long A, int Atype, int lda, long strideA, long B, int Btype, int ldb, long strideB, long beta, long C, int Ctype, int ldc, long strideC, int batchCount, int computeType, int algo) {
-        long[] app = DirectBlas.enabled() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
+        long[] app = c.repeatsGemms() ? new long[] {handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C,
                 Ctype, ldc, strideC, batchCount, computeType, algo} : null;
         return gemm("cublasGemmStridedBatchedEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, strideA, B, Btype, ldb, strideB, beta, C, Ctype, ldc, strideC, batchCount, false, computeType, app);
     }
