@@ -335,6 +335,7 @@ class CudaBackendFakeTest {
      * A module's second load in another process adds nothing to the compile cache: parsed whole at its first load (a
      * small module), its variables unit was stored under its model's key only, and the next process, which reads the
      * marked module only declared, parsed the variables again to find it; it is stored under its text's key too now.
+     * Its kernels' units likewise (KernelUnits): stored by their text at the first load, found so at the second.
      */
     @Test
     void aModulesSecondProcessFindsEverythingInTheCache(@TempDir Path dir) throws Exception {
@@ -347,6 +348,7 @@ class CudaBackendFakeTest {
         assertEquals(0, second.exit(), second.toString());
         assertTrue(second.stderr().contains("(indexed, variables declared)"), second.stderr());
         assertFalse(second.stderr().contains("compiled "), second.stderr());
+        assertTrue(second.stderr().contains("found in the compile cache by its text"), second.stderr());
         assertEquals(entries, cacheEntries(dir.resolve("cache")), second.stderr());
     }
 

@@ -48,6 +48,7 @@ final class CodeLoader {
     static Library load(Driver d, long image, boolean module) throws CudaException {
         Mem.nonNull(image, "image");
         PtxWarmUp.stop();
+        long t0 = System.nanoTime();
         int magic = ByteBuffer.wrap(HostRuntime.bytes(image, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt();
         List<Fatbin.Entry> entries;
         String origin;
@@ -76,7 +77,10 @@ final class CodeLoader {
         List<Fatbin.Entry> ptx = new ArrayList<>(entries.stream().filter(Fatbin.Entry::isPtx).toList());
         if (ptx.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, origin + " holds no PTX");
         ptx.sort(preference(d.devices().isEmpty() ? 86 : d.devices().get(0).attribute(75) * 10 + d.devices().get(0).attribute(76)));
-        return compile(d, ptx.stream().map(Fatbin.Entry::text).toList(), origin, module);
+        List<String> texts = ptx.stream().map(Fatbin.Entry::text).toList();
+        if (LOG.isDebugEnabled())
+            LOG.debug("{}: {} PTX images of {} entries read and decompressed in {} ms", origin, ptx.size(), entries.size(), (System.nanoTime() - t0) / 1_000_000);
+        return compile(d, texts, origin, module);
     }
 
     /**

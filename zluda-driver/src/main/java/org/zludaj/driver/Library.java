@@ -71,8 +71,11 @@ public final class Library {
         synchronized (locks.computeIfAbsent(name, n -> new Object())) {  // one compilation per kernel, others in parallel
             k = compiled.get(name);
             if (k != null) return k;
-            PtxModule unit = unit(index, parsed, name, origin);
-            Backend.Program unitProgram = backend.loadUnit(program, unit);
+            // parsed or not, a kernel's unit is loaded by its text: a module parsed whole at its first load is read only
+            // declared at the next (CodeLoader's marks), whose kernels are then found by their text without a parse
+            String text = index.kernelText(name);
+            Backend.Program unitProgram = backend.loadUnit(program, name, text,
+                    parsed != null ? () -> unit(index, parsed, name, origin) : () -> unit(text, name, origin));
             k = unitProgram.kernel(name);
             if (k == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "kernel " + name + " was not compiled");
             compiled.put(name, k);
@@ -85,18 +88,18 @@ public final class Library {
      * declared only; from the parsed module when there is one, else parsed from the index's text now.
      */
     static PtxModule unit(PtxIndex index, PtxModule parsed, String name, String origin) throws CudaException {
-        PtxModule unit;
-        if (parsed != null) {
-            unit = PtxIndex.restrict(parsed, index.closure(name));
-        } else {
-            Ptx.Parsed p = Ptx.parseLenient(origin, index.kernelText(name));
-            if (!p.ok()) {
-                LOG.error("kernel {} of {} has errors in its PTX:\n{}", name, origin, p.log());
-                throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, "kernel " + name + ": " + p.log());
-            }
-            unit = p.module();
+        if (parsed == null) return unit(index.kernelText(name), name, origin);
+        return PtxIndex.asKernelUnit(PtxIndex.restrict(parsed, index.closure(name)), name);
+    }
+
+    /** Kernel {@code name}'s unit parsed from its text (the index's {@link PtxIndex#kernelText}). */
+    static PtxModule unit(String text, String name, String origin) throws CudaException {
+        Ptx.Parsed p = Ptx.parseLenient(origin, text);
+        if (!p.ok()) {
+            LOG.error("kernel {} of {} has errors in its PTX:\n{}", name, origin, p.log());
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_PTX, "kernel " + name + ": " + p.log());
         }
-        return PtxIndex.asKernelUnit(unit, name);
+        return PtxIndex.asKernelUnit(p.module(), name);
     }
 
     /** CUDA_MODULE_LOADING=EAGER: every kernel now, in parallel on all cores. */

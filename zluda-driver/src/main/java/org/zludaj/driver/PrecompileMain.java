@@ -103,6 +103,7 @@ public final class PrecompileMain {
         List<String> kernels = r.index().kernels().stream().filter(want).toList();
         if (kernels.isEmpty()) return;
         List<PtxModule> units = new ArrayList<>();
+        java.util.Map<PtxModule, String> kernelOf = new java.util.IdentityHashMap<>();  // kernel units, found by their text at a run
         String variablesSource = null;  // the variables unit's text, when a run finds it by that (CodeLoader.read)
         boolean whole = r.whole() != null;  // modules whose variables hold function addresses
         if (whole) {
@@ -122,7 +123,9 @@ public final class PrecompileMain {
             variablesSource = r.index().variablesText();  // a marked small module is read as a large one next time
             for (String k : kernels) {
                 try {
-                    units.add(Library.unit(r.index(), r.parsed(), k, m.origin()));
+                    PtxModule u = Library.unit(r.index(), r.parsed(), k, m.origin());
+                    units.add(u);
+                    kernelOf.put(u, k);
                 } catch (CudaException e) {
                     System.out.println(m.origin() + ": kernel " + k + ": " + e.getMessage().lines().findFirst().orElse(""));
                     failed.incrementAndGet();
@@ -140,11 +143,13 @@ public final class PrecompileMain {
                     did = Compiler.lastCompiled();
                     if (u == variablesUnit) cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey("nvptx", t, source),
                             out.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    byText(cache, "nvptx", t, r, kernelOf.get(u), u);
                 } else {
                     byte[] out = Compiler.amdgpuCached(cache, u, t, linker);
                     did = Compiler.lastCompiled();
                     if (u == variablesUnit)
                         cache.put(org.zludaj.ptx.cache.CompileCache.sourceKey(Compiler.codeObjectKind(linker, t), t, source), out);
+                    byText(cache, Compiler.codeObjectKind(linker, t), t, r, kernelOf.get(u), u);
                 }
                 (did ? compiled : cachedAlready).incrementAndGet();
             } catch (PtxException | RuntimeException e) {
@@ -154,6 +159,13 @@ public final class PrecompileMain {
         });
         System.out.println(m.origin() + ": " + (whole ? "whole module, " : "") + kernels.size() + " kernels"
                 + (kernels.size() < r.index().kernels().size() ? " of " + r.index().kernels().size() : ""));
+    }
+
+    /** Kernel {@code kernel}'s unit {@code u}, compiled, also found by its text at a run (KernelUnits); null: not a kernel unit. */
+    private static void byText(org.zludaj.ptx.cache.CompileCache cache, String kind, String t, CodeLoader.Read r, String kernel, PtxModule u) {
+        if (kernel == null) return;
+        org.zludaj.driver.backend.KernelUnits.put(cache, org.zludaj.driver.backend.KernelUnits.sourceKey(kind, t, kernel, r.index().kernelText(kernel)),
+                org.zludaj.ptx.cache.CompileCache.unitKey(kind, t, u), u, kernel);
     }
 
     /** ZLUDA_CC as the driver reads it (8.6 by default), as major*10+minor. */

@@ -298,6 +298,42 @@ public final class PtxIndex {
         return new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), List.copyOf(globals), List.copyOf(functions));
     }
 
+    /**
+     * What a driver reads of kernel {@code kernel}'s compiled unit, without its code: the unit's variables, its
+     * declared-only functions (vprintf...), and the kernel's linkage, parameters and directives with a body of its
+     * {@code .shared} declarations alone (renamed in order: only their sizes and alignments count), the rest of its
+     * statements and the functions it calls left out. Printed, it is a few kilobytes that parse in a fraction of the
+     * unit's time: a kernel found compiled in the cache by its text is loaded with it (the driver's KernelUnits).
+     */
+    public static PtxModule kernelInterface(PtxModule unit, String kernel) {
+        List<Function> functions = new ArrayList<>();
+        for (Function f : unit.functions()) {
+            if (!f.isDefined()) {
+                functions.add(f);
+            } else if (f.entry() && f.name().equals(kernel)) {
+                List<org.zludaj.ptx.model.Statement> shared = new ArrayList<>();
+                sharedDeclarations(f.body(), shared);
+                functions.add(new Function(true, f.attributes(), f.name(), f.returns(), f.params(), f.directives(), List.copyOf(shared), f.line()));
+            }
+        }
+        return new PtxModule(unit.name(), unit.version(), unit.targets(), unit.addressSize(), unit.globals(), List.copyOf(functions));
+    }
+
+    private static void sharedDeclarations(List<org.zludaj.ptx.model.Statement> body, List<org.zludaj.ptx.model.Statement> out) {
+        for (org.zludaj.ptx.model.Statement s : body) {
+            if (s instanceof org.zludaj.ptx.model.Statement.Declaration d) {
+                for (Variable v : d.variables()) {
+                    if (v.space() != StateSpace.SHARED) continue;
+                    Variable renamed = new Variable(v.space(), v.type(), v.vectorWidth(), v.align(), "__zluda_shared" + out.size(),
+                            0, v.arrayDims(), null, v.attributes(), v.line());
+                    out.add(new org.zludaj.ptx.model.Statement.Declaration(List.of(renamed), d.line()));
+                }
+            } else if (s instanceof org.zludaj.ptx.model.Statement.Block b) {
+                sharedDeclarations(b.statements(), out);
+            }
+        }
+    }
+
     /** The module reduced to the functions in {@code names} (from an already parsed module). */
     public static PtxModule restrict(PtxModule m, Set<String> names) {
         return new PtxModule(m.name(), m.version(), m.targets(), m.addressSize(), m.globals(),

@@ -194,4 +194,53 @@ class PtxIndexTest {
         assertFalse(ix.variablesReferenceFunctions(), "a table of numbers names no function");
         assertTrue(PtxIndex.of(m + ".global .u64 fp = used;\n").variablesReferenceFunctions());
     }
+
+    /**
+     * A kernel unit's interface (what KernelUnits stores beside its compiled code): the variables, the functions
+     * declared only, the kernel's parameters and directives and a body of its .shared declarations alone, nested ones
+     * too, of the same sizes and alignments; printed, it parses back to the same; the called functions are left out.
+     */
+    @Test
+    void aKernelsInterfaceKeepsWhatTheDriverReads() throws Exception {
+        String ptx = """
+                .version 7.0
+                .target sm_75
+                .address_size 64
+                .extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);
+                .global .align 4 .b8 table[8];
+                .func helper(.param .u32 x)
+                {
+                \tret;
+                }
+                .visible .entry k(.param .u64 p, .param .align 8 .b8 s[24])
+                .maxntid 128, 1, 1
+                {
+                \t.reg .u32 %r<3>;
+                \t.shared .align 16 .b8 tile[100];
+                \t.extern .shared .align 16 .b8 dyn[];
+                \tmov.u32 %r1, 1;
+                \t{
+                \t.shared .u64 inner;
+                \t.reg .b32 t;
+                \tcall.uni helper, (%r1);
+                \t}
+                \tret;
+                }
+                """;
+        PtxModule unit = PtxIndex.asKernelUnit(Ptx.parse("k.ptx", ptx), "k");
+        PtxModule face = PtxIndex.kernelInterface(unit, "k");
+        assertEquals(unit.globals(), face.globals());
+        assertNull(face.function("helper"), "called functions are not part of it");
+        assertNotNull(face.function("vprintf"));
+        var k = face.function("k");
+        assertEquals(unit.function("k").params(), k.params());
+        assertEquals(List.of(".maxntid 128, 1, 1"), k.directives());
+        var shared = k.body().stream().map(st -> ((org.zludaj.ptx.model.Statement.Declaration) st).variables().get(0)).toList();
+        assertEquals(List.of(100L, 0L, 8L), shared.stream().map(v -> v.size()).toList());
+        assertEquals(List.of(16, 16, 0), shared.stream().map(v -> v.align()).toList());
+        assertTrue(shared.stream().allMatch(v -> v.space() == StateSpace.SHARED));
+        PtxModule back = Ptx.parse("k.ptx", PtxPrinter.print(face));
+        assertEquals(PtxPrinter.print(face), PtxPrinter.print(back), "printed, it reads back the same");
+        assertEquals(3, back.function("k").body().size());
+    }
 }

@@ -120,10 +120,6 @@ public interface Backend {
     }
 
     /**
-     * Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values; {@code stackBytes} is
-     * the context's per-thread stack limit (CU_LIMIT_STACK_SIZE).
-     */
-    /**
      * Compiles a unit of a module on its own (one kernel and the functions it reaches, with the module's variables
      * declared only) beside {@code module}, the program {@link #load} made of the module's variables, which the unit
      * uses: every unit of a module shares one set of module-scope variables. Only backends that
@@ -133,6 +129,19 @@ public interface Backend {
         throw new CudaException(org.zludaj.api.CuResult.CUDA_ERROR_NOT_SUPPORTED, "the " + name() + " backend compiles modules whole");
     }
 
+    /**
+     * {@link #loadUnit(Program, PtxModule)} of kernel {@code kernel}'s unit known by its text: {@code source}, as the
+     * module's index cuts it, whose model {@code parse} gives. GPU backends look the compiled unit up in the compile
+     * cache by the text ({@link KernelUnits}) and parse it only when it is not there. By default the parsed unit.
+     */
+    default Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+        return loadUnit(module, parse.get());
+    }
+
+    /**
+     * Runs a kernel; {@code kernelParams} is CUDA's array of pointers to the argument values; {@code stackBytes} is
+     * the context's per-thread stack limit (CU_LIMIT_STACK_SIZE).
+     */
     void launch(Program.Kernel kernel, int[] grid, int[] block, long sharedBytes, long kernelParams, long stackBytes)
             throws CudaException;
 

@@ -7,6 +7,7 @@ import java.util.List;
 import org.zludaj.api.CuResult;
 import org.zludaj.driver.CudaException;
 import org.zludaj.driver.backend.Backend;
+import org.zludaj.driver.backend.KernelUnits;
 import org.zludaj.driver.backend.Device;
 import org.zludaj.nativ.GpuVmm;
 import org.zludaj.nativ.NvidiaDriver;
@@ -347,7 +348,24 @@ public final class CudaBackend implements Backend {
     @Override
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
         boolean nvidiaJit = !nvidiaJitKernels(NVIDIA_JIT, unit).isEmpty();
-        CudaProgram p = (CudaProgram) load(unit, nvidiaJit ? withVariables(unit, ((CudaProgram) module).ptx()) : unit);
+        return slotted(module, unit, (CudaProgram) load(unit, nvidiaJit ? withVariables(unit, ((CudaProgram) module).ptx()) : unit));
+    }
+
+    /** A kernel unit by its text: its NVPTX and interface from the cache (KernelUnits), parsed and compiled only where not there. */
+    @Override
+    public Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+        if (cache == null || NVIDIA_JIT != null) return loadUnit(module, parse.get());
+        String key = KernelUnits.sourceKey("nvptx", "sm_" + sm, kernel, source);
+        KernelUnits.Found found = KernelUnits.find(cache, key, ((CudaProgram) module).ptx().name(), kernel);
+        if (found != null) return slotted(module, found.unit(), (CudaProgram) loadText(found.unit(), new String(found.code(), StandardCharsets.UTF_8)));
+        PtxModule unit = parse.get();
+        CudaProgram p = (CudaProgram) load(unit, unit);
+        KernelUnits.put(cache, key, CompileCache.unitKey("nvptx", "sm_" + sm, unit), unit, kernel);
+        return slotted(module, unit, p);
+    }
+
+    /** {@code p}, kernel unit {@code unit} loaded, with its slots holding the addresses of {@code module}'s variables. */
+    private Program slotted(Program module, PtxModule unit, CudaProgram p) throws CudaException {
         org.zludaj.driver.backend.VariableSlots.fill(unit, module, symbol -> {
             long[] slot = new long[2];
             return NvidiaDriver.global(p.module, org.zludaj.ptx.target.NvptxNames.of(symbol), slot) != 0 ? 0 : slot[0];

@@ -364,7 +364,27 @@ public final class HipBackend implements Backend {
     @Override
     public Program loadUnit(Program module, PtxModule unit) throws CudaException {
         HipProgram m = (HipProgram) module;
-        HipProgram p = (HipProgram) load(m.dev, unit);
+        return slotted(m, unit, (HipProgram) load(m.dev, unit));
+    }
+
+    /** A kernel unit by its text: its code object and interface from the cache (KernelUnits), parsed and compiled only where not there. */
+    @Override
+    public Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+        if (cache == null) return loadUnit(module, parse.get());
+        HipProgram m = (HipProgram) module;
+        select(m.dev);
+        String gfx = gpus.get(m.dev).gfx(), kind = org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx);
+        String key = org.zludaj.driver.backend.KernelUnits.sourceKey(kind, gfx, kernel, source);
+        var found = org.zludaj.driver.backend.KernelUnits.find(cache, key, m.ptx.name(), kernel);
+        if (found != null) return slotted(m, found.unit(), (HipProgram) loadCode(m.dev, found.unit(), found.code()));
+        PtxModule unit = parse.get();
+        HipProgram p = (HipProgram) loadCode(m.dev, unit, codeObject(unit, gfx));
+        org.zludaj.driver.backend.KernelUnits.put(cache, key, org.zludaj.ptx.cache.CompileCache.unitKey(kind, gfx, unit), unit, kernel);
+        return slotted(m, unit, p);
+    }
+
+    /** {@code p}, kernel unit {@code unit} loaded, with its slots holding the addresses of {@code m}'s variables. */
+    private Program slotted(HipProgram m, PtxModule unit, HipProgram p) throws CudaException {
         org.zludaj.driver.backend.VariableSlots.fill(unit, m, symbol -> {
             long[] slot = new long[2];
             return hip.global(p.module, symbol, slot) != 0 ? 0 : slot[0];

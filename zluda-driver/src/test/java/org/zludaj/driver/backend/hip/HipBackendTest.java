@@ -347,6 +347,69 @@ class HipBackendTest {
     }
 
     /**
+     * A kernel's unit is found in the compile cache by its text too (Backend.loadUnit by text, KernelUnits): the first
+     * load parses and compiles it, a later process with the same cache loads the very same code object after parsing
+     * only the unit's interface (the kernel's parameters, directives and shared declarations), its slots filled as
+     * before; a unit whose code left the cache is parsed and compiled again.
+     */
+    @Test
+    void aKernelUnitIsFoundByItsTextWithoutAParse(@TempDir Path dir) throws Exception {
+        String ptx = PTX.replace("\t.reg .u64 %rd<2>;", "\t.reg .u64 %rd<2>;\n\t.shared .align 8 .b8 tile[40];\n\t{ .shared .u32 inner; }")
+                .replace("\tret;", "\tbar.sync 0;\n\tret;");
+        var index = org.zludaj.ptx.PtxIndex.of(ptx);
+        String text = index.kernelText("k");
+        int[] parses = {0};
+        Backend.Parse parse = () -> {
+            parses[0]++;
+            return org.zludaj.ptx.PtxIndex.asKernelUnit(Ptx.parseLenient("k.ptx", text).module(), "k");
+        };
+        var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 24);
+        java.util.function.Supplier<RecordingHip> slotted = () -> new RecordingHip() {
+            @Override public int global(long m, String name, long[] out) {
+                calls.add("global " + name);
+                out[0] = name.startsWith("__zluda_got$") ? 0x5200 : 0x77;
+                out[1] = 8;
+                return 0;
+            }
+        };
+        RecordingHip first = slotted.get();
+        HipBackend b1 = HipBackend.open(first, 8, 6, cache);
+        Backend.Program vars1 = b1.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
+        first.calls.clear();
+        Backend.Program.Kernel k1 = b1.loadUnit(vars1, "k", text, parse).kernel("k");
+        assertEquals(1, parses[0]);
+        byte[] code = first.codeObject;
+        List<String> calls = List.copyOf(first.calls);
+
+        RecordingHip again = slotted.get();
+        HipBackend b2 = HipBackend.open(again, 8, 6, cache);
+        Backend.Program vars2 = b2.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
+        again.calls.clear();
+        Backend.Program.Kernel k2 = b2.loadUnit(vars2, "k", text, parse).kernel("k");
+        assertEquals(1, parses[0], "found by its text: not parsed");
+        assertArrayEquals(code, again.codeObject, "the same code object");
+        assertEquals(calls, again.calls, "loaded, its slot filled and its kernel found as at the first load");
+        java.util.function.Function<Backend.Program.Kernel, List<String>> params = k -> k.ptx().params().stream()
+                .map(v -> v.type() + " " + v.name() + " " + v.size() + " " + v.align()).toList();
+        assertEquals(params.apply(k1), params.apply(k2));
+        assertEquals(5, params.apply(k2).size());
+        assertEquals(k1.ptx().directives(), k2.ptx().directives());
+        assertEquals(2, k2.ptx().body().size(), "the kernel's shared declarations, nested ones too: " + k2.ptx().body());
+
+        try (var files = Files.walk(dir)) {  // the code leaves the cache, its entry by text stays
+            for (Path f : files.filter(Files::isRegularFile).toList())
+                if (new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1).contains("\u007fELF"))
+                    Files.delete(f);
+        }
+        RecordingHip evicted = slotted.get();
+        HipBackend b3 = HipBackend.open(evicted, 8, 6, cache);
+        Backend.Program vars3 = b3.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
+        assertNotNull(b3.loadUnit(vars3, "k", text, parse).kernel("k"));
+        assertEquals(2, parses[0], "its code evicted: parsed and compiled again");
+        assertArrayEquals(code, evicted.codeObject);
+    }
+
+    /**
      * Occupancy and the register-bound function attributes are HIP's answers for the loaded code object's kernel (its
      * VGPRs limit them): ggml splits attention work by the occupancy it is told.
      */
