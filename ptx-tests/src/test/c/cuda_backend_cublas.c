@@ -102,7 +102,7 @@ int main(void) {
                        COMPUTE_32F_FAST_TF32, -1));
     CHECK(cuStreamSynchronize(s));
 
-    note("captured: a, Sgemm (TF32 math), b; launched twice");
+    note("captured: a, Sgemm (TF32 math), b; launched three times");
     CHECK(cublasSetMathMode(h, TF32_TENSOR_OP_MATH));
     CUgraph g;
     CUgraphExec e;
@@ -112,6 +112,7 @@ int main(void) {
     CHECK(launch(b, 92, s));
     CHECK(cuStreamEndCapture(s, &g));
     CHECK(cuGraphInstantiateWithFlags(&e, g, 0));
+    CHECK(cuGraphLaunch(e, s));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuGraphLaunch(e, s));
     CHECK(cuStreamSynchronize(s));

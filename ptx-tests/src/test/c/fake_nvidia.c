@@ -156,9 +156,18 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int block,
     *n = block <= 0 ? 0 : 65536 / (96 * ((block + 31) / 32 * 32));
     return 0;
 }
+/* stream capture (cuStreamBeginCapture_v2 .. cuStreamEndCapture): launches on the capturing stream are counted as the
+ * captured graph's nodes and recorded as "captured launch ..." */
+static void *capturing;
+static int captured_nodes;
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
     (void)gy; (void)gz; (void)by; (void)bz; (void)stream; (void)extra;
+    if (capturing && stream == capturing) {
+        captured_nodes++;
+        record("captured launch %s grid %u block %u shared %u arg %lld", (const char *)f, gx, bx, shared, first_arg(params));
+        return 0;
+    }
     if (!strcmp((const char *)f, "fault")) {  /* takes no arguments */
         faulted = 1;
         record("launch fault");
@@ -208,6 +217,22 @@ CUresult cuGraphInstantiateWithFlags(void **exec, void *g, unsigned long long fl
     e[1] = ((fake_graph *)g)->nodes;
     *exec = e;
     record("graph instantiate %d of %d nodes", e[0], e[1]);
+    return 0;
+}
+CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
+    if (capturing) return 900; /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: one at a time here */
+    capturing = stream;
+    captured_nodes = 0;
+    record("capture begin, mode %d", mode);
+    return 0;
+}
+CUresult cuStreamEndCapture(void *stream, void **g) {
+    if (!capturing || stream != capturing) return 901; /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+    fake_graph *graph = calloc(1, sizeof(fake_graph));
+    graph->nodes = captured_nodes;
+    capturing = NULL;
+    *g = graph;
+    record("capture end, %d kernel launches", captured_nodes);
     return 0;
 }
 CUresult cuGraphLaunch(void *exec, void *stream) {

@@ -86,6 +86,11 @@ static CUresult (*nv_cuGraphDestroy)(void *);
 /* CUkernelNodeAttrValue is a 64-byte union; COOPERATIVE (2) reads its first int */
 static CUresult (*nv_cuGraphKernelNodeSetAttribute)(void *, int, const void *);
 static CUresult (*nv_cuGraphExecKernelNodeSetParams)(void *, void *, const nv_kernel_node_params *);
+/* Stream capture of a replay's kernels and NVIDIA cuBLAS calls into one NVIDIA graph (captureBegin, captureEnd), on a
+ * private non-blocking stream (a blocking one would forbid other threads' legacy-stream work while it captures) */
+static CUresult (*nv_cuStreamBeginCapture_v2)(void *, int);
+static CUresult (*nv_cuStreamEndCapture)(void *, void **);
+static void *capture_stream;
 
 /* Looked up by name, used where there: the current context asked after a cuBLAS call, device-to-device copies (the
  * shim's: cuMemcpyAsync first asks what memory each address is) */
@@ -159,6 +164,8 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
         nv_cuGraphExecDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphExecDestroy");
         nv_cuGraphDestroy = (CUresult(*)(void *))dlsym(h, "cuGraphDestroy");
         nv_cuGraphKernelNodeSetAttribute = (CUresult(*)(void *, int, const void *))dlsym(h, "cuGraphKernelNodeSetAttribute");
+        nv_cuStreamBeginCapture_v2 = (CUresult(*)(void *, int))dlsym(h, "cuStreamBeginCapture_v2");
+        nv_cuStreamEndCapture = (CUresult(*)(void *, void **))dlsym(h, "cuStreamEndCapture");
         nv_cuGraphExecKernelNodeSetParams =
             (CUresult(*)(void *, void *, const nv_kernel_node_params *))dlsym(h, "cuGraphExecKernelNodeSetParams");
         nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
@@ -429,6 +436,7 @@ JNIEXPORT jint JNICALL JN(streamSynchronize)(JNIEnv *e, jclass c, jlong s) {
 JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     CUresult r = nv_cuDevicePrimaryCtxReset_v2(0);
+    capture_stream = NULL; /* it belonged to the context that is gone */
     if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, 0);
     __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
     return r ? r : current();
@@ -618,6 +626,39 @@ JNIEXPORT jint JNICALL JN(graphSetParams)(JNIEnv *e, jclass c, jlong exec, jlong
         if (!r) r = nv_cuGraphExecKernelNodeSetParams(PTR(exec), PTR(v[i + 9]), &p);
     }
     (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
+    return r;
+}
+
+/* Begins capturing the private capture stream (made at the first call, non-blocking) in relaxed mode, as ggml captures:
+ * its handle in out[0]. 801 where NVIDIA's driver lacks stream capture or graphs. One capture at a time: the caller's. */
+JNIEXPORT jint JNICALL JN(captureBegin)(JNIEnv *e, jclass c, jlongArray out) {
+    (void)c;
+    if (!nv_cuStreamBeginCapture_v2 || !nv_cuStreamEndCapture || !nv_cuGraphInstantiateWithFlags || !nv_cuGraphLaunch ||
+        !nv_cuGraphExecDestroy || !nv_cuGraphDestroy)
+        return 801;
+    CUresult r = current();
+    if (!r && !capture_stream) r = nv_cuStreamCreate(&capture_stream, 1 /* CU_STREAM_NON_BLOCKING */);
+    if (!r) r = nv_cuStreamBeginCapture_v2(capture_stream, 2 /* CU_STREAM_CAPTURE_MODE_RELAXED */);
+    if (!r) {
+        jlong v = (jlong)(uintptr_t)capture_stream;
+        (*e)->SetLongArrayRegion(e, out, 0, 1, &v);
+    }
+    return r;
+}
+
+/* Ends captureBegin's capture of {@code stream} and instantiates what it captured: the executable in out[0], its graph
+ * in out[1] (graphLaunch and graphDestroy take both); an error of either step leaves nothing (the graph destroyed). */
+JNIEXPORT jint JNICALL JN(captureEnd)(JNIEnv *e, jclass c, jlong stream, jlongArray out) {
+    (void)c;
+    CUresult r = current();
+    if (r) return r;
+    void *graph = NULL, *exec = NULL;
+    r = nv_cuStreamEndCapture(PTR(stream), &graph);
+    if (!r && !graph) r = 901; /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+    if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);
+    if (r && graph) nv_cuGraphDestroy(graph);
+    jlong v[2] = {r ? 0 : (jlong)(uintptr_t)exec, r ? 0 : (jlong)(uintptr_t)graph};
+    (*e)->SetLongArrayRegion(e, out, 0, 2, v);
     return r;
 }
 

@@ -312,17 +312,21 @@ class CudaBackendFakeTest {
                 tn + "0 0 0 compute 69 on a stream",  // CUBLAS_COMPUTE_32F_PEDANTIC as asked
                 tn + "0 0 0 compute 77 on a stream"), // CUBLAS_COMPUTE_32F_FAST_TF32 as asked
                 arguments(calls, "GemmEx f32 compute 32F, f16 compute 16F, f16 in 32F strided batch; pedantic 32F, fast TF32 under default math",
-                        "captured: a, Sgemm (TF32 math), b; launched twice"), String.join("\n", calls));
-        // the captured GEMM keeps the math mode of its capture: set at the first replay, which NVIDIA's handle keeps
+                        "captured: a, Sgemm (TF32 math), b; launched three times"), String.join("\n", calls));
+        // the captured GEMM keeps the math mode of its capture: set at the first replay, which NVIDIA's handle keeps; the
+        // first launch runs node by node, the second captures the kernels and NVIDIA's cuBLAS call on a private
+        // non-blocking stream into one NVIDIA graph and launches it, the third only launches it (no cuBLAS call)
         List<String> once = List.of("launch a grid 1 block 32 shared 0 arg 91", sgemm, "launch b grid 1 block 32 shared 0 arg 92");
-        List<String> twice = new java.util.ArrayList<>(List.of(once.get(0), "cublasSetMathMode 3", once.get(1), once.get(2)));
-        twice.addAll(once);
-        assertEquals(twice, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched twice",
+        List<String> three = new java.util.ArrayList<>(List.of(once.get(0), "cublasSetMathMode 3", once.get(1), once.get(2)));
+        three.addAll(List.of("stream created, non-blocking", "capture begin, mode 2", "captured launch a grid 1 block 32 shared 0 arg 91",
+                sgemm, "captured launch b grid 1 block 32 shared 0 arg 92", "capture end, 2 kernel launches", "graph instantiate 1 of 2 nodes",
+                "graph launch 1", "graph launch 1"));
+        assertEquals(three, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched three times",
                 "the cuBLAS node disabled, then enabled: launched once each way"), String.join("\n", calls));
-        // disabled: the executable's nodes are then kernels only, one NVIDIA graph of a and b; enabled again: that graph
-        // goes and the executable runs node by node, the GEMM between the kernels
-        List<String> without = new java.util.ArrayList<>(List.of("graph node a grid 1 block 32 shared 0 arg 91 deps 0",
-                "graph node b grid 1 block 32 shared 0 arg 92 deps 1", "graph instantiate 1 of 2 nodes", "graph launch 1", "graph destroy 1"));
+        // disabled: the captured graph goes, the executable's nodes are then kernels only, one NVIDIA graph of a and b;
+        // enabled again: that graph goes and the executable runs node by node, the GEMM between the kernels
+        List<String> without = new java.util.ArrayList<>(List.of("graph destroy 1", "graph node a grid 1 block 32 shared 0 arg 91 deps 0",
+                "graph node b grid 1 block 32 shared 0 arg 92 deps 1", "graph instantiate 2 of 2 nodes", "graph launch 2", "graph destroy 2"));
         without.addAll(once);
         assertEquals(without, arguments(calls, "the cuBLAS node disabled, then enabled: launched once each way",
                 "captured again (m 24, b's argument 93), executable updated, launched"), String.join("\n", calls));

@@ -358,9 +358,11 @@ public final class Graph {
          * none. The caller holds a reference until its launch ran ({@link Sequence#release}).
          */
         synchronized Sequence sequence(SequenceMaker make) throws CudaException {
+            launchesSinceChange++;
             if (!sequenceTried) {
-                sequenceTried = true;
+                askAgain = false;
                 var made = make.make(this);
+                sequenceTried = !askAgain;
                 sequence = made == null ? null : new Sequence(made);
             }
             if (sequence != null) sequence.retain();
@@ -396,13 +398,26 @@ public final class Graph {
         }
 
         private Sequence sequence;
-        private boolean sequenceTried;
+        private boolean sequenceTried, askAgain;
+        /** Launches that asked for the sequence since the executable was made or last changed (this one included). */
+        private int launchesSinceChange;
+
+        /** How many launches asked for the sequence since the executable last changed, the asking one included. */
+        synchronized int launchesSinceChange() {
+            return launchesSinceChange;
+        }
+
+        /** Said by a {@link SequenceMaker} that made none now but may at a later launch (none is kept until then). */
+        synchronized void askAgainLater() {
+            askAgain = true;
+        }
 
         /** The executable changed: its sequence is made again at the next launch. */
         private void forgetSequence() {
             if (sequence != null) sequence.release();
             sequence = null;
             sequenceTried = false;
+            launchesSinceChange = 0;
         }
 
         synchronized List<Work> work() {

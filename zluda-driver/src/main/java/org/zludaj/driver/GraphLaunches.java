@@ -11,6 +11,7 @@ import org.zludaj.nativ.HostRuntime;
  * caller's thread where its nodes are kernels and library calls only, else node by node on the stream.
  */
 final class GraphLaunches {
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(GraphLaunches.class);
     private final Driver d;
 
     GraphLaunches(Driver d) {
@@ -23,7 +24,7 @@ final class GraphLaunches {
      * queues, the executable is one backend sequence, submitted in one call like a launch.
      */
     void launch(Graph.Exec e, Stream s) throws CudaException {
-        Graph.Exec.Sequence sequence = d.backend.submitsAsynchronously() && s.capture == null ? e.sequence(this::kernelSequence) : null;
+        Graph.Exec.Sequence sequence = d.backend.submitsAsynchronously() && s.capture == null ? e.sequence(x -> kernelSequence(x, s.context)) : null;
         if (sequence != null) {
             Context c = s.context;
             s.submit("cuGraphLaunch", () -> {
@@ -73,8 +74,26 @@ final class GraphLaunches {
         return w.type == Graph.EMPTY || w.onCaller || w.type == Graph.KERNEL && w.kernel != null && !w.kernel.cooperative();
     }
 
-    /** The executable's launches as one backend sequence, or null (a node that is not a plain kernel launch). */
-    private org.zludaj.driver.backend.Backend.KernelSequence kernelSequence(Graph.Exec e) throws CudaException {
+    /**
+     * The executable's launches as one backend sequence, or null (a node that is not a plain kernel launch). An
+     * executable of kernels and cuBLAS GEMMs is captured by the backend as one graph of its own ({@link #captured}),
+     * from its second launch since it last changed (llama.cpp updates its graphs at every token: a capture per update
+     * would cost more than the replay saves).
+     */
+    private org.zludaj.driver.backend.Backend.KernelSequence kernelSequence(Graph.Exec e, Context c) throws CudaException {
+        boolean calls = false;
+        for (Graph.Exec.Step step : e.steps()) {
+            Graph.Work w = step.work();
+            if (w.type == Graph.OPERATION && capturable(w)) calls = true;
+            else if (w.type == Graph.OPERATION) return null;
+        }
+        if (calls) {
+            if (e.launchesSinceChange() < 2) {
+                e.askAgainLater();
+                return null;
+            }
+            return captured(e, c);
+        }
         List<org.zludaj.driver.backend.Backend.SequencedLaunch> launches = new ArrayList<>();
         for (Graph.Exec.Step step : e.steps()) {
             Graph.Work w = step.work();
@@ -89,6 +108,58 @@ final class GraphLaunches {
                     w.kernel.args(), w.kernel.cooperative(), k.paramLayout().sizes()));
         }
         return launches.isEmpty() ? null : d.backend.kernelSequence(launches);
+    }
+
+    /** A library call that a backend capture may hold: a cuBLAS GEMM (it only enqueues NVIDIA's kernels on its stream). */
+    private static boolean capturable(Graph.Work w) {
+        return w.onCaller && (w.kind.matches("cublas[A-Za-z]*[Gg]emm[A-Za-z0-9_]*") || w.kind.equals("cublasLtMatmul"));
+    }
+
+    /** Serializes the backend's captures (one private capture queue). */
+    private final Object capturing = new Object();
+
+    /**
+     * The executable's plain kernel launches and cuBLAS GEMMs, in order, run once into the backend's capture (NVIDIA's
+     * stream capture: NVIDIA's cuBLAS enqueues its kernels there), as one backend graph replayed whole; null where a
+     * node is of another kind, the backend cannot capture, or the capture failed (the executable then runs as before).
+     */
+    private org.zludaj.driver.backend.Backend.KernelSequence captured(Graph.Exec e, Context c) throws CudaException {
+        List<Graph.Work> work = new ArrayList<>();
+        for (Graph.Exec.Step step : e.steps()) {
+            Graph.Work w = step.work();
+            if (w.type == Graph.EMPTY) continue;
+            boolean kernel = w.type == Graph.KERNEL && w.kernel != null && !w.kernel.cooperative()
+                    && step.node().attributesSet().isEmpty() && d.handles.peek(w.kernel.function()) instanceof Kernel;
+            if (!kernel && !(w.type == Graph.OPERATION && capturable(w))) return null;
+            work.add(w);
+        }
+        synchronized (capturing) {
+            long queue = d.backend.beginCapture();
+            if (queue == 0) return null;
+            boolean ran = false;
+            try {
+                Stream.ofQueue(c, queue).runAs(() -> {
+                    for (Graph.Work w : work) {
+                        if (w.type == Graph.KERNEL) {
+                            Kernel k = (Kernel) d.handles.peek(w.kernel.function());
+                            d.backend.launch(k.code, w.kernel.grid(), w.kernel.block(), w.kernel.shared(), w.kernel.args(), 0, queue);
+                        } else {
+                            w.op.run();
+                        }
+                    }
+                });
+                ran = true;
+            } catch (CudaException | RuntimeException x) {
+                LOG.debug("a graph of {} kernels and cuBLAS calls not captured: {}", work.size(), x.toString());
+            }
+            org.zludaj.driver.backend.Backend.KernelSequence made = d.backend.endCapture(queue);
+            if (!ran && made != null) {
+                made.close();
+                return null;
+            }
+            if (made != null) LOG.debug("a graph of {} kernels and cuBLAS calls captured as one backend graph", work.size());
+            return made;
+        }
     }
 
     /**

@@ -366,6 +366,28 @@ public final class Stream {
         if (q != 0) backend.destroyQueue(q);
     }
 
+    /**
+     * A stream of {@code context} that is only a device queue's name for the operations run in it by {@link #runAs}
+     * (a graph replay's capture: GraphLaunches); never an application's handle, never given work.
+     */
+    static Stream ofQueue(Context context, long queue) {
+        Stream s = new Stream(context, NON_BLOCKING, 0, false);
+        s.deviceQueue = queue;
+        s.queueAsked = true;
+        return s;
+    }
+
+    /** Runs {@code op} on the calling thread as an operation of this stream ({@link #runningQueue} answers its queue). */
+    void runAs(Op op) throws CudaException {
+        Stream outer = RUNNING.get();
+        RUNNING.set(this);
+        try {
+            op.run();
+        } finally {
+            RUNNING.set(outer);
+        }
+    }
+
     private void execute(String what, Op op, CudaException[] errors) {
         Stream outer = RUNNING.get();  // set back, not removed: a remove costs a launch more than the lookup
         RUNNING.set(this);

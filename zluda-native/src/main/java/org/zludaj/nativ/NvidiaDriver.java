@@ -102,7 +102,19 @@ public final class NvidiaDriver {
      */
     public static native int graphSetParams(long exec, long[] nodes);
 
-    /** cuGraphLaunch of a graphBuild executable in {@code stream}. */
+    /**
+     * cuStreamBeginCapture_v2 (relaxed mode) of the backend's private capture stream (non-blocking, made at the first
+     * call): its handle in out[0]. 801 where the driver has no stream capture. One capture at a time.
+     */
+    public static native int captureBegin(long[] out);
+
+    /**
+     * cuStreamEndCapture of {@code stream} and cuGraphInstantiateWithFlags of what it captured: the executable in
+     * out[0], the graph in out[1] (graphLaunch and graphDestroy take them); on an error nothing is kept.
+     */
+    public static native int captureEnd(long stream, long[] out);
+
+    /** cuGraphLaunch of a graphBuild (or captureEnd) executable in {@code stream}. */
     public static native int graphLaunch(long exec, long stream);
 
     /** cuGraphExecDestroy of a graphBuild executable and cuGraphDestroy of its graph. */

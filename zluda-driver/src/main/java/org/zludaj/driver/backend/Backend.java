@@ -296,6 +296,23 @@ public interface Backend {
         return null;
     }
 
+    /**
+     * Begins capturing, into one backend graph, the work then given to a private device queue (NVIDIA's stream
+     * capture): kernels and library calls (a graph replay's cuBLAS GEMMs, whose kernels only NVIDIA's library knows).
+     * That queue, or 0 where the backend cannot. One capture at a time: the caller's; {@link #endCapture} ends it.
+     */
+    default long beginCapture() throws CudaException {
+        return 0;
+    }
+
+    /**
+     * Ends {@link #beginCapture}'s capture of {@code queue}: what it captured as a sequence submitted whole (one
+     * NVIDIA graph launch), or null where the capture failed (nothing kept; the caller runs the work as before).
+     */
+    default KernelSequence endCapture(long queue) throws CudaException {
+        return null;
+    }
+
     /** The BLAS under ZLUDA-J's cuBLAS on this backend, or null when the backend has none (cuBLAS then answers NOT_SUPPORTED). */
     default Blas blas() throws CudaException {
         return null;

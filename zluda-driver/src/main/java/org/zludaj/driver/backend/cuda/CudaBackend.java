@@ -376,6 +376,42 @@ public final class CudaBackend implements Backend {
         return p;
     }
 
+    /** NVIDIA's stream capture on the backend's private non-blocking stream (relaxed mode, as ggml captures). */
+    @Override
+    public long beginCapture() throws CudaException {
+        long[] out = new long[1];
+        int r = NvidiaDriver.captureBegin(out);
+        if (r != 0) {
+            LOG.debug("cuStreamBeginCapture on NVIDIA's driver: {}", r);
+            return 0;
+        }
+        return out[0];
+    }
+
+    /** The captured NVIDIA graph, instantiated: a replay is one cuGraphLaunch; an update makes it again. */
+    @Override
+    public KernelSequence endCapture(long queue) throws CudaException {
+        long[] out = new long[2];
+        int r = NvidiaDriver.captureEnd(queue, out);
+        if (r != 0) {
+            LOG.debug("cuStreamEndCapture or cuGraphInstantiate on NVIDIA's driver: {}", r);
+            return null;
+        }
+        long exec = out[0], graph = out[1];
+        return new KernelSequence() {
+            @Override
+            public void launch(long q) throws CudaException {
+                int e = NvidiaDriver.graphLaunch(exec, q);
+                if (e != 0) throw faulted(e, "a captured graph of kernels and cuBLAS calls (cuGraphLaunch)");
+            }
+
+            @Override
+            public void close() {
+                NvidiaDriver.graphDestroy(exec, graph);
+            }
+        };
+    }
+
     /** NVIDIA's own occupancy of our compiled kernel: it knows the registers ptxas gave it. */
     @Override
     public int activeBlocks(Program.Kernel kernel, int blockSize, long dynamicShared) {
