@@ -30,14 +30,14 @@ class CudaBackendFakeTest {
         return overFake(dir, source, log, Map.of());
     }
 
-    private static Programs.Result overFake(Path dir, String source, Path log, Map<String, String> env) throws Exception {
+    private static Programs.Result overFake(Path dir, String source, Path log, Map<String, String> env, String... args) throws Exception {
         Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
                 Programs.TESTS.resolve("c/fake_nvidia.c").toString()), dir.resolve("libfake_nvidia.so"), dir);
         Path program = Programs.gccAgainstDist(dir, source + ".c", source);
         var all = new java.util.HashMap<>(env);
         all.putAll(Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
                 "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
-        return Programs.withShim(program, all);
+        return Programs.withShim(program, all, args);
     }
 
     /** How many calls of {@code function} entered the JVM: its row of the ZLUDA_PROFILE=calls table. */
@@ -354,6 +354,44 @@ class CudaBackendFakeTest {
         assertFalse(second.stderr().contains("compiled "), second.stderr());
         assertTrue(second.stderr().contains("found in the compile cache by its text"), second.stderr());
         assertEquals(entries, cacheEntries(dir.resolve("cache")), second.stderr());
+    }
+
+    /**
+     * A fatbin loaded before is loaded by its record (ModuleRecords): a later process neither decompresses nor indexes
+     * its PTX, finds its variables unit and its kernels compiled by the digests the record holds, and launches them as
+     * the first did, adding nothing to the cache; a kernel that no process compiled before makes that process read the
+     * module's text then (and compile the kernel), the module still loaded by its record.
+     */
+    @Test
+    void aFatbinLoadedBeforeIsLoadedByItsRecord(@TempDir Path dir) throws Exception {
+        Programs.requireNvcc();
+        Path fatbin = Programs.build(List.of("nvcc", "-fatbin", "-arch=compute_75", "-o", dir.resolve("record_kernels.fatbin").toString(),
+                Programs.TESTS.resolve("cuda/record_kernels.cu").toString()), dir.resolve("record_kernels.fatbin"), dir);
+        Map<String, String> debug = Map.of("ZLUDA_LOG", "debug");
+        Path log1 = dir.resolve("calls1.txt"), log2 = dir.resolve("calls2.txt"), log3 = dir.resolve("calls3.txt");
+        Programs.Result first = overFake(dir, "module_from_file", log1, debug, fatbin.toString(), "first");
+        assertTrue(first.stdout().contains("PASS: module from file"), first.toString());
+        assertTrue(first.stderr().contains("read and decompressed") && !first.stderr().contains("loaded by its record"), first.stderr());
+        long entries = cacheEntries(dir.resolve("cache"));
+
+        Programs.Result second = overFake(dir, "module_from_file", log2, debug, fatbin.toString(), "first");
+        assertTrue(second.stdout().contains("PASS: module from file"), second.toString());
+        assertTrue(second.stderr().contains("loaded by its record (2 kernels)"), second.stderr());
+        assertFalse(second.stderr().contains("read and decompressed"), second.stderr());
+        assertTrue(second.stderr().contains("kernel first found in the compile cache by its text"), second.stderr());
+        assertFalse(second.stderr().contains("its text read"), second.stderr());
+        assertFalse(second.stderr().contains("compiled "), second.stderr());
+        List<String> launches1 = Files.readAllLines(log1).stream().filter(l -> l.startsWith("launch ")).toList();
+        assertEquals(List.of("launch first grid 1 block 32 shared 0 arg 92"), launches1, String.join("\n", Files.readAllLines(log1)));
+        assertEquals(launches1, Files.readAllLines(log2).stream().filter(l -> l.startsWith("launch ")).toList());
+        assertEquals(entries, cacheEntries(dir.resolve("cache")), "the second process adds nothing: " + second.stderr());
+
+        Programs.Result third = overFake(dir, "module_from_file", log3, debug, fatbin.toString(), "first", "second");
+        assertTrue(third.stdout().contains("PASS: module from file"), third.toString());
+        assertTrue(third.stderr().contains("loaded by its record (2 kernels)"), third.stderr());
+        assertTrue(third.stderr().contains("its text read for a unit not in the compile cache"), third.stderr());
+        assertEquals(List.of("launch first grid 1 block 32 shared 0 arg 92", "launch second grid 1 block 32 shared 0 arg 93"),
+                Files.readAllLines(log3).stream().filter(l -> l.startsWith("launch ")).toList(), String.join("\n", Files.readAllLines(log3)));
     }
 
     private static long cacheEntries(Path cache) throws java.io.IOException {

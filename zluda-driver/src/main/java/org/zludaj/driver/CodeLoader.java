@@ -69,7 +69,7 @@ final class CodeLoader {
                 // NVIDIA: text without a .version directive is no image at all (INVALID_IMAGE), not bad PTX
                 if (!text.contains(".version"))
                     throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, "neither a fatbin, a cubin nor PTX text (no .version directive)");
-                return compile(d, List.of(text), "ptx@0x" + Long.toHexString(image), module);
+                return compile(d, List.of(text), "ptx@0x" + Long.toHexString(image), module, null);
             }
         } catch (Fatbin.FatbinException e) {
             throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, e.getMessage());
@@ -77,10 +77,22 @@ final class CodeLoader {
         List<Fatbin.Entry> ptx = new ArrayList<>(entries.stream().filter(Fatbin.Entry::isPtx).toList());
         if (ptx.isEmpty()) throw new CudaException(CuResult.CUDA_ERROR_NO_BINARY_FOR_GPU, origin + " holds no PTX");
         ptx.sort(preference(d.devices().isEmpty() ? 86 : d.devices().get(0).attribute(75) * 10 + d.devices().get(0).attribute(76)));
+        // a module loaded before (one PTX image, compiled on demand): its record, without decompressing or indexing it
+        Fatbin.Entry recorded = ptx.size() == 1 && d.backend.compilesOnDemand() ? ptx.get(0) : null;
+        CompileCache cache = recorded != null ? d.parseMarks.cache() : null;
+        if (cache != null) {
+            Library lib = ModuleRecords.load(d, cache, recorded, origin, module);
+            if (lib != null) return lib;
+        }
+        try {
+            for (Fatbin.Entry e : ptx) e.decompressed();
+        } catch (Fatbin.FatbinException e) {
+            throw new CudaException(CuResult.CUDA_ERROR_INVALID_IMAGE, e.getMessage());
+        }
         List<String> texts = ptx.stream().map(Fatbin.Entry::text).toList();
         if (LOG.isDebugEnabled())
             LOG.debug("{}: {} PTX images of {} entries read and decompressed in {} ms", origin, ptx.size(), entries.size(), (System.nanoTime() - t0) / 1_000_000);
-        return compile(d, texts, origin, module);
+        return compile(d, texts, origin, module, cache != null ? recorded : null);
     }
 
     /**
@@ -134,7 +146,8 @@ final class CodeLoader {
      * is indexed and its variables compiled; kernels are compiled on demand (all at once, in parallel, with
      * CUDA_MODULE_LOADING=EAGER). Modules whose variables hold function addresses are compiled whole.
      */
-    private static Library compile(Driver d, List<String> candidates, String origin, boolean module) throws CudaException {
+    private static Library compile(Driver d, List<String> candidates, String origin, boolean module, Fatbin.Entry recordAs)
+            throws CudaException {
         long t0 = System.nanoTime();
         Read r = read(candidates, origin, d.variableUnits, d.parseMarks);
         long t1 = System.nanoTime();
@@ -145,8 +158,12 @@ final class CodeLoader {
         }
         // parsed or not, the variables unit is loaded by its text: a module parsed whole at its first load is found by its
         // text at the next (marked, it is then only declared), without parsing its variables again
-        Backend.Program program = d.backend.loadVariables(0, r.declarations(), r.index().variablesText(), () -> variables(r, origin, d.variableUnits));
-        Library lib = new Library(r.declarations(), program, module, r.index(), r.parsed(), d.backend, origin);
+        String variablesDigest = CompileCache.textDigest(r.index().variablesText());
+        Backend.Program program = d.backend.loadVariables(0, r.declarations(), variablesDigest, () -> variables(r, origin, d.variableUnits));
+        Library lib = new Library(r.declarations(), program, module, new Library.Source(r.index()), r.parsed(), d.backend, origin);
+        // the next process loads it by its record (a small module parsed whole now without error would be read as a
+        // large one there anyway: marked)
+        if (recordAs != null) ModuleRecords.put(d.parseMarks.cache(), recordAs, r.index(), variablesDigest);
         if (LOG.isDebugEnabled())
             LOG.debug("{}: {} KB of PTX read ({}) in {} ms, its variables loaded in {} ms", origin, candidates.get(0).length() >> 10,
                     r.parsed() != null ? "parsed whole" : "indexed, variables declared", (t1 - t0) / 1_000_000, (System.nanoTime() - t1) / 1_000_000);
@@ -231,7 +248,8 @@ final class CodeLoader {
             this.open = open;
         }
 
-        private CompileCache cache() {
+        /** The compile cache (opened at the first call), or null without one (ZLUDA_CACHE=off). */
+        CompileCache cache() {
             if (!opened) {
                 synchronized (this) {
                     if (!opened) {

@@ -12,7 +12,7 @@ import org.zludaj.ptx.model.PtxModule;
  * A loaded CUlibrary or CUmodule. Compiled on demand: loading indexes the PTX and compiles only the module-scope
  * variables ({@link #program}); each kernel, with the functions it reaches, is compiled the first time it is looked
  * up (cudart does that at its first launch), beside the variables, which all kernels share. A module whose variables
- * hold function addresses is compiled whole at load ({@link #index} null).
+ * hold function addresses is compiled whole at load ({@link #source} null).
  */
 public final class Library {
     private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(Library.class);
@@ -22,8 +22,8 @@ public final class Library {
     /** The variables (on demand) or the whole module (compiled whole). */
     final Backend.Program program;
     final boolean module;
-    /** The module's index when compiled on demand, else null. */
-    final PtxIndex index;
+    /** What its kernels are compiled from when compiled on demand, else null. */
+    final Source source;
     /** The whole module when it was parsed at load (small modules: errors are reported by the load), else null. */
     private final PtxModule parsed;
     private final Backend backend;
@@ -46,36 +46,99 @@ public final class Library {
     }
 
     /** A module compiled on demand: {@code variables} its directives and variables, loaded as {@code program}. */
-    Library(PtxModule variables, Backend.Program program, boolean module, PtxIndex index, PtxModule parsed, Backend backend,
+    Library(PtxModule variables, Backend.Program program, boolean module, Source source, PtxModule parsed, Backend backend,
             String origin) {
         this.ptx = variables;
         this.program = program;
         this.module = module;
-        this.index = index;
+        this.source = source;
         this.parsed = parsed;
         this.backend = backend;
         this.origin = origin;
     }
 
+    /**
+     * What an on-demand module's kernels are compiled from: their names, the digest of the module's text (which, with a
+     * kernel's name, finds its compiled unit: KernelUnits) and the module's index, which a module loaded by its record
+     * (ModuleRecords) makes only when a kernel was not found compiled.
+     */
+    static final class Source {
+        /** Makes the module's index (its text decompressed and indexed). */
+        interface IndexMaker {
+            PtxIndex make() throws CudaException;
+        }
+
+        private final List<String> kernels;
+        private final java.util.Set<String> names;
+        private volatile String digest;
+        private volatile PtxIndex index;
+        private final IndexMaker make;
+
+        /** A module read now: its index. */
+        Source(PtxIndex index) {
+            this(index.kernels(), null, null);
+            this.index = index;
+        }
+
+        /** A module known by its record: its kernels, its text's digest, its index when needed. */
+        Source(List<String> kernels, String digest, IndexMaker make) {
+            this.kernels = List.copyOf(kernels);
+            this.names = new java.util.HashSet<>(kernels);
+            this.digest = digest;
+            this.make = make;
+        }
+
+        List<String> kernels() {
+            return kernels;
+        }
+
+        boolean has(String kernel) {
+            return names.contains(kernel);
+        }
+
+        /** The module's index, made now if it was not. */
+        PtxIndex index() throws CudaException {
+            PtxIndex i = index;
+            if (i == null) {
+                synchronized (this) {
+                    if (index == null) index = make.make();
+                    i = index;
+                }
+            }
+            return i;
+        }
+
+        /** The digest of the module's text (CompileCache.textDigest). */
+        String digest() throws CudaException {
+            String d = digest;
+            if (d == null) digest = d = index().digest();
+            return d;
+        }
+
+        /** Whether the index was made (a module loaded by its record makes it only for a kernel not found compiled). */
+        boolean indexed() {
+            return index != null;
+        }
+    }
+
     /** The names of its kernels (.entry functions with a body), in module order. */
     List<String> kernelNames() {
-        if (index != null) return index.kernels();
+        if (source != null) return source.kernels();
         return ptx.functions().stream().filter(f -> f.entry() && f.isDefined()).map(org.zludaj.ptx.model.Function::name).toList();
     }
 
     /** The compiled kernel {@code name} (compiling it now if it was not yet), or null when the module has none. */
     Backend.Program.Kernel kernel(String name) throws CudaException {
-        if (index == null) return program.kernel(name);
+        if (source == null) return program.kernel(name);
         Backend.Program.Kernel k = compiled.get(name);
-        if (k != null || !index.hasKernel(name)) return k;
+        if (k != null || !source.has(name)) return k;
         synchronized (locks.computeIfAbsent(name, n -> new Object())) {  // one compilation per kernel, others in parallel
             k = compiled.get(name);
             if (k != null) return k;
-            // parsed or not, a kernel's unit is loaded by its text: a module parsed whole at its first load is read only
-            // declared at the next (CodeLoader's marks), whose kernels are then found by their text without a parse
-            String text = index.kernelText(name);
-            Backend.Program unitProgram = backend.loadUnit(program, name, text,
-                    parsed != null ? () -> unit(index, parsed, name, origin) : () -> unit(text, name, origin));
+            // parsed or not, a kernel's unit is loaded by its module's text: a module parsed whole at its first load is
+            // read only declared at the next (CodeLoader's marks), whose kernels are then found without a parse
+            Backend.Program unitProgram = backend.loadUnit(program, name, source.digest(),
+                    () -> parsed != null ? unit(source.index(), parsed, name, origin) : unit(source.index().kernelText(name), name, origin));
             k = unitProgram.kernel(name);
             if (k == null) throw new CudaException(CuResult.CUDA_ERROR_NOT_FOUND, "kernel " + name + " was not compiled");
             compiled.put(name, k);
@@ -104,7 +167,7 @@ public final class Library {
 
     /** CUDA_MODULE_LOADING=EAGER: every kernel now, in parallel on all cores. */
     void compileAll() throws CudaException {
-        if (index == null) return;
+        if (source == null) return;
         CudaException[] first = new CudaException[1];
         kernelNames().parallelStream().forEach(n -> {
             try {

@@ -50,6 +50,7 @@ final class Linker {
                             int magic = java.nio.ByteBuffer.wrap(bytes, 0, Math.min(4, bytes.length)).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
                             var entries = magic == Fatbin.WRAPPER_MAGIC ? Fatbin.fromWrapper(HostRuntime::bytes, copy) : Fatbin.fromContainer(HostRuntime::bytes, copy);
                             for (Fatbin.Entry e : entries) if (e.isPtx()) ptx.add(e);
+                            for (Fatbin.Entry e : ptx) e.decompressed();  // a corrupt one is INVALID_IMAGE here
                         } finally {
                             HostRuntime.release(copy);
                         }

@@ -164,7 +164,7 @@ public final class PrecompileMain {
     /** Kernel {@code kernel}'s unit {@code u}, compiled, also found by its text at a run (KernelUnits); null: not a kernel unit. */
     private static void byText(org.zludaj.ptx.cache.CompileCache cache, String kind, String t, CodeLoader.Read r, String kernel, PtxModule u) {
         if (kernel == null) return;
-        org.zludaj.driver.backend.KernelUnits.put(cache, org.zludaj.driver.backend.KernelUnits.sourceKey(kind, t, kernel, r.index().kernelText(kernel)),
+        org.zludaj.driver.backend.KernelUnits.put(cache, org.zludaj.driver.backend.KernelUnits.sourceKey(kind, t, kernel, r.index().digest()),
                 org.zludaj.ptx.cache.CompileCache.unitKey(kind, t, u), u, kernel);
     }
 

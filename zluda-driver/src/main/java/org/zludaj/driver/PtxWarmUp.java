@@ -26,6 +26,9 @@ final class PtxWarmUp {
                 // cudart's integrity check, soon after its cuInit, was the first use of the JDK's security providers
                 // (MD2's lookup): 12-27 ms of the call on this machine, 13 on an H100's; made here while NVIDIA's cuInit runs
                 Integrity.hmacMd2(Integrity.KEY, new byte[16]);
+                // the compiler's build digest (a hash of its jar), which every compile cache key holds: the first module
+                // load, found by its record, otherwise waited 10-20 ms for it
+                if (org.zludaj.ptx.Build.ID.isEmpty()) throw new IllegalStateException("no compiler build digest");
                 read(3);
             } catch (RuntimeException e) {
                 org.zludaj.api.Log.of(PtxWarmUp.class).debug("parser warm-up: {}", e.toString());

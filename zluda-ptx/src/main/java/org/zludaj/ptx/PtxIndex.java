@@ -263,6 +263,15 @@ public final class PtxIndex {
         return unitText(Set.of(), true);
     }
 
+    private volatile String digest;
+
+    /** SHA-256 (hex) of the module's text ({@code CompileCache.textDigest}), computed at the first call. */
+    public String digest() {
+        String d = digest;
+        if (d == null) digest = d = org.zludaj.ptx.cache.CompileCache.textDigest(text);
+        return d;
+    }
+
     /** Bytes of PTX text indexed. */
     public int length() {
         return text.length();

@@ -108,14 +108,15 @@ public interface Backend {
     }
 
     /**
-     * Loads a module's variables unit ({@link #loadUnit}'s {@code module}) known by its text: {@code source}, the
-     * module's directives and variables with their initializers, whose model {@code parse} gives; {@code declarations}
+     * Loads a module's variables unit ({@link #loadUnit}'s {@code module}) known by its text: {@code sourceDigest}, the
+     * {@code CompileCache.textDigest} of the module's directives and variables with their initializers, whose model
+     * {@code parse} gives; {@code declarations}
      * is the model without initializers (what the driver itself reads). GPU backends look the compiled unit up in the
      * compile cache by the text ({@code CompileCache.sourceKey}) and parse it only when it is not there: ggml's
      * modules each carry 96 KB of lookup tables, a cold JVM's parse of which cost every module load 100-300 ms. By
      * default {@link #load} of the parsed text.
      */
-    default Program loadVariables(int device, PtxModule declarations, String source, Parse parse) throws CudaException {
+    default Program loadVariables(int device, PtxModule declarations, String sourceDigest, Parse parse) throws CudaException {
         return load(device, parse.get());
     }
 
@@ -130,11 +131,12 @@ public interface Backend {
     }
 
     /**
-     * {@link #loadUnit(Program, PtxModule)} of kernel {@code kernel}'s unit known by its text: {@code source}, as the
-     * module's index cuts it, whose model {@code parse} gives. GPU backends look the compiled unit up in the compile
-     * cache by the text ({@link KernelUnits}) and parse it only when it is not there. By default the parsed unit.
+     * {@link #loadUnit(Program, PtxModule)} of kernel {@code kernel}'s unit known by its module's text: {@code
+     * moduleDigest}, that text's {@code CompileCache.textDigest}; {@code parse} gives the unit's model. GPU backends look
+     * the compiled unit up in the compile cache by the two ({@link KernelUnits}) and parse it only when it is not
+     * there. By default the parsed unit.
      */
-    default Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+    default Program loadUnit(Program module, String kernel, String moduleDigest, Parse parse) throws CudaException {
         return loadUnit(module, parse.get());
     }
 

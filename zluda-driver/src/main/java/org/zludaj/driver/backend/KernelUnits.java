@@ -12,7 +12,8 @@ import org.zludaj.ptx.model.PtxModule;
  * {@link Backend#loadUnit(Backend.Program, String, String, Backend.Parse)}). A unit's compiled code is stored under
  * the key of its model ({@link CompileCache#unitKey}), which needs the unit parsed, checked and printed: most of a
  * warm process's first evaluation (GPT-2 through ggml: 16 kernels, 220-260 ms of a cold JVM on two cores). Beside it,
- * under the key of the kernel's text as the module's index cuts it, an entry names that code's key and holds the
+ * under a key of the kernel's name and its module's text (the digest of the whole text: the unit's text, which the
+ * module's index cuts from it, is a function of the two and of the build), an entry names that code's key and holds the
  * unit's interface ({@link PtxIndex#kernelInterface}): what the driver reads of a loaded unit. A later process finds
  * both, parses only the interface and loads the code. The entry holds no code of its own (the cache keeps one copy);
  * an evicted or corrupt code entry is a miss, and the unit is parsed and compiled as before.
@@ -25,9 +26,12 @@ public final class KernelUnits {
     /** The code and the interface of a unit found by its text. */
     public record Found(PtxModule unit, byte[] code) {}
 
-    /** The key of kernel {@code kernel}'s unit of text {@code source}, for output {@code kind} on {@code target}. */
-    public static String sourceKey(String kind, String target, String kernel, String source) {
-        return CompileCache.sourceKey(kind + " kernel " + kernel, target, source);
+    /**
+     * The key of kernel {@code kernel}'s unit in the module whose text has digest {@code moduleDigest}
+     * ({@link CompileCache#textDigest}), for output {@code kind} on {@code target}.
+     */
+    public static String sourceKey(String kind, String target, String kernel, String moduleDigest) {
+        return CompileCache.sourceKeyOfDigest(kind + " kernel " + kernel, target, moduleDigest);
     }
 
     /** The entry stored under the source key: the key of the unit's code, a newline, the unit's interface as PTX. */

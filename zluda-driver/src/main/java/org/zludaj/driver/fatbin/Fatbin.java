@@ -23,16 +23,90 @@ public final class Fatbin {
     static final int KIND_PTX = 1, KIND_ELF = 2;
     static final long FLAG_LZ4 = 0x2000, FLAG_ZSTD = 0x8000;
 
-    /** One element of a container: PTX text (decompressed, NUL stripped) or a cubin ELF. */
-    public record Entry(int kind, int smVersion, int isaMajor, int isaMinor, byte[] payload) {
+    /**
+     * One element of a container: PTX text or a cubin ELF, its payload as stored (zstd or LZ4 compressed, or not) and
+     * decompressed when first asked for ({@link #payload}): a module loaded by its record (ModuleRecords) never is.
+     */
+    public static final class Entry {
+        private final int kind, smVersion, isaMajor, isaMinor;
+        private final byte[] stored;
+        private final int compressed;
+        private final long uncompressed, flags;
+        private volatile byte[] payload;
+
+        /** An element whose payload is stored as it is (not compressed). */
+        public Entry(int kind, int smVersion, int isaMajor, int isaMinor, byte[] payload) {
+            this(kind, smVersion, isaMajor, isaMinor, payload, 0, payload.length, 0);
+            this.payload = payload;
+        }
+
+        Entry(int kind, int smVersion, int isaMajor, int isaMinor, byte[] stored, int compressed, long uncompressed, long flags) {
+            this.kind = kind;
+            this.smVersion = smVersion;
+            this.isaMajor = isaMajor;
+            this.isaMinor = isaMinor;
+            this.stored = stored;
+            this.compressed = compressed;
+            this.uncompressed = uncompressed;
+            this.flags = flags;
+        }
+
+        public int kind() {
+            return kind;
+        }
+
+        public int smVersion() {
+            return smVersion;
+        }
+
+        public int isaMajor() {
+            return isaMajor;
+        }
+
+        public int isaMinor() {
+            return isaMinor;
+        }
+
         public boolean isPtx() {
             return kind == KIND_PTX;
         }
 
+        /** The payload decompressed (now, the first time); FatbinException where it is corrupt. */
+        public byte[] decompressed() throws FatbinException {
+            byte[] p = payload;
+            if (p == null) payload = p = (flags & (FLAG_ZSTD | FLAG_LZ4)) != 0 ? decompress(stored, compressed, uncompressed, flags) : stored;
+            return p;
+        }
+
+        /** The payload decompressed; an IllegalStateException where it is corrupt (see {@link #decompressed}). */
+        public byte[] payload() {
+            try {
+                return decompressed();
+            } catch (FatbinException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+
+        /** The PTX text (NULs at its end stripped). */
         public String text() {
-            int n = payload.length;
-            while (n > 0 && payload[n - 1] == 0) n--;
-            return new String(payload, 0, n, StandardCharsets.UTF_8);
+            byte[] b = payload();
+            int n = b.length;
+            while (n > 0 && b[n - 1] == 0) n--;
+            return new String(b, 0, n, StandardCharsets.UTF_8);
+        }
+
+        /** SHA-256 (hex) of the element as stored (kind, target, compression and bytes), without decompressing it. */
+        public String storedDigest() {
+            java.security.MessageDigest md;
+            try {
+                md = java.security.MessageDigest.getInstance("SHA-256");
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            md.update(ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN).putInt(kind).putInt(smVersion).putLong(flags)
+                    .putLong(compressed).putLong(uncompressed).putLong(stored.length).array());
+            md.update(stored);
+            return java.util.HexFormat.of().formatHex(md.digest());
         }
     }
 
@@ -69,7 +143,7 @@ public final class Fatbin {
         return out;
     }
 
-    /** The elements of the 0xBA55ED50 container at {@code address}. */
+    /** The elements of the 0xBA55ED50 container at {@code address} (payloads decompressed when first asked for). */
     public static List<Entry> fromContainer(Memory mem, long address) throws FatbinException {
         ByteBuffer h = le(mem.read(address, 16));
         if (h.getInt(0) != CONTAINER_MAGIC) throw new FatbinException("not a fatbin container (magic 0x" + Integer.toHexString(h.getInt(0)) + ")");
@@ -86,7 +160,9 @@ public final class Fatbin {
         int headerSize = Short.toUnsignedInt(h.getShort(6));
         long size = h.getLong(8);
         if (headerSize + size > container.length) throw new FatbinException("truncated fatbin container");
-        return parseElements(le(java.util.Arrays.copyOfRange(container, headerSize, (int) (headerSize + size))));
+        List<Entry> out = parseElements(le(java.util.Arrays.copyOfRange(container, headerSize, (int) (headerSize + size))));
+        for (Entry e : out) e.decompressed();  // a corrupt element is this call's error
+        return out;
     }
 
     private static List<Entry> parseElements(ByteBuffer b) throws FatbinException {
@@ -106,8 +182,11 @@ public final class Fatbin {
                 throw new FatbinException("fatbin element at +" + pos + " runs past its container");
             byte[] payload = new byte[(int) payloadSize];
             b.get((int) start, payload);
-            if ((flags & (FLAG_ZSTD | FLAG_LZ4)) != 0) payload = decompress(payload, (int) compressed, uncompressed, flags);
-            if (kind == KIND_PTX || kind == KIND_ELF) out.add(new Entry(kind, sm, major, minor, payload));
+            boolean packed = (flags & (FLAG_ZSTD | FLAG_LZ4)) != 0;
+            if (packed && (uncompressed <= 0 || uncompressed > (1L << 31) - 64))
+                throw new FatbinException("compressed element of " + uncompressed + " bytes");
+            if (kind == KIND_PTX || kind == KIND_ELF)
+                out.add(new Entry(kind, sm, major, minor, payload, (int) compressed, packed ? uncompressed : payloadSize, packed ? flags : 0));
             pos = (int) (start + payloadSize);
         }
         return out;

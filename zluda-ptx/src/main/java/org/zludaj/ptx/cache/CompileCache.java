@@ -125,7 +125,19 @@ public final class CompileCache {
      * 96 KB took a cold JVM 100-300 ms to parse): a load that finds it by its text does not parse it.
      */
     public static String sourceKey(String kind, String target, String source) {
-        return key(kind + " by source", org.zludaj.ptx.Build.ID, target, source);
+        return sourceKeyOfDigest(kind, target, textDigest(source));
+    }
+
+    /** {@link #sourceKey} of a text known by its {@link #textDigest} (a module loaded by its record has no text at hand). */
+    public static String sourceKeyOfDigest(String kind, String target, String digest) {
+        return key(kind + " by source", org.zludaj.ptx.Build.ID, target, digest);
+    }
+
+    /** SHA-256 (hex) of a text's UTF-8 bytes. */
+    public static String textDigest(String text) {
+        MessageDigest md = sha256();
+        md.update(text.getBytes(StandardCharsets.UTF_8));
+        return HexFormat.of().formatHex(md.digest());
     }
 
     private static MessageDigest sha256() {

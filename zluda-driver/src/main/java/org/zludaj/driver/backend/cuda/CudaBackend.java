@@ -303,9 +303,9 @@ public final class CudaBackend implements Backend {
      * where it is not there (see Backend.loadVariables); ZLUDA_NVIDIA_JIT's kernels need the parsed variables.
      */
     @Override
-    public Program loadVariables(int dev, PtxModule declarations, String source, Parse parse) throws CudaException {
+    public Program loadVariables(int dev, PtxModule declarations, String sourceDigest, Parse parse) throws CudaException {
         if (cache == null || NVIDIA_JIT != null) return load(dev, parse.get());
-        String key = CompileCache.sourceKey("nvptx", "sm_" + sm, source);
+        String key = CompileCache.sourceKeyOfDigest("nvptx", "sm_" + sm, sourceDigest);
         byte[] hit = cache.get(key);
         if (hit != null) return loadText(declarations, new String(hit, StandardCharsets.UTF_8));
         PtxModule variables = parse.get();
@@ -353,9 +353,9 @@ public final class CudaBackend implements Backend {
 
     /** A kernel unit by its text: its NVPTX and interface from the cache (KernelUnits), parsed and compiled only where not there. */
     @Override
-    public Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+    public Program loadUnit(Program module, String kernel, String moduleDigest, Parse parse) throws CudaException {
         if (cache == null || NVIDIA_JIT != null) return loadUnit(module, parse.get());
-        String key = KernelUnits.sourceKey("nvptx", "sm_" + sm, kernel, source);
+        String key = KernelUnits.sourceKey("nvptx", "sm_" + sm, kernel, moduleDigest);
         KernelUnits.Found found = KernelUnits.find(cache, key, ((CudaProgram) module).ptx().name(), kernel);
         if (found != null) return slotted(module, found.unit(), (CudaProgram) loadText(found.unit(), new String(found.code(), StandardCharsets.UTF_8)));
         PtxModule unit = parse.get();

@@ -313,11 +313,11 @@ public final class HipBackend implements Backend {
 
     /** The variables unit's code object from the compile cache by its text, parsed only where it is not there. */
     @Override
-    public Program loadVariables(int dev, PtxModule declarations, String source, Parse parse) throws CudaException {
+    public Program loadVariables(int dev, PtxModule declarations, String sourceDigest, Parse parse) throws CudaException {
         if (cache == null) return load(dev, parse.get());
         select(dev);
         String gfx = gpus.get(dev).gfx();
-        String key = org.zludaj.ptx.cache.CompileCache.sourceKey(org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx), gfx, source);
+        String key = org.zludaj.ptx.cache.CompileCache.sourceKeyOfDigest(org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx), gfx, sourceDigest);
         byte[] code = cache.get(key);
         if (code != null) return loadCode(dev, declarations, code);
         PtxModule variables = parse.get();
@@ -369,12 +369,12 @@ public final class HipBackend implements Backend {
 
     /** A kernel unit by its text: its code object and interface from the cache (KernelUnits), parsed and compiled only where not there. */
     @Override
-    public Program loadUnit(Program module, String kernel, String source, Parse parse) throws CudaException {
+    public Program loadUnit(Program module, String kernel, String moduleDigest, Parse parse) throws CudaException {
         if (cache == null) return loadUnit(module, parse.get());
         HipProgram m = (HipProgram) module;
         select(m.dev);
         String gfx = gpus.get(m.dev).gfx(), kind = org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx);
-        String key = org.zludaj.driver.backend.KernelUnits.sourceKey(kind, gfx, kernel, source);
+        String key = org.zludaj.driver.backend.KernelUnits.sourceKey(kind, gfx, kernel, moduleDigest);
         var found = org.zludaj.driver.backend.KernelUnits.find(cache, key, m.ptx.name(), kernel);
         if (found != null) return slotted(m, found.unit(), (HipProgram) loadCode(m.dev, found.unit(), found.code()));
         PtxModule unit = parse.get();

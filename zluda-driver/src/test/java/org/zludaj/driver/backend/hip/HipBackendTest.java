@@ -335,10 +335,10 @@ class HipBackendTest {
         };
         var cache = new org.zludaj.ptx.cache.CompileCache(dir, 1 << 24);
         RecordingHip first = new RecordingHip();
-        HipBackend.open(first, 8, 6, cache).loadVariables(0, declarations, index.variablesText(), parse);
+        HipBackend.open(first, 8, 6, cache).loadVariables(0, declarations, org.zludaj.ptx.cache.CompileCache.textDigest(index.variablesText()), parse);
         assertEquals(1, parses[0]);
         RecordingHip again = new RecordingHip();
-        HipBackend.open(again, 8, 6, cache).loadVariables(0, declarations, index.variablesText(), parse);
+        HipBackend.open(again, 8, 6, cache).loadVariables(0, declarations, org.zludaj.ptx.cache.CompileCache.textDigest(index.variablesText()), parse);
         assertEquals(1, parses[0], "found by its text: not parsed");
         assertArrayEquals(first.codeObject, again.codeObject);
         RecordingHip byModel = new RecordingHip();
@@ -357,7 +357,7 @@ class HipBackendTest {
         String ptx = PTX.replace("\t.reg .u64 %rd<2>;", "\t.reg .u64 %rd<2>;\n\t.shared .align 8 .b8 tile[40];\n\t{ .shared .u32 inner; }")
                 .replace("\tret;", "\tbar.sync 0;\n\tret;");
         var index = org.zludaj.ptx.PtxIndex.of(ptx);
-        String text = index.kernelText("k");
+        String text = index.kernelText("k"), digest = org.zludaj.ptx.cache.CompileCache.textDigest(ptx);
         int[] parses = {0};
         Backend.Parse parse = () -> {
             parses[0]++;
@@ -376,7 +376,7 @@ class HipBackendTest {
         HipBackend b1 = HipBackend.open(first, 8, 6, cache);
         Backend.Program vars1 = b1.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
         first.calls.clear();
-        Backend.Program.Kernel k1 = b1.loadUnit(vars1, "k", text, parse).kernel("k");
+        Backend.Program.Kernel k1 = b1.loadUnit(vars1, "k", digest, parse).kernel("k");
         assertEquals(1, parses[0]);
         byte[] code = first.codeObject;
         List<String> calls = List.copyOf(first.calls);
@@ -385,7 +385,7 @@ class HipBackendTest {
         HipBackend b2 = HipBackend.open(again, 8, 6, cache);
         Backend.Program vars2 = b2.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
         again.calls.clear();
-        Backend.Program.Kernel k2 = b2.loadUnit(vars2, "k", text, parse).kernel("k");
+        Backend.Program.Kernel k2 = b2.loadUnit(vars2, "k", digest, parse).kernel("k");
         assertEquals(1, parses[0], "found by its text: not parsed");
         assertArrayEquals(code, again.codeObject, "the same code object");
         assertEquals(calls, again.calls, "loaded, its slot filled and its kernel found as at the first load");
@@ -404,7 +404,7 @@ class HipBackendTest {
         RecordingHip evicted = slotted.get();
         HipBackend b3 = HipBackend.open(evicted, 8, 6, cache);
         Backend.Program vars3 = b3.load(0, org.zludaj.ptx.PtxIndex.restrict(Ptx.parse("k.ptx", ptx), java.util.Set.of()));
-        assertNotNull(b3.loadUnit(vars3, "k", text, parse).kernel("k"));
+        assertNotNull(b3.loadUnit(vars3, "k", digest, parse).kernel("k"));
         assertEquals(2, parses[0], "its code evicted: parsed and compiled again");
         assertArrayEquals(code, evicted.codeObject);
     }
