@@ -228,6 +228,12 @@ CUresult cuStreamBeginCapture_v2(void *stream, int mode) {
 }
 CUresult cuStreamEndCapture(void *stream, void **g) {
     if (!capturing || stream != capturing) return 901; /* CUDA_ERROR_STREAM_CAPTURE_INVALIDATED */
+    if (getenv("FAKE_NVIDIA_CAPTURE_FAILS")) {  /* as when something in the capture was not capturable */
+        capturing = NULL;
+        *g = NULL;
+        record("capture end: invalidated");
+        return 901;
+    }
     fake_graph *graph = calloc(1, sizeof(fake_graph));
     graph->nodes = captured_nodes;
     capturing = NULL;

@@ -280,6 +280,19 @@ class CudaBackendFakeTest {
      */
     @Test
     void cublasCallsReachNvidiasCublasAsAskedAndRunInReplayedGraphs(@TempDir Path dir) throws Exception {
+        cublasGraphs(dir, false);
+    }
+
+    /**
+     * Where NVIDIA's driver refuses the capture of a replay (the fake invalidates it), nothing of it is kept: the
+     * executable goes on node by node, its GEMM made at every launch, and the capture is not tried again.
+     */
+    @Test
+    void aReplayNvidiaWouldNotCaptureRunsNodeByNode(@TempDir Path dir) throws Exception {
+        cublasGraphs(dir, true);
+    }
+
+    private static void cublasGraphs(Path dir, boolean captureFails) throws Exception {
         Path fake = Programs.build(List.of("gcc", "-O1", "-Wall", "-shared", "-fPIC", "-o", dir.resolve("libfake_nvidia.so").toString(),
                 Programs.TESTS.resolve("c/fake_nvidia.c").toString(), Programs.TESTS.resolve("c/fake_nvidia_exports.c").toString()),
                 dir.resolve("libfake_nvidia.so"), dir);
@@ -291,8 +304,10 @@ class CudaBackendFakeTest {
                 Programs.TESTS.resolve("c/cuda_backend_cublas.c").toString(), "-L" + Programs.DIST.resolve("lib"), "-l:libcublas.so.13",
                 "-lcuda"), dir.resolve("cuda_backend_cublas"), dir);
         Path log = dir.resolve("calls.txt");
-        Programs.Result r = Programs.withShim(program, Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
+        var env = new java.util.HashMap<>(Map.of("ZLUDA_BACKEND", "cuda", "ZLUDA_NVIDIA_LIB", fake.toString(),
                 "ZLUDA_NVIDIA_CUBLAS", blas.toString(), "FAKE_NVIDIA_LOG", log.toString(), "ZLUDA_CACHE_DIR", dir.resolve("cache").toString()));
+        if (captureFails) env.put("FAKE_NVIDIA_CAPTURE_FAILS", "1");
+        Programs.Result r = Programs.withShim(program, env);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.stdout().contains("PASS: cuda backend cublas"), r.toString());
         List<String> calls = Files.readAllLines(log);
@@ -319,10 +334,17 @@ class CudaBackendFakeTest {
         List<String> once = List.of("launch a grid 1 block 32 shared 0 arg 91", sgemm, "launch b grid 1 block 32 shared 0 arg 92");
         List<String> three = new java.util.ArrayList<>(List.of(once.get(0), "cublasSetMathMode 3", once.get(1), once.get(2)));
         three.addAll(List.of("stream created, non-blocking", "capture begin, mode 2", "captured launch a grid 1 block 32 shared 0 arg 91",
-                sgemm, "captured launch b grid 1 block 32 shared 0 arg 92", "capture end, 2 kernel launches", "graph instantiate 1 of 2 nodes",
-                "graph launch 1", "graph launch 1"));
+                sgemm, "captured launch b grid 1 block 32 shared 0 arg 92"));
+        if (captureFails) {  // refused: the second launch and the third run node by node, no second try
+            three.add("capture end: invalidated");
+            three.addAll(once);
+            three.addAll(once);
+        } else {
+            three.addAll(List.of("capture end, 2 kernel launches", "graph instantiate 1 of 2 nodes", "graph launch 1", "graph launch 1"));
+        }
         assertEquals(three, arguments(calls, "captured: a, Sgemm (TF32 math), b; launched three times",
                 "the cuBLAS node disabled, then enabled: launched once each way"), String.join("\n", calls));
+        if (captureFails) return;
         // disabled: the captured graph goes, the executable's nodes are then kernels only, one NVIDIA graph of a and b;
         // enabled again: that graph goes and the executable runs node by node, the GEMM between the kernels
         List<String> without = new java.util.ArrayList<>(List.of("graph destroy 1", "graph node a grid 1 block 32 shared 0 arg 91 deps 0",
