@@ -30,6 +30,9 @@ class PrecompileTest {
         assertTrue(run.stdout().contains("PASS: vectoradd n=5000"), run.toString());
         assertFalse(run.stderr().contains("for the host in"), "nothing compiled: " + run.stderr());
         assertTrue(run.stderr().contains("from the compile cache"), run.stderr());
+        // precompile recorded the module as a run's first load would: the run loads it by its record (ModuleRecords)
+        assertTrue(run.stderr().contains("loaded by its record (2 kernels)"), run.stderr());
+        assertFalse(run.stderr().contains("read and decompressed"), run.stderr());
 
         Programs.Result again = Programs.run(precompile, Map.of(), dir);
         assertTrue(again.stdout().contains("0 units compiled, 3 already cached"), again.toString());

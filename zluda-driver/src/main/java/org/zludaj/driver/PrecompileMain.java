@@ -33,7 +33,12 @@ public final class PrecompileMain {
     private PrecompileMain() {}
 
     /** One module found: where, and its PTX candidates (highest SM first, as the loader tries them). */
-    record Found(String origin, List<String> candidates) {}
+    /** A module found: its PTX candidates; {@code recordAs} its one PTX element of a fatbin (ModuleRecords), else null. */
+    record Found(String origin, List<String> candidates, Fatbin.Entry recordAs) {
+        Found(String origin, List<String> candidates) {
+            this(origin, candidates, null);
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         String target = null;
@@ -100,6 +105,9 @@ public final class PrecompileMain {
             failed.incrementAndGet();
             return;
         }
+        // the module's record, as its first load at a run would write it: that load is then by the record already
+        if (m.recordAs() != null && r.whole() == null)
+            ModuleRecords.put(cache, m.recordAs(), r.index(), org.zludaj.ptx.cache.CompileCache.textDigest(r.index().variablesText()));
         List<String> kernels = r.index().kernels().stream().filter(want).toList();
         if (kernels.isEmpty()) return;
         List<PtxModule> units = new ArrayList<>();
@@ -258,7 +266,8 @@ public final class PrecompileMain {
                 List<Fatbin.Entry> ptx = new ArrayList<>(Fatbin.fromBytes(java.util.Arrays.copyOfRange(data, pos, (int) (pos + headerSize + size)))
                         .stream().filter(Fatbin.Entry::isPtx).toList());
                 ptx.sort(CodeLoader.preference(cc));
-                if (!ptx.isEmpty()) out.add(new Found(origin + "#" + n, ptx.stream().map(Fatbin.Entry::text).toList()));
+                if (!ptx.isEmpty())
+                    out.add(new Found(origin + "#" + n, ptx.stream().map(Fatbin.Entry::text).toList(), ptx.size() == 1 ? ptx.get(0) : null));
             } catch (Fatbin.FatbinException e) {
                 System.out.println(origin + "#" + n + ": " + e.getMessage());
             }
