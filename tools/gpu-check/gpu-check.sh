@@ -287,7 +287,7 @@ PY
     rm -rf "$scratch/gptx" && mkdir -p "$scratch/gptx" && (cd "$scratch/gptx" && cuobjdump -xptx all "$(readlink -f "$g/src/ggml-cuda/libggml-cuda.so")" > "$logs/cuobjdump.log" 2>&1)
     sm=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .); t1=$(date +%s)
     "$scratch/jre/bin/java" -Xss8m -cp "$here/dist/lib/*:$kit/llvm-20.1.7-1.5.12.jar:$(ls "$kit"/llvm-*linux-x86_64.jar)" -Dzluda.native.dir="$here/dist/lib" \
-      org.zludaj.driver.PrecompileMain "$scratch/gptx" --target "sm_$sm" --cache "$scratch/cache" > "$logs/precompile.log" 2>&1
+      org.zludaj.driver.PrecompileMain "$(readlink -f "$g/src/ggml-cuda/libggml-cuda.so")" --target "sm_$sm" --cache "$scratch/cache" > "$logs/precompile.log" 2>&1
     { echo "ggml: $(ls "$scratch/gptx" | wc -l) modules, $(cat "$scratch"/gptx/*.ptx | grep -c '^\.visible \.entry\|^\.entry\|^\.weak \.entry') kernels compiled for sm_$sm in $(( $(date +%s) - t1 )) s on $(nproc) cores"
       tail -3 "$logs/precompile.log"; grep -a 'fail\|FAIL\|error' "$logs/precompile.log" | head -10; } | tee "$out/ggml.md"
     nat "$g/bin/test-backend-ops" --list-ops 2> /dev/null | sed -n 's/^  \([A-Z0-9_]*\)$/\1/p' > "$scratch/ggml-ops.txt"
