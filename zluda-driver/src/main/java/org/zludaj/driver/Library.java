@@ -72,7 +72,8 @@ public final class Library {
         private final java.util.Set<String> names;
         private volatile String digest;
         private volatile PtxIndex index;
-        private final IndexMaker make;
+        /** Dropped once the index is made (it holds the module's fatbin element, compressed and decompressed). */
+        private IndexMaker make;
 
         /** A module read now: its index. */
         Source(PtxIndex index) {
@@ -101,7 +102,10 @@ public final class Library {
             PtxIndex i = index;
             if (i == null) {
                 synchronized (this) {
-                    if (index == null) index = make.make();
+                    if (index == null) {
+                        index = make.make();
+                        make = null;
+                    }
                     i = index;
                 }
             }
