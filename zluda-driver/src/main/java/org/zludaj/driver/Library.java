@@ -118,11 +118,6 @@ public final class Library {
             if (d == null) digest = d = index().digest();
             return d;
         }
-
-        /** Whether the index was made (a module loaded by its record makes it only for a kernel not found compiled). */
-        boolean indexed() {
-            return index != null;
-        }
     }
 
     /** The names of its kernels (.entry functions with a body), in module order. */

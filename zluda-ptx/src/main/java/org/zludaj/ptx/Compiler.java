@@ -352,7 +352,12 @@ public final class Compiler {
 
     public static byte[] cached(org.zludaj.ptx.cache.CompileCache cache, String kind, String target, PtxModule ptx, Compile compile)
             throws PtxException {
-        String key = org.zludaj.ptx.cache.CompileCache.unitKey(kind, target, ptx);
+        return cachedUnder(cache, org.zludaj.ptx.cache.CompileCache.unitKey(kind, target, ptx), target, ptx, compile);
+    }
+
+    /** {@link #cached} under {@code key}, the unit's {@code CompileCache.unitKey} computed by the caller (who needs it too). */
+    public static byte[] cachedUnder(org.zludaj.ptx.cache.CompileCache cache, String key, String target, PtxModule ptx, Compile compile)
+            throws PtxException {
         byte[] hit = cache == null ? null : cache.get(key);
         COMPILED.set(hit == null);
         if (hit != null) return hit;
@@ -371,6 +376,13 @@ public final class Compiler {
             throws PtxException {
         CodeObjectLinker chosen = linker.forTarget(gfx);
         return cached(cache, codeObjectKind(chosen, gfx), gfx, ptx, () -> amdgpu(ptx, gfx, chosen));
+    }
+
+    /** {@link #amdgpuCached(org.zludaj.ptx.cache.CompileCache, PtxModule, String, CodeObjectLinker)} under its key {@code key}. */
+    public static byte[] amdgpuCached(org.zludaj.ptx.cache.CompileCache cache, PtxModule ptx, String gfx, CodeObjectLinker linker, String key)
+            throws PtxException {
+        CodeObjectLinker chosen = linker.forTarget(gfx);
+        return cachedUnder(cache, key, gfx, ptx, () -> amdgpu(ptx, gfx, chosen));
     }
 
     /** The compile cache's kind of output for AMD code objects for {@code gfx} linked by {@code linker}. */

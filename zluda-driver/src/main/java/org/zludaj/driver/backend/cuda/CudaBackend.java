@@ -223,8 +223,12 @@ public final class CudaBackend implements Backend {
 
     /** Our NVPTX for the device's sm, from the cache when it is there (then LLVM is not needed at all). */
     String nvptx(PtxModule ptx) throws CudaException {
+        return nvptx(ptx, CompileCache.unitKey("nvptx", "sm_" + sm, ptx));
+    }
+
+    /** {@link #nvptx(PtxModule)} under its cache key {@code key}, known to the caller. */
+    private String nvptx(PtxModule ptx, String key) throws CudaException {
         long t0 = System.nanoTime();
-        String key = CompileCache.unitKey("nvptx", "sm_" + sm, ptx);
         byte[] hit = cache == null ? null : cache.get(key);
         if (hit != null) {
             if (LOG.isDebugEnabled()) LOG.debug("{} from the compile cache in {} us", ptx.name(), (System.nanoTime() - t0) / 1000);
@@ -359,8 +363,9 @@ public final class CudaBackend implements Backend {
         KernelUnits.Found found = KernelUnits.find(cache, key, ((CudaProgram) module).ptx().name(), kernel);
         if (found != null) return slotted(module, found.unit(), (CudaProgram) loadText(found.unit(), new String(found.code(), StandardCharsets.UTF_8)));
         PtxModule unit = parse.get();
-        CudaProgram p = (CudaProgram) load(unit, unit);
-        KernelUnits.put(cache, key, CompileCache.unitKey("nvptx", "sm_" + sm, unit), unit, kernel);
+        String codeKey = CompileCache.unitKey("nvptx", "sm_" + sm, unit);  // printed once: the code's key and the entry's
+        CudaProgram p = (CudaProgram) loadText(unit, nvptx(unit, codeKey));
+        KernelUnits.put(cache, key, codeKey, unit, kernel);
         return slotted(module, unit, p);
     }
 

@@ -302,8 +302,13 @@ public final class HipBackend implements Backend {
 
     /** Our code object of {@code ptx} for {@code gfx}, through the compile cache. */
     private byte[] codeObject(PtxModule ptx, String gfx) throws CudaException {
+        return codeObject(ptx, gfx, org.zludaj.ptx.cache.CompileCache.unitKey(org.zludaj.ptx.Compiler.codeObjectKind(linker, gfx), gfx, ptx));
+    }
+
+    /** {@link #codeObject(PtxModule, String)} under its cache key {@code key}, known to the caller. */
+    private byte[] codeObject(PtxModule ptx, String gfx, String key) throws CudaException {
         try {
-            return org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker);
+            return org.zludaj.ptx.Compiler.amdgpuCached(cache, ptx, gfx, linker, key);
         } catch (PtxException e) {
             LOG.error("cannot compile {} for {}:\n{}", ptx.name(), gfx, e.getMessage());
             throw new CudaException(e.getMessage().contains("not supported") ? CuResult.CUDA_ERROR_NOT_SUPPORTED : CuResult.CUDA_ERROR_INVALID_PTX,
@@ -378,8 +383,9 @@ public final class HipBackend implements Backend {
         var found = org.zludaj.driver.backend.KernelUnits.find(cache, key, m.ptx.name(), kernel);
         if (found != null) return slotted(m, found.unit(), (HipProgram) loadCode(m.dev, found.unit(), found.code()));
         PtxModule unit = parse.get();
-        HipProgram p = (HipProgram) loadCode(m.dev, unit, codeObject(unit, gfx));
-        org.zludaj.driver.backend.KernelUnits.put(cache, key, org.zludaj.ptx.cache.CompileCache.unitKey(kind, gfx, unit), unit, kernel);
+        String codeKey = org.zludaj.ptx.cache.CompileCache.unitKey(kind, gfx, unit);  // printed once: the code's key and the entry's
+        HipProgram p = (HipProgram) loadCode(m.dev, unit, codeObject(unit, gfx, codeKey));
+        org.zludaj.driver.backend.KernelUnits.put(cache, key, codeKey, unit, kernel);
         return slotted(m, unit, p);
     }
 
