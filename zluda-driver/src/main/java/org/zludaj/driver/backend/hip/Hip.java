@@ -60,7 +60,7 @@ public interface Hip {
     }
 
     /**
-     * {@code count} launches one after the other on {@code stream}, each {@link HipBackend#SEQUENCE_WORDS} words at
+     * {@code count} launches one after the other on {@code stream}, each {@link org.zludaj.driver.backend.LaunchRecords#WORDS} words at
      * {@code records} (function, grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams): hipModuleLaunchKernel's
      * calls in one native call; the first error stops it.
      */

@@ -460,9 +460,6 @@ public final class HipBackend implements Backend {
         return gpus.size() == 1 && printfBuffers.isEmpty() ? hip.directLaunchFunction() : 0;
     }
 
-    /** Words of one launch of a kernel sequence (Hip.launchSequence). */
-    static final int SEQUENCE_WORDS = 9;
-
     /**
      * A graph's kernels as one native call per replay (Hip.launchSequence: hipModuleLaunchKernel for each, in order, in
      * C), with the sequence's own copy of each launch's arguments (the executable's may change or go); where a launch
@@ -471,8 +468,7 @@ public final class HipBackend implements Backend {
     @Override
     public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
         if (gpus.size() != 1 || !printfBuffers.isEmpty() || !hip.launchesSequences()) return null;
-        for (SequencedLaunch l : launches) if (l.cooperative() || l.paramSizes() == null) return null;
-        return new HipSequence(hip, launches);
+        return org.zludaj.driver.backend.LaunchRecords.recordable(launches) ? new HipSequence(hip, launches) : null;
     }
 
     @Override

@@ -29,7 +29,7 @@ class HipSequenceTest {
 
         @Override public int launchSequence(long records, int count, long stream) {
             for (int i = 0; i < count; i++) {
-                long r = records + 8L * HipBackend.SEQUENCE_WORDS * i, params = HostRuntime.getLong(r + 64);
+                long r = records + 8L * org.zludaj.driver.backend.LaunchRecords.WORDS * i, params = HostRuntime.getLong(r + 64);
                 StringBuilder s = new StringBuilder(Long.toHexString(HostRuntime.getLong(r)) + " grid " + HostRuntime.getLong(r + 8)
                         + " block " + HostRuntime.getLong(r + 32) + " shared " + HostRuntime.getLong(r + 56) + " on " + Long.toHexString(stream));
                 for (int p = 0; params != 0 && p < 2; p++) s.append(" arg ").append(HostRuntime.getLong(HostRuntime.getLong(params + 8L * p)));
