@@ -245,5 +245,9 @@ CUresult cuGraphLaunch(void *exec, void *stream) {
     record("graph launch %d%s", ((int *)exec)[0], on(stream));
     return 0;
 }
+CUresult cuGraphUpload(void *exec, void *stream) {
+    record("graph upload %d%s", ((int *)exec)[0], on(stream));
+    return 0;
+}
 CUresult cuGraphExecDestroy(void *exec) { record("graph destroy %d", ((int *)exec)[0]); free(exec); return 0; }
 CUresult cuGraphDestroy(void *g) { free(g); return 0; }

@@ -86,6 +86,10 @@ static CUresult (*nv_cuGraphDestroy)(void *);
 /* CUkernelNodeAttrValue is a 64-byte union; COOPERATIVE (2) reads its first int */
 static CUresult (*nv_cuGraphKernelNodeSetAttribute)(void *, int, const void *);
 static CUresult (*nv_cuGraphExecKernelNodeSetParams)(void *, void *, const nv_kernel_node_params *);
+/* An executable graph uploaded when it is built (graphBuildRecords), on a private non-blocking stream: its first
+ * launch then costs what later ones do */
+static CUresult (*nv_cuGraphUpload)(void *, void *);
+static void *upload_stream;
 /* Stream capture of a replay's kernels and NVIDIA cuBLAS calls into one NVIDIA graph (captureBegin, captureEnd), on a
  * private non-blocking stream (a blocking one would forbid other threads' legacy-stream work while it captures) */
 static CUresult (*nv_cuStreamBeginCapture_v2)(void *, int);
@@ -166,6 +170,7 @@ JNIEXPORT jint JNICALL JN(open)(JNIEnv *e, jclass c, jstring path, jbyteArray ms
         nv_cuGraphKernelNodeSetAttribute = (CUresult(*)(void *, int, const void *))dlsym(h, "cuGraphKernelNodeSetAttribute");
         nv_cuStreamBeginCapture_v2 = (CUresult(*)(void *, int))dlsym(h, "cuStreamBeginCapture_v2");
         nv_cuStreamEndCapture = (CUresult(*)(void *, void **))dlsym(h, "cuStreamEndCapture");
+        nv_cuGraphUpload = (CUresult(*)(void *, void *))dlsym(h, "cuGraphUpload");
         nv_cuGraphExecKernelNodeSetParams =
             (CUresult(*)(void *, void *, const nv_kernel_node_params *))dlsym(h, "cuGraphExecKernelNodeSetParams");
         nv_vmm.granularity = (int (*)(size_t *, const void *, int))dlsym(h, "cuMemGetAllocationGranularity");
@@ -436,7 +441,8 @@ JNIEXPORT jint JNICALL JN(streamSynchronize)(JNIEnv *e, jclass c, jlong s) {
 JNIEXPORT jint JNICALL JN(reset)(JNIEnv *e, jclass c) {
     (void)e; (void)c;
     CUresult r = nv_cuDevicePrimaryCtxReset_v2(0);
-    capture_stream = NULL; /* it belonged to the context that is gone */
+    capture_stream = NULL; /* they belonged to the context that is gone */
+    upload_stream = NULL;
     if (!r) r = nv_cuDevicePrimaryCtxRetain(&ctx, 0);
     __atomic_add_fetch(&ctx_epoch, 1, __ATOMIC_SEQ_CST);
     return r ? r : current();
@@ -566,6 +572,59 @@ static nv_kernel_node_params node_params(const jlong *v) {
     return p;
 }
 
+/* One node of a chain: its parameters and whether it is a cooperative launch. */
+typedef struct {
+    nv_kernel_node_params p;
+    int cooperative;
+} chain_node;
+
+/* graphBuild's array: 10 values per launch, the last one cooperative (0/1). */
+static chain_node array_node(const void *values, jsize i) {
+    const jlong *v = (const jlong *)values + 10 * i;
+    chain_node n = {node_params(v), v[9] != 0};
+    return n;
+}
+
+/* LaunchRecords' records: 9 words per launch (function, grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams),
+ * none cooperative. */
+static chain_node record_node(const void *records, jsize i) {
+    const int64_t *r = (const int64_t *)records + 9 * i;
+    chain_node n = {{PTR(r[0]), {(unsigned)r[1], (unsigned)r[2], (unsigned)r[3]}, {(unsigned)r[4], (unsigned)r[5], (unsigned)r[6]},
+                     (unsigned)r[7], (void **)PTR(r[8]), NULL},
+                    0};
+    return n;
+}
+
+/* An executable NVIDIA graph of n kernel launches run one after the other (each node after the one before), node i
+ * given by at(src, i), whose arguments NVIDIA copies here: the executable in o[0], its graph in o[1] (kept: its nodes
+ * name the executable's to graphSetParams), node i in o[2 + i]; nothing kept on an error. */
+static CUresult build_chain(jsize n, chain_node (*at)(const void *, jsize), const void *src, jlong *o) {
+    void *graph = NULL, *prev = NULL, *exec = NULL;
+    CUresult r = nv_cuGraphCreate(&graph, 0);
+    for (jsize i = 0; !r && i < n; i++) {
+        chain_node c = at(src, i);
+        if (c.p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(c.p.func, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)c.p.shared);
+        void *node = NULL;
+        if (!r) r = nv_cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &c.p);
+        if (!r && c.cooperative) {  /* a cooperative launch: the node's COOPERATIVE attribute, as a captured one has */
+            long long value[8] = {1};
+            r = nv_cuGraphKernelNodeSetAttribute ? nv_cuGraphKernelNodeSetAttribute(node, 2, value) : 801;
+        }
+        o[2 + i] = (jlong)(uintptr_t)node;
+        prev = node;
+    }
+    if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);
+    if (r && graph) nv_cuGraphDestroy(graph);
+    o[0] = r ? 0 : (jlong)(uintptr_t)exec;
+    o[1] = r ? 0 : (jlong)(uintptr_t)graph;
+    return r;
+}
+
+static int has_graphs(void) {
+    return nv_cuGraphCreate && nv_cuGraphAddKernelNode && nv_cuGraphInstantiateWithFlags && nv_cuGraphLaunch &&
+           nv_cuGraphExecDestroy && nv_cuGraphDestroy;
+}
+
 /* An executable NVIDIA graph of kernel launches, one after the other: nodes holds 10 values per launch (function,
  * grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams, cooperative), whose arguments NVIDIA copies here. The
  * executable's handle in out[0], the graph it was made of in out[1] (kept: its nodes name the executable's to
@@ -573,9 +632,7 @@ static nv_kernel_node_params node_params(const jlong *v) {
  * graphs. */
 JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlongArray out) {
     (void)c;
-    if (!nv_cuGraphCreate || !nv_cuGraphAddKernelNode || !nv_cuGraphInstantiateWithFlags || !nv_cuGraphLaunch ||
-        !nv_cuGraphExecDestroy || !nv_cuGraphDestroy)
-        return 801;
+    if (!has_graphs()) return 801;
     CUresult r = current();
     if (r) return r;
     jsize n = (*e)->GetArrayLength(e, nodes);
@@ -586,27 +643,59 @@ JNIEXPORT jint JNICALL JN(graphBuild)(JNIEnv *e, jclass c, jlongArray nodes, jlo
         if (v) (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
         return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
     }
-    void *graph = NULL, *prev = NULL, *exec = NULL;
-    r = nv_cuGraphCreate(&graph, 0);
-    for (jsize i = 0; !r && i + 10 <= n; i += 10) {
-        nv_kernel_node_params p = node_params(v + i);
-        if (p.shared > 48 * 1024) r = nv_cuFuncSetAttribute(p.func, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, (int)p.shared);
-        void *node = NULL;
-        if (!r) r = nv_cuGraphAddKernelNode(&node, graph, prev ? &prev : NULL, prev ? 1 : 0, &p);
-        if (!r && v[i + 9]) {  /* a cooperative launch: the node's COOPERATIVE attribute, as a captured one has */
-            long long value[8] = {1};
-            r = nv_cuGraphKernelNodeSetAttribute ? nv_cuGraphKernelNodeSetAttribute(node, 2, value) : 801;
-        }
-        o[2 + i / 10] = (jlong)(uintptr_t)node;
-        prev = node;
-    }
-    if (!r) r = nv_cuGraphInstantiateWithFlags(&exec, graph, 0);
-    if (r && graph) nv_cuGraphDestroy(graph);
-    o[0] = r ? 0 : (jlong)(uintptr_t)exec;
-    o[1] = r ? 0 : (jlong)(uintptr_t)graph;
+    r = build_chain(n / 10, array_node, v, o);
     (*e)->ReleaseLongArrayElements(e, nodes, v, JNI_ABORT);
     (*e)->ReleaseLongArrayElements(e, out, o, 0);
     return r;
+}
+
+/* The background builds and the process's exit: exit() waits for the build in flight (an atexit handler registered
+ * at the first build runs before NVIDIA's own exit handlers and library destructors), and none starts after it. */
+static pthread_mutex_t build_lock = PTHREAD_MUTEX_INITIALIZER;
+static int build_exit_registered, build_exiting;
+
+static void builds_done(void) {
+    pthread_mutex_lock(&build_lock);
+    build_exiting = 1;
+    pthread_mutex_unlock(&build_lock);
+}
+
+/* graphBuild of `count` LaunchRecords at `records` (none cooperative), then uploaded (cuGraphUpload on a private
+ * non-blocking stream, waited for; where the driver has it, and not an error where it fails: the first launch uploads
+ * then). Made on the cuda backend's graph-building thread while the replays run the records themselves. */
+JNIEXPORT jint JNICALL JN(graphBuildRecords)(JNIEnv *e, jclass c, jlong records, jint count, jlongArray out) {
+    (void)c;
+    if (!has_graphs()) return 801;
+    CUresult r = current();
+    if (r) return r;
+    if ((*e)->GetArrayLength(e, out) < 2 + count) return 1; /* CUDA_ERROR_INVALID_VALUE */
+    jlong *o = (*e)->GetLongArrayElements(e, out, NULL);
+    if (!o) return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+    pthread_mutex_lock(&build_lock);
+    if (!build_exit_registered) build_exit_registered = atexit(builds_done) == 0;
+    if (build_exiting) r = 4; /* CUDA_ERROR_DEINITIALIZED */
+    if (!r) r = build_chain(count, record_node, PTR(records), o);
+    if (!r && nv_cuGraphUpload) {
+        CUresult u = upload_stream ? 0 : nv_cuStreamCreate(&upload_stream, 1 /* CU_STREAM_NON_BLOCKING */);
+        if (!u) u = nv_cuGraphUpload(PTR(o[0]), upload_stream);
+        if (!u) nv_cuStreamSynchronize(upload_stream);
+    }
+    pthread_mutex_unlock(&build_lock);
+    (*e)->ReleaseLongArrayElements(e, out, o, 0);
+    return r;
+}
+
+/* `count` LaunchRecords launched one after the other on `stream`, as direct_launch launches each; the first error
+ * stops it. */
+JNIEXPORT jint JNICALL JN(launchRecords)(JNIEnv *e, jclass c, jlong records, jint count, jlong stream) {
+    (void)e; (void)c;
+    const int64_t *r = PTR(records);
+    for (jint i = 0; i < count; i++, r += 9) {
+        CUresult x = direct_launch(PTR(r[0]), (int)r[1], (int)r[2], (int)r[3], (int)r[4], (int)r[5], (int)r[6], (int)r[7],
+                                   PTR(r[8]), PTR(stream));
+        if (x) return x;
+    }
+    return 0;
 }
 
 /* New parameters for nodes of a graphBuild executable, in place (cuGraphExecKernelNodeSetParams): 10 values per node

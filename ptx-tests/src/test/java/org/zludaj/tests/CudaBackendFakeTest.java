@@ -220,6 +220,47 @@ class CudaBackendFakeTest {
         assertEquals(117, enteredTheJvm(r, "cuMemcpyDtoDAsync"), r.stderr());
     }
 
+    /**
+     * c/cuda_backend_big_graph.c: a graph of 300 kernels (CudaSequence.IN_BACKGROUND or more). Its first replay launches
+     * them one by one, in order, while another thread builds, instantiates and uploads NVIDIA's graph of them (on a
+     * non-blocking stream of its own); the next replay is that graph's launch, and a node set in the executable changes
+     * its node in place. A node set right after the first replay of another executable, while its graph may still be
+     * built, is in that graph when it is (whichever came first), and the later replay launches it.
+     */
+    @Test
+    void aLargeGraphIsBuiltInTheBackgroundWhileItsFirstReplayLaunchesItsKernels(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("calls.txt");
+        Programs.Result r = overFake(dir, "cuda_backend_big_graph", log);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.stdout().contains("PASS: cuda backend big graph"), r.toString());
+        List<String> all = Files.readAllLines(log);
+        String[] ids = new String[2];
+        for (int k = 0; k < 2; k++) {
+            List<String> first = arguments(all, k == 0 ? "first replay" : "updated while built", k == 0 ? "second replay" : "after the update");
+            int base = k == 0 ? 1000 : 2000;
+            assertEquals(java.util.stream.IntStream.range(0, 300).mapToObj(i -> "launch a grid 1 block 32 shared 0 arg " + (base + i)).toList(),
+                    first.stream().filter(l -> l.startsWith("launch ")).toList(), "the first replay: the kernels one by one, in order");
+            List<String> nodes = first.stream().filter(l -> l.startsWith("graph node ")).toList();
+            assertEquals(java.util.stream.IntStream.range(0, 300).mapToObj(i -> "graph node a grid 1 block 32 shared 0 arg " + (base + i)
+                    + " deps " + (i == 0 ? 0 : 1)).toList(), nodes, "NVIDIA's graph: the same launches, chained");
+            String instantiated = first.stream().filter(l -> l.matches("graph instantiate \\d+ of 300 nodes")).findFirst()
+                    .orElseThrow(() -> new AssertionError("not instantiated: " + first));
+            ids[k] = instantiated.split(" ")[2];
+            assertTrue(first.contains("graph upload " + ids[k]), "uploaded where it was built: " + first);
+            assertTrue(first.indexOf("graph upload " + ids[k]) > first.indexOf(instantiated), "uploaded once instantiated");
+            assertFalse(first.stream().anyMatch(l -> l.startsWith("graph launch")), "no graph launched by the first replay");
+        }
+        assertTrue(arguments(all, "first replay", "second replay").contains("stream created, non-blocking"), "the upload's own stream");
+        assertEquals(List.of("graph launch " + ids[0], "graph exec " + ids[0] + " node a grid 1 block 32 shared 0 arg 5555"),
+                arguments(all, "second replay", "third replay"));
+        assertEquals(List.of("graph launch " + ids[0], "graph destroy " + ids[0]), arguments(all, "third replay", "updated while built"));
+        // the update of the second executable: one node change, before or after its graph was there, then its launch
+        List<String> updated = arguments(all, "updated while built", "end");
+        assertEquals(1, updated.stream().filter(l -> l.equals("graph exec " + ids[1] + " node a grid 1 block 32 shared 0 arg 7777")).count(),
+                updated.toString());
+        assertEquals(List.of("graph launch " + ids[1], "graph destroy " + ids[1]), arguments(all, "after the update", "end"));
+    }
+
     @Test
     void launchesAndGraphReplaysReachNvidiasDriverAsExpected(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("calls.txt");

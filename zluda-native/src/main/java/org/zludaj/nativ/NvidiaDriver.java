@@ -97,6 +97,16 @@ public final class NvidiaDriver {
     public static native int graphBuild(long[] nodes, long[] out);
 
     /**
+     * {@link #graphBuild} of {@code count} LaunchRecords at {@code records} (9 words each: function, grid x/y/z, block
+     * x/y/z, dynamic shared bytes, kernelParams; none cooperative), then uploaded on a private stream and waited for
+     * (where NVIDIA's driver has cuGraphUpload; its failure is not an error). out holds 2 + count values.
+     */
+    public static native int graphBuildRecords(long records, int count, long[] out);
+
+    /** {@code count} LaunchRecords at {@code records} launched one after the other on {@code stream}; the first error stops it. */
+    public static native int launchRecords(long records, int count, long stream);
+
+    /**
      * cuGraphExecKernelNodeSetParams on a graphBuild executable: 10 values per node (function, grid x/y/z, block x/y/z,
      * dynamic shared bytes, kernelParams, the node from graphBuild's out). 801 where the driver has no such call.
      */

@@ -479,16 +479,18 @@ public final class CudaBackend implements Backend {
 
     /**
      * An executable NVIDIA graph of the launches, chained in their order (NVIDIA copies their arguments); updated in
-     * place node by node (cuGraphExecKernelNodeSetParams) where an update changes launches but not their kernels.
+     * place node by node (cuGraphExecKernelNodeSetParams) where an update changes launches but not their kernels. A
+     * graph of {@link CudaSequence#IN_BACKGROUND} plain launches or more is built in the background ({@link CudaSequence}).
      */
     @Override
     public KernelSequence kernelSequence(List<SequencedLaunch> launches) throws CudaException {
+        for (SequencedLaunch l : launches) loadedInThisContext(l.kernel());
+        if (launches.size() >= CudaSequence.IN_BACKGROUND && org.zludaj.driver.backend.LaunchRecords.recordable(launches)) {
+            return new CudaSequence(launches);  // built in the background while its replays launch the kernels
+        }
         long[] nodes = new long[10 * launches.size()];
         int i = 0;
-        for (SequencedLaunch l : launches) {
-            loadedInThisContext(l.kernel());
-            i = put(nodes, i, l, l.cooperative() ? 1 : 0);
-        }
+        for (SequencedLaunch l : launches) i = put(nodes, i, l, l.cooperative() ? 1 : 0);
         long[] out = new long[2 + launches.size()];
         int r = NvidiaDriver.graphBuild(nodes, out);
         if (r == CuResult.CUDA_ERROR_NOT_SUPPORTED) return null;
@@ -525,7 +527,7 @@ public final class CudaBackend implements Backend {
     }
 
     /** A launch as graphBuild and graphSetParams take it, at {@code i} of {@code values}; the index after it. */
-    private static int put(long[] values, int i, SequencedLaunch l, long last) {
+    static int put(long[] values, int i, SequencedLaunch l, long last) {
         values[i++] = l.kernel().entry();
         for (int v : l.grid()) values[i++] = v;
         for (int v : l.block()) values[i++] = v;
@@ -592,8 +594,9 @@ public final class CudaBackend implements Backend {
     }
 
     /** A fault leaves NVIDIA's context unusable: it is reset, as an application recreating its context expects. */
-    private static CudaException faulted(int r, String what) {
+    static CudaException faulted(int r, String what) {
         if (r == 700 || r == 702 || (r >= 710 && r <= 719)) {
+            CudaSequence.drain();  // no graph built under the context as it is reset
             int reset = NvidiaDriver.reset();
             RESETS.incrementAndGet();
             org.zludaj.nativ.ShimEpochs.contexts();  // the shim's repeated launches hold functions of the old context

@@ -1,0 +1,155 @@
+package org.zludaj.driver.backend.cuda;
+
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.zludaj.driver.CudaException;
+import org.zludaj.driver.backend.Backend.KernelSequence;
+import org.zludaj.driver.backend.Backend.SequencedLaunch;
+import org.zludaj.driver.backend.LaunchRecords;
+import org.zludaj.nativ.NvidiaDriver;
+
+/**
+ * A large graph of kernels on the cuda backend ({@link #IN_BACKGROUND} launches or more, none cooperative): its NVIDIA
+ * graph is built, instantiated and uploaded on a thread of its own while the replays run the launches themselves, one
+ * native call each replay ({@link LaunchRecords}, cuLaunchKernel for each in C, as the application's own launches
+ * went). The first replay always does; a later one launches the NVIDIA graph once it is there. Built at the first
+ * replay instead, a graph of 7,950 kernels held that replay 88 ms (NVIDIA's node-by-node build, instantiation and
+ * first upload: test-backend-ops' perf mode times it), where NVIDIA's launches of the same kernels keep the GPU busy.
+ */
+final class CudaSequence implements KernelSequence {
+    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CudaSequence.class);
+
+    /** Launches from which a graph is built in the background (a smaller one is built at its first replay). */
+    static final int IN_BACKGROUND = 256;
+
+    /** The one thread that builds graphs (NVIDIA's context is made current on it by the native calls). */
+    private static final ExecutorService BUILDER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "zluda-graph-build");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private enum State { BUILDING, BUILT, FAILED, CLOSED }
+
+    private final LaunchRecords records;
+    private final int count;
+    private State state = State.BUILDING;
+    /** The NVIDIA executable, its graph and each launch's node (graphBuildRecords' out) once built. */
+    private long[] built;
+    private boolean launched;
+    /** Launches updated while the graph was built: their nodes take the records' values once it is. */
+    private final java.util.BitSet pending = new java.util.BitSet();
+
+    CudaSequence(List<SequencedLaunch> launches) throws CudaException {
+        this.records = new LaunchRecords(launches);
+        this.count = launches.size();
+        BUILDER.execute(this::build);
+    }
+
+    /** Waits for the graphs being built (before NVIDIA's context is reset under them). */
+    static void drain() {
+        try {
+            BUILDER.submit(() -> {}).get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.debug("graphs still being built after 60 s: {}", e.toString());
+        }
+    }
+
+    private void build() {
+        long t0 = System.nanoTime();
+        long[] out = new long[2 + count];
+        int r;
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                records.free();
+                return;
+            }
+        }
+        r = NvidiaDriver.graphBuildRecords(records.memory(), count, out);
+        synchronized (this) {
+            if (state == State.CLOSED) {  // closed while it was built: nothing keeps it
+                if (r == 0) NvidiaDriver.graphDestroy(out[0], out[1]);
+                records.free();
+                return;
+            }
+            if (r != 0) {
+                state = State.FAILED;  // the replays go on launching the records, which report what is wrong
+                LOG.debug("a graph of {} kernels not built on NVIDIA's driver ({}): its replays launch them one by one", count, r);
+                return;
+            }
+            if (!pending.isEmpty() && (r = NvidiaDriver.graphSetParams(out[0], fromRecords(out))) != 0) {
+                NvidiaDriver.graphDestroy(out[0], out[1]);
+                state = State.FAILED;
+                LOG.debug("a graph of {} kernels not updated on NVIDIA's driver ({}): its replays launch them one by one", count, r);
+                return;
+            }
+            built = out;
+            state = State.BUILT;
+        }
+        LOG.debug("a graph of {} kernels built and uploaded in the background in {} ms", count, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @Override
+    public void launch(long queue) throws CudaException {
+        long exec;
+        synchronized (this) {
+            exec = launched && state == State.BUILT ? built[0] : 0;
+            launched = true;
+        }
+        int r = exec != 0 ? NvidiaDriver.graphLaunch(exec, queue) : NvidiaDriver.launchRecords(records.memory(), count, queue);
+        if (r != 0) throw CudaBackend.faulted(r, "a graph of " + count + " kernels (" + (exec != 0 ? "cuGraphLaunch" : "cuLaunchKernel") + ")");
+    }
+
+    /** The pending launches' nodes as graphSetParams takes them, from the records. */
+    private long[] fromRecords(long[] out) {
+        long[] values = new long[10 * pending.cardinality()];
+        int v = 0;
+        for (int i = pending.nextSetBit(0); i >= 0; i = pending.nextSetBit(i + 1)) {
+            for (int w = 0; w < LaunchRecords.WORDS; w++) values[v++] = records.word(i, w);
+            values[v++] = out[2 + i];
+        }
+        pending.clear();
+        return values;
+    }
+
+    /**
+     * In place, the same kernels only: the records (what the replays launch until the graph is there) and, once built,
+     * the NVIDIA graph's nodes (cuGraphExecKernelNodeSetParams); while it is built, its nodes take them when it is.
+     */
+    @Override
+    public synchronized boolean update(int[] positions, List<SequencedLaunch> changed) {
+        if (state == State.CLOSED) return false;
+        for (int j = 0; j < positions.length; j++) if (!records.fits(positions[j], changed.get(j))) return false;
+        if (state == State.BUILT) {
+            long[] values = new long[10 * changed.size()];
+            int v = 0;
+            for (int j = 0; j < positions.length; j++) v = CudaBackend.put(values, v, changed.get(j), built[2 + positions[j]]);
+            int r = NvidiaDriver.graphSetParams(built[0], values);
+            if (r != 0) {
+                LOG.debug("cuGraphExecKernelNodeSetParams on NVIDIA's driver: {}; the graph is made again", r);
+                return false;
+            }
+        }
+        for (int j = 0; j < positions.length; j++) records.write(positions[j], changed.get(j));
+        if (state == State.BUILDING) for (int p : positions) pending.set(p);
+        return true;
+    }
+
+    @Override
+    public void close() {
+        long[] b;
+        synchronized (this) {
+            State was = state;
+            state = State.CLOSED;
+            if (was == State.BUILDING) return;  // the builder frees it when done
+            b = built;
+        }
+        if (b != null) {
+            int r = NvidiaDriver.graphDestroy(b[0], b[1]);
+            if (r != 0) LOG.warn("cuGraphExecDestroy on NVIDIA's driver: {}", r);
+        }
+        records.free();
+    }
+}
