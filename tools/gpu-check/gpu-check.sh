@@ -211,7 +211,7 @@ runall() {
     rest=("${next[@]}")
   done
 }
-if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-gpt2-text|-gpt2-steady|-gpt2-calls|-ncu)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
+if [[ ${1:-} =~ ^ggml(-bisect|-prep|-suite|-perf|-gpt2|-gpt2-text|-gpt2-steady|-gpt2-calls|-ncu|-ab)?$ ]]; then  # ggml built here; its tests and GPT-2 natively and through ZLUDA-J
   # GGML_BUILD=default: the build of llama.cpp's default options (MMQ on, no FORCE_CUBLAS) that 'ggml-device-kit.sh
   # there' makes with GGML_DEFAULT_BUILD=1 (its device code is the same PTX: ggml-prep's cache serves both)
   g=$scratch/ggml-build; [ "${GGML_BUILD:-}" = default ] && g=$scratch/ggml-build-default
@@ -350,6 +350,38 @@ PY
     tar -C "$logs" -czf "$out/perf-logs.tgz" $(cd "$logs" && ls perf.*) 2>/dev/null || true
     exit 0
   fi
+  if [ "$1" = ggml-ab ]; then  # 'run.sh ggml-ab OP PARAMS [VAR=VALUE...]': one perf case (test-backend-ops perf -o OP
+    # -p PARAMS) GGML_AB_REPEAT (3) times each way, alternating: natively, ours, and ours with the VAR=VALUEs given (a
+    # switch of ours or of ggml, e.g. ZLUDA_NVIDIA_JIT=REGEX: those kernels from NVIDIA's JIT of ggml's PTX), us per run
+    # of each process; then ours once under ZLUDA_PROFILE=calls (the calls that entered the JVM)
+    op=$2; params=$3; shift 3; extra=("$@")
+    { echo "test-backend-ops perf -b CUDA0 -o $op -p '$params': us per run, one process each, alternating (ours+: ${extra[*]:-nothing more})"
+      for i in $(seq 1 "${GGML_AB_REPEAT:-3}"); do
+        row="run $i:"
+        for who in native ours ours+; do
+          case $who in
+            native) nat timeout 120 "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" -p "$params" > "$logs/ab.$who.$i" 2>&1 ;;
+            ours) oursg timeout 120 "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" -p "$params" > "$logs/ab.$who.$i" 2>&1 ;;
+            ours+) [ ${#extra[@]} -gt 0 ] || continue
+              oursg env "${extra[@]}" timeout 120 "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" -p "$params" > "$logs/ab.$who.$i" 2>&1 ;;
+          esac
+          row="$row $who $(grep -ao '[0-9.]* us/run' "$logs/ab.$who.$i" | head -1 | cut -d' ' -f1 | tr '\n' ' ')"
+        done
+        echo "$row"
+      done
+      if [ -n "${GGML_AB_TIMER:-}" ]; then  # set: each way once more with every CUDA runtime call timed (bench/call_timer.c)
+        gcc -O2 -shared -fPIC -o "$scratch/libcall_timer.so" "$here/call_timer.c" -ldl
+        for who in nat oursg; do
+          $who env LD_PRELOAD="$scratch/libcall_timer.so" CALL_TIMER_OUT="$logs/ab.timer.$who" timeout 120 "$g/bin/test-backend-ops" perf -b CUDA0 \
+            -o "$op" -p "$params" > "$logs/ab.timed.$who" 2>&1
+          echo "$who under call_timer: $(grep -ao '[0-9.]* us/run' "$logs/ab.timed.$who" | head -1)"; sed 's/^/  /' "$logs/ab.timer.$who"
+        done
+      fi
+      echo "ours under ZLUDA_PROFILE=calls:"
+      oursg env ZLUDA_PROFILE=calls timeout 120 "$g/bin/test-backend-ops" perf -b CUDA0 -o "$op" -p "$params" 2>&1 \
+        | sed -n '/ZLUDA-J calls/,/took over/p' | head -30 | sed 's/^/  /'; } 2>&1 | tee -a "$out/ggml-ab.md"
+    exit 0
+  fi
   if [ "$1" = ggml-ncu ]; then  # 'run.sh ggml-ncu': each kernel's own time on the GPU (Nsight Compute), natively and ours
     # GGML_NCU="OP:PARAMS_REGEX:KERNEL_REGEX ...": test-backend-ops perf of OP's cases that PARAMS_REGEX finds, under ncu
     # for the kernels KERNEL_REGEX names, the first GGML_NCU_SKIP (200) launches of them skipped, the next
@@ -429,6 +461,13 @@ PY
         for k in prompt gen; do grep -aq 'predict time' "$logs/gpt2.$k.$who" || { echo "--- gpt2.$k.$who:"; tail -15 "$logs/gpt2.$k.$who"; }; done
       done
     done
+    if [ -n "${GGML_GPT2_PROFILE:-}" ]; then  # set: ours' generation once more under ZLUDA_PROFILE=calls (its first evaluation's calls)
+      echo "ours, generation under ZLUDA_PROFILE=calls:"
+      oursg env ZLUDA_PROFILE=calls timeout 300 "$g/bin/gpt-2-backend" -m "$scratch/gpt2.bin" -p "H" -n "${GGML_GPT2_N:-64}" -ngl 1 -s 1 --top_k 1 \
+        > "$logs/gpt2.profile" 2>&1
+      grep -a 'predict time\|load time' "$logs/gpt2.profile" | sed 's/^/  /'
+      sed 's/.*\(ZLUDA-J calls (ZLUDA_PROFILE\)/\1/' "$logs/gpt2.profile" | sed -n '/^ZLUDA-J calls/,/took over/p' | head -24 | sed 's/^/  /'
+    fi
     # (ZLUDA_PROFILE's table, written at exit, follows the text on its line: not part of it)
     if [ "$(grep -a '^H' "$logs/gpt2.gen.nat")" = "$(grep -a '^H' "$logs/gpt2.gen.oursg" | sed 's/ZLUDA-J calls (ZLUDA_PROFILE.*//')" ]; then
       echo "generated text: the same natively and through ZLUDA-J"

@@ -11,7 +11,9 @@
  *                                       zero | iota | fill HEX | random SEED | float SEED LO HI | special SEED
  *                                       | half SEED LO HI | bhalf SEED LO HI  (f16 / bf16 of `float`'s values, RN)
  *   param buffer NAME | param TYPE VALUE    kernel parameters in order (TYPE u8..f64; VALUE decimal or 0x hex)
+ *   param u32s V...  | param zero BYTES     a parameter of several u32 values (a uint3) / of zero bytes (a struct of nulls)
  *   output NAME [ulp N | abs E]       buffers printed after the launch (tolerance is read by the checker)
+ *   time N                            after the checked launch, N more timed with events: "time KERNEL N US" (us each)
  *   jit LEVEL                         NVIDIA's JIT optimization level (default 4): 0 for a test whose PTX NVIDIA's
  *                                       optimizer departs from the ISA on, so that its run there gives the ISA's answer
  * Output: for each output buffer, a line "NAME TYPE COUNT" then one value per line as hex bits.
@@ -40,6 +42,11 @@ static CUresult (*cuGetErrorName)(CUresult, const char **);
 static CUresult (*cuMemFree)(CUdeviceptr);
 static CUresult (*cuModuleUnload)(CUmodule);
 static CUresult (*cuCtxDestroy)(CUcontext);
+static CUresult (*cuEventCreate)(void **, unsigned);
+static CUresult (*cuEventRecord)(void *, void *);
+static CUresult (*cuEventSynchronize)(void *);
+static CUresult (*cuEventElapsedTime)(float *, void *, void *);
+static CUresult (*cuEventDestroy)(void *);
 
 #define MAXB 32
 typedef struct { char name[64], type[8]; size_t count, elem; void *host; CUdeviceptr dev; } buffer_t;
@@ -139,7 +146,9 @@ int main(int argc, char **argv) {
     L(cuModuleGetFunction, "cuModuleGetFunction"); L(cuMemAlloc, "cuMemAlloc_v2"); L(cuMemcpyHtoD, "cuMemcpyHtoD_v2");
     L(cuMemcpyDtoH, "cuMemcpyDtoH_v2"); L(cuLaunchKernel, "cuLaunchKernel"); L(cuCtxSynchronize, "cuCtxSynchronize");
     L(cuGetErrorName, "cuGetErrorName"); L(cuMemFree, "cuMemFree_v2"); L(cuModuleUnload, "cuModuleUnload");
-    L(cuCtxDestroy, "cuCtxDestroy_v2");
+    L(cuCtxDestroy, "cuCtxDestroy_v2"); L(cuEventCreate, "cuEventCreate"); L(cuEventRecord, "cuEventRecord");
+    L(cuEventSynchronize, "cuEventSynchronize"); L(cuEventElapsedTime, "cuEventElapsedTime_v2"); L(cuEventDestroy, "cuEventDestroy_v2");
+    if (!cuEventElapsedTime) L(cuEventElapsedTime, "cuEventElapsedTime");
     CUcontext ctx;
     if (cuInit(0) || cuCtxCreate(&ctx, 0, 0)) { printf("ERROR init\n"); return 3; }
     int worst = 0;
@@ -172,10 +181,11 @@ static int run_test(const char *dir) {
     f = fopen(path, "r");
     if (!f) { perror(path); return 2; }
     char kernel[256] = "", line[1024];
+    int timed = 0;  /* test.txt "time N" */
     int jit = -1;  /* test.txt "jit LEVEL", PTXRUN_JIT_O: NVIDIA's JIT optimization level (-1: its default) */
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1}, shared = 0;
     void *params[64];
-    unsigned char scalars[64][8];
+    unsigned char scalars[64][64];
     int nparams = 0;
     char outputs[MAXB][64];
     int nout = 0;
@@ -200,7 +210,13 @@ static int run_test(const char *dir) {
             CK(cuMemcpyHtoD(b->dev, b->host, b->count * b->elem));
         } else if (!strcmp(w[0], "param")) {
             if (!strcmp(w[1], "buffer")) params[nparams++] = &find(w[2])->dev;
-            else {
+            else if (!strcmp(w[1], "u32s") || !strcmp(w[1], "zero")) {  /* a uint3 (u32s X Y Z) or zeroed bytes (zero N) */
+                memset(scalars[nparams], 0, sizeof scalars[nparams]);
+                if (w[1][0] == 'u') for (int k = 2; k < n && k < 18; k++) { uint32_t v = (uint32_t)strtoul(w[k], 0, 0); memcpy(scalars[nparams] + 4 * (k - 2), &v, 4); }
+                else if (atoi(w[2]) > 64) { fprintf(stderr, "ptxrun: zero %s: 64 bytes at most\n", w[2]); exit(2); }
+                params[nparams] = scalars[nparams];
+                nparams++;
+            } else {
                 size_t sz = elem_size(w[1]);
                 uint64_t v;
                 if (w[1][0] == 'f' && !strchr(w[2], 'x')) {
@@ -213,6 +229,7 @@ static int run_test(const char *dir) {
             }
         } else if (!strcmp(w[0], "output")) snprintf(outputs[nout++], 64, "%s", w[1]);
         else if (!strcmp(w[0], "jit")) jit = atoi(w[1]);
+        else if (!strcmp(w[0], "time")) timed = atoi(w[1]);
     }
     fclose(f);
     char log[8192] = "";
@@ -229,6 +246,16 @@ static int run_test(const char *dir) {
     CK(cuModuleGetFunction(&fn, mod, kernel));
     CK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, params, NULL));
     CK(cuCtxSynchronize());
+    if (timed > 0) {  /* the same launch N times between two events: the kernel's time each (launch gaps included) */
+        void *e0, *e1;
+        float ms = 0;
+        CK(cuEventCreate(&e0, 0)); CK(cuEventCreate(&e1, 0));
+        CK(cuEventRecord(e0, NULL));
+        for (int t = 0; t < timed; t++) CK(cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, params, NULL));
+        CK(cuEventRecord(e1, NULL)); CK(cuEventSynchronize(e1)); CK(cuEventElapsedTime(&ms, e0, e1));
+        printf("time %s %d %.3f\n", kernel, timed, 1000.0 * ms / timed);
+        cuEventDestroy(e0); cuEventDestroy(e1);
+    }
     for (int o = 0; o < nout; o++) {
         buffer_t *b = find(outputs[o]);
         CK(cuMemcpyDtoH(b->host, b->dev, b->count * b->elem));
