@@ -17,6 +17,9 @@ import org.zludaj.nativ.NvidiaDriver;
  * went). The first replay always does; a later one launches the NVIDIA graph once it is there. Built at the first
  * replay instead, a graph of 7,950 kernels held that replay 88 ms (NVIDIA's node-by-node build, instantiation and
  * first upload: test-backend-ops' perf mode times it), where NVIDIA's launches of the same kernels keep the GPU busy.
+ * The price: a replay before the graph is there costs what the launches cost, for tiny kernels several times a graph
+ * replay (bench/graph_once.c, 65,520 nodes on an H200: 5.6-5.9 us a node for the first two replays, 0.54 natively), so
+ * a graph made once and replayed twice at once costs about what it did (11.2 us a node made once, 14.8-16.0 before).
  */
 final class CudaSequence implements KernelSequence {
     private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CudaSequence.class);
@@ -60,14 +63,13 @@ final class CudaSequence implements KernelSequence {
     private void build() {
         long t0 = System.nanoTime();
         long[] out = new long[2 + count];
-        int r;
         synchronized (this) {
             if (state == State.CLOSED) {
                 records.free();
                 return;
             }
         }
-        r = NvidiaDriver.graphBuildRecords(records.memory(), count, out);
+        int r = NvidiaDriver.graphBuildRecords(records.memory(), count, out);
         synchronized (this) {
             if (state == State.CLOSED) {  // closed while it was built: nothing keeps it
                 if (r == 0) NvidiaDriver.graphDestroy(out[0], out[1]);
