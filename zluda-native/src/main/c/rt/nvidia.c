@@ -585,13 +585,9 @@ static chain_node array_node(const void *values, jsize i) {
     return n;
 }
 
-/* LaunchRecords' records: 9 words per launch (function, grid x/y/z, block x/y/z, dynamic shared bytes, kernelParams),
- * none cooperative. */
+/* LaunchRecords' records: 9 words per launch, the first 9 values of graphBuild's (none cooperative). */
 static chain_node record_node(const void *records, jsize i) {
-    const int64_t *r = (const int64_t *)records + 9 * i;
-    chain_node n = {{PTR(r[0]), {(unsigned)r[1], (unsigned)r[2], (unsigned)r[3]}, {(unsigned)r[4], (unsigned)r[5], (unsigned)r[6]},
-                     (unsigned)r[7], (void **)PTR(r[8]), NULL},
-                    0};
+    chain_node n = {node_params((const jlong *)records + 9 * i), 0};
     return n;
 }
 
