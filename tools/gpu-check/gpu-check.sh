@@ -26,6 +26,8 @@
 #   bash .device-carry/run.sh ggml-perf        test-backend-ops perf per op both ways (GGML_PERF="OP:SECONDS[:PARAMS_REGEX] ...",
 #                                            GGML_PERF_REPEAT=N processes each way, alternating: each case's best)
 #   bash .device-carry/run.sh ggml-ncu         kernels' own GPU time under Nsight Compute both ways (GGML_NCU="OP:PARAMS:KERNELS ...")
+#   bash .device-carry/run.sh ggml-ab OP PARAMS [VAR=VALUE...]  one perf case, processes alternating: native, ours, ours
+#                                            with the variables (GGML_AB_REPEAT, GGML_AB_TIMER=1: under bench/call_timer.c)
 #   bash .device-carry/run.sh ggml-gpt2        GPT-2 prompt and generation speed both ways (GGML_GPT2_RUNS, GGML_GPT2_N,
 #                                            GGML_GPT2_TYPE f16|q8_0|q4_0)
 #   bash .device-carry/run.sh ggml-gpt2-steady GPT-2's generation and prompt ms per token without the first evaluation's cost
