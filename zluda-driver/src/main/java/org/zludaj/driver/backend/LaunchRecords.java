@@ -18,20 +18,24 @@ public final class LaunchRecords {
     public static final int WORDS = 9;
 
     private final int count;
-    /** The records, then each launch's parameter block. */
-    private final long memory;
+    /** The records, then each launch's parameter block; 0 once freed. */
+    private long memory;
     /** Each launch's parameter block: its kernelParams array, then its argument values, 8-byte aligned. */
     private final long[] params;
     private final int[][] sizes;
+    /** Each launch's kernel (its record's first word, kept for {@link #fits} after the records are freed). */
+    private final long[] kernels;
 
     public LaunchRecords(List<SequencedLaunch> launches) throws CudaException {
         count = launches.size();
         params = new long[count];
         sizes = new int[count][];
+        kernels = new long[count];
         long bytes = (long) count * WORDS * 8;
         long[] at = new long[count];
         for (int i = 0; i < count; i++) {
             sizes[i] = launches.get(i).paramSizes();
+            kernels[i] = launches.get(i).kernel().entry();
             at[i] = bytes;
             bytes += blockBytes(sizes[i]);
         }
@@ -68,7 +72,7 @@ public final class LaunchRecords {
     /** Whether launch i may take {@code l} in place: the same kernel, so the same parameter sizes (its block keeps its size). */
     public boolean fits(int i, SequencedLaunch l) {
         return !l.cooperative() && l.paramSizes() != null && java.util.Arrays.equals(l.paramSizes(), sizes[i])
-                && HostRuntime.getLong(memory + (long) i * WORDS * 8) == l.kernel().entry();
+                && kernels[i] == l.kernel().entry();
     }
 
     /** Launch i's record and its own copy of its arguments ({@link #fits}). */
@@ -91,7 +95,14 @@ public final class LaunchRecords {
         return HostRuntime.getLong(memory + ((long) i * WORDS + w) * 8);
     }
 
+    /** Frees the records (once; {@link #fits} still answers). */
     public void free() {
-        HostRuntime.release(memory);
+        if (memory != 0) HostRuntime.release(memory);
+        memory = 0;
+    }
+
+    /** Whether {@link #free} was called. */
+    public boolean freed() {
+        return memory == 0;
     }
 }

@@ -14,7 +14,9 @@ import org.zludaj.nativ.NvidiaDriver;
  * A large graph of kernels on the cuda backend ({@link #IN_BACKGROUND} launches or more, none cooperative): its NVIDIA
  * graph is built, instantiated and uploaded on a thread of its own while the replays run the launches themselves, one
  * native call each replay ({@link LaunchRecords}, cuLaunchKernel for each in C, as the application's own launches
- * went). The first replay always does; a later one launches the NVIDIA graph once it is there. Built at the first
+ * went). The first replay always does; a later one launches the NVIDIA graph once it is there, and the records go
+ * then (NVIDIA's graph holds its own copy of the arguments: for ggml's 65,520 attention kernels of 24 parameters the
+ * records would hold 30 MB). Built at the first
  * replay instead, a graph of 7,950 kernels held that replay 88 ms (NVIDIA's node-by-node build, instantiation and
  * first upload: test-backend-ops' perf mode times it), where NVIDIA's launches of the same kernels keep the GPU busy.
  * The price: a replay before the graph is there costs what the launches cost, for tiny kernels several times a graph
@@ -42,6 +44,8 @@ final class CudaSequence implements KernelSequence {
     /** The NVIDIA executable, its graph and each launch's node (graphBuildRecords' out) once built. */
     private long[] built;
     private boolean launched;
+    /** Replays launching the records now (the records are freed once the graph is built and none does). */
+    private int launching;
     /** Launches updated while the graph was built: their nodes take the records' values once it is. */
     private final java.util.BitSet pending = new java.util.BitSet();
 
@@ -89,6 +93,7 @@ final class CudaSequence implements KernelSequence {
             }
             built = out;
             state = State.BUILT;
+            dropRecords();
         }
         LOG.debug("a graph of {} kernels built and uploaded in the background in {} ms", count, (System.nanoTime() - t0) / 1_000_000);
     }
@@ -99,9 +104,30 @@ final class CudaSequence implements KernelSequence {
         synchronized (this) {
             exec = launched && state == State.BUILT ? built[0] : 0;
             launched = true;
+            if (exec == 0) launching++;
         }
-        int r = exec != 0 ? NvidiaDriver.graphLaunch(exec, queue) : NvidiaDriver.launchRecords(records.memory(), count, queue);
+        int r;
+        if (exec != 0) {
+            r = NvidiaDriver.graphLaunch(exec, queue);
+        } else {
+            try {
+                r = NvidiaDriver.launchRecords(records.memory(), count, queue);
+            } finally {
+                synchronized (this) {
+                    launching--;
+                    dropRecords();
+                }
+            }
+        }
         if (r != 0) throw CudaBackend.faulted(r, "a graph of " + count + " kernels (" + (exec != 0 ? "cuGraphLaunch" : "cuLaunchKernel") + ")");
+    }
+
+    /**
+     * The records go once the graph is built, the first replay (which launches them whatever the builder did) is made
+     * and no replay launches them now: NVIDIA's graph holds its own copy of the arguments.
+     */
+    private void dropRecords() {
+        if (state == State.BUILT && launched && launching == 0) records.free();
     }
 
     /** The pending launches' nodes as graphSetParams takes them, from the records. */
@@ -134,6 +160,7 @@ final class CudaSequence implements KernelSequence {
                 return false;
             }
         }
+        if (records.freed()) return true;
         for (int j = 0; j < positions.length; j++) records.write(positions[j], changed.get(j));
         if (state == State.BUILDING) for (int p : positions) pending.set(p);
         return true;
