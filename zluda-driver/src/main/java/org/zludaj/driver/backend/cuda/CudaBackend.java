@@ -24,7 +24,7 @@ import org.zludaj.ptx.model.PtxModule;
  * fault is the launch's error. Virtual memory management (cuMemCreate, cuMemMap ...) is NVIDIA's, forwarded.
  */
 public final class CudaBackend implements Backend {
-    private static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CudaBackend.class);
+    static final org.zludaj.api.Log LOG = org.zludaj.api.Log.of(CudaBackend.class);
     private static final int ATTRIBUTES = 148;
 
     private final Device device;
@@ -495,33 +495,25 @@ public final class CudaBackend implements Backend {
         int r = NvidiaDriver.graphBuild(nodes, out);
         if (r == CuResult.CUDA_ERROR_NOT_SUPPORTED) return null;
         if (r != 0) throw faulted(r, "a graph of " + launches.size() + " kernels (cuGraphInstantiate)");
-        long exec = out[0], graph = out[1];
+        NvidiaGraph g = new NvidiaGraph(out, launches.size());
         return new KernelSequence() {
             @Override
             public void launch(long queue) throws CudaException {
-                int r = NvidiaDriver.graphLaunch(exec, queue);
-                if (r != 0) throw faulted(r, "a graph of " + launches.size() + " kernels (cuGraphLaunch)");
+                g.launch(queue);
             }
 
             @Override
             public boolean update(int[] positions, List<SequencedLaunch> changed) {
-                long[] values = new long[10 * changed.size()];
-                int v = 0;
                 for (int j = 0; j < positions.length; j++) {
                     SequencedLaunch was = launches.get(positions[j]), now = changed.get(j);
                     if (now.kernel() != was.kernel() || now.cooperative() != was.cooperative()) return false;
-                    v = put(values, v, now, out[2 + positions[j]]);
                 }
-                // refused (an older driver, a limit): the caller makes the graph again, which reports what is wrong
-                int r = NvidiaDriver.graphSetParams(exec, values);
-                if (r != 0) LOG.debug("cuGraphExecKernelNodeSetParams on NVIDIA's driver: {}; the graph is made again", r);
-                return r == 0;
+                return g.setParams(positions, changed);
             }
 
             @Override
             public void close() {
-                int r = NvidiaDriver.graphDestroy(exec, graph);
-                if (r != 0) LOG.warn("cuGraphExecDestroy on NVIDIA's driver: {}", r);
+                g.destroy();
             }
         };
     }

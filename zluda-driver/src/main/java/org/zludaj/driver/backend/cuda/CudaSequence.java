@@ -41,8 +41,8 @@ final class CudaSequence implements KernelSequence {
     private final LaunchRecords records;
     private final int count;
     private State state = State.BUILDING;
-    /** The NVIDIA executable, its graph and each launch's node (graphBuildRecords' out) once built. */
-    private long[] built;
+    /** NVIDIA's graph once built. */
+    private NvidiaGraph built;
     private boolean launched;
     /** Replays launching the records now (the records are freed once the graph is built and none does). */
     private int launching;
@@ -91,7 +91,7 @@ final class CudaSequence implements KernelSequence {
                 LOG.debug("a graph of {} kernels not updated on NVIDIA's driver ({}): its replays launch them one by one", count, r);
                 return;
             }
-            built = out;
+            built = new NvidiaGraph(out, count);
             state = State.BUILT;
             dropRecords();
         }
@@ -100,26 +100,26 @@ final class CudaSequence implements KernelSequence {
 
     @Override
     public void launch(long queue) throws CudaException {
-        long exec;
+        NvidiaGraph graph;
         synchronized (this) {
-            exec = launched && state == State.BUILT ? built[0] : 0;
+            graph = launched && state == State.BUILT ? built : null;
             launched = true;
-            if (exec == 0) launching++;
+            if (graph == null) launching++;
+        }
+        if (graph != null) {
+            graph.launch(queue);
+            return;
         }
         int r;
-        if (exec != 0) {
-            r = NvidiaDriver.graphLaunch(exec, queue);
-        } else {
-            try {
-                r = NvidiaDriver.launchRecords(records.memory(), count, queue);
-            } finally {
-                synchronized (this) {
-                    launching--;
-                    dropRecords();
-                }
+        try {
+            r = NvidiaDriver.launchRecords(records.memory(), count, queue);
+        } finally {
+            synchronized (this) {
+                launching--;
+                dropRecords();
             }
         }
-        if (r != 0) throw CudaBackend.faulted(r, "a graph of " + count + " kernels (" + (exec != 0 ? "cuGraphLaunch" : "cuLaunchKernel") + ")");
+        if (r != 0) throw CudaBackend.faulted(r, "a graph of " + count + " kernels (cuLaunchKernel)");
     }
 
     /**
@@ -150,16 +150,7 @@ final class CudaSequence implements KernelSequence {
     public synchronized boolean update(int[] positions, List<SequencedLaunch> changed) {
         if (state == State.CLOSED) return false;
         for (int j = 0; j < positions.length; j++) if (!records.fits(positions[j], changed.get(j))) return false;
-        if (state == State.BUILT) {
-            long[] values = new long[10 * changed.size()];
-            int v = 0;
-            for (int j = 0; j < positions.length; j++) v = CudaBackend.put(values, v, changed.get(j), built[2 + positions[j]]);
-            int r = NvidiaDriver.graphSetParams(built[0], values);
-            if (r != 0) {
-                LOG.debug("cuGraphExecKernelNodeSetParams on NVIDIA's driver: {}; the graph is made again", r);
-                return false;
-            }
-        }
+        if (state == State.BUILT && !built.setParams(positions, changed)) return false;
         if (records.freed()) return true;
         for (int j = 0; j < positions.length; j++) records.write(positions[j], changed.get(j));
         if (state == State.BUILDING) for (int p : positions) pending.set(p);
@@ -168,17 +159,14 @@ final class CudaSequence implements KernelSequence {
 
     @Override
     public void close() {
-        long[] b;
+        NvidiaGraph b;
         synchronized (this) {
             State was = state;
             state = State.CLOSED;
             if (was == State.BUILDING) return;  // the builder frees it when done
             b = built;
         }
-        if (b != null) {
-            int r = NvidiaDriver.graphDestroy(b[0], b[1]);
-            if (r != 0) LOG.warn("cuGraphExecDestroy on NVIDIA's driver: {}", r);
-        }
+        if (b != null) b.destroy();
         records.free();
     }
 }
