@@ -39,6 +39,7 @@ int cublasSetStream_v2(cublasHandle_t, CUstream);
 int cublasSetMathMode(cublasHandle_t, int);
 int cublasSgemm_v2(cublasHandle_t, int, int, int, int, int, const float *, const float *, int, const float *, int, const float *, float *, int);
 int cublasGemmEx(cublasHandle_t, int, int, int, int, int, const void *, const void *, int, int, const void *, int, int, const void *, void *, int, int, int, int);
+int cublasStrsmBatched(cublasHandle_t, int, int, int, int, int, int, const float *, const float *const *, int, float *const *, int, int);
 int cublasGemmStridedBatchedEx(cublasHandle_t, int, int, int, int, int, const void *, const void *, int, int, long long, const void *, int, int, long long, const void *, void *, int, int, long long, int, int, int);
 
 static const char *ptx =
@@ -148,6 +149,16 @@ int main(void) {
     CHECK(cuGraphExecDestroy(e));
     CHECK(cuGraphDestroy(g2));
     CHECK(cuGraphDestroy(g));
+
+    /* ggml's SOLVE_TRI: cublasStrsmBatched under CUBLAS_DEFAULT_MATH between GEMMs under TF32 (NVIDIA's trsm computes
+       in TF32 under TF32 math: ggml's test then misses its tolerance); A and B stand for arrays of 8 matrix addresses */
+    note("StrsmBatched under default math between TF32 GEMMs");
+    CHECK(cublasSgemm_v2(h, 1, 0, 16, 8, 32, &one, (const float *)A, 32, (const float *)B, 32, &zero, (float *)C, 16));
+    CHECK(cublasSetMathMode(h, DEFAULT_MATH));
+    CHECK(cublasStrsmBatched(h, 1, 1, 0, 0, 32, 128, &one, (const float *const *)A, 128, (float *const *)B, 32, 8));
+    CHECK(cublasSetMathMode(h, TF32_TENSOR_OP_MATH));
+    CHECK(cublasSgemm_v2(h, 1, 0, 16, 8, 32, &one, (const float *)A, 32, (const float *)B, 32, &zero, (float *)C, 16));
+    CHECK(cuStreamSynchronize(s));
     CHECK(cublasDestroy_v2(h));
     note("end");
     printf("PASS: cuda backend cublas\n");

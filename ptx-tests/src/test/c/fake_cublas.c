@@ -97,6 +97,14 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t h, int ta, int tb, int m, int n, in
     return 0;
 }
 
+cublasStatus_t cublasStrsmBatched(cublasHandle_t h, int side, int uplo, int trans, int diag, int m, int n, const float *alpha,
+                                  const float *const *a, int lda, float *const *b, int ldb, int batch) {
+    (void)alpha; (void)a; (void)lda; (void)b; (void)ldb;
+    record("cublasStrsmBatched side %d uplo %d trans %d diag %d m %d n %d batch %d on %s", side, uplo, trans, diag, m, n, batch,
+           where(h));
+    return 0;
+}
+
 cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t h, int ta, int tb, int m, int n, int k, const void *alpha,
                                           const void *a, int at, int lda, long long sa, const void *b, int bt, int ldb,
                                           long long sb, const void *beta, void *c, int ct, int ldc, long long sc, int batch,

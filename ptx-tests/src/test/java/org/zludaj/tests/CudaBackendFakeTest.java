@@ -398,7 +398,13 @@ class CudaBackendFakeTest {
                 "captured again (m 24, b's argument 93), executable updated, launched"), String.join("\n", calls));
         assertEquals(List.of("launch a grid 1 block 32 shared 0 arg 91", "cublasSgemm TN m 24 n 8 k 32 on a stream",
                 "launch b grid 1 block 32 shared 0 arg 93"),
-                arguments(calls, "captured again (m 24, b's argument 93), executable updated, launched", "end"), String.join("\n", calls));
+                arguments(calls, "captured again (m 24, b's argument 93), executable updated, launched",
+                        "StrsmBatched under default math between TF32 GEMMs"), String.join("\n", calls));
+        // every call reaches NVIDIA's handle under the math mode the application had set when it made it, trsm too
+        assertEquals(List.of(sgemm, "cublasSetMathMode 0", "cublasStrsmBatched side 1 uplo 1 trans 0 diag 0 m 32 n 128 batch 8 on a stream",
+                "cublasSetMathMode 3", sgemm),
+                arguments(calls, "StrsmBatched under default math between TF32 GEMMs", "end").stream().filter(l -> l.startsWith("cublas")).toList(),
+                String.join("\n", calls));
     }
 
     /**

@@ -164,6 +164,22 @@ public interface Blas {
 
     void matmul(Matmul m, long queue) throws CudaException;
 
+    /** Calls of this BLAS that {@link #underMathMode} runs. */
+    interface Operations {
+        void run() throws CudaException;
+    }
+
+    /**
+     * Runs {@code ops} (calls of this BLAS, on the calling thread) under the math mode (cublasMath_t) that the cuBLAS
+     * handle had when the application made the call. NVIDIA's cuBLAS lets CUBLAS_TF32_TENSOR_OP_MATH change its trsm,
+     * syrk and symm as well as its GEMMs (ggml sets CUBLAS_DEFAULT_MATH around its cublasStrsmBatched for that): it
+     * gets the mode before each call. The host's and AMD's BLAS compute in full precision in every mode: ops run as
+     * they are.
+     */
+    default void underMathMode(int mathMode, Operations ops) throws CudaException {
+        ops.run();
+    }
+
     /** op(A) X = alpha B or X op(A) = alpha B, X written over B; a batch of pointer arrays when {@code pointerArrays}. */
     void trsm(int type, int side, int uplo, int trans, int diag, int m, int n, Scalar alpha, long a, int lda, long b, int ldb,
               int batch, boolean pointerArrays, long queue) throws CudaException;

@@ -31,6 +31,8 @@ public abstract class RuntimeBlas implements Blas {
 
     private long stream = -1;
     private int pointerMode = -1;
+    /** The math mode that {@link #underMathMode} gives the calls it runs on this thread (none: the handle's as it is). */
+    private final ThreadLocal<Integer> callMathMode = new ThreadLocal<>();
     /** While {@link #gemmDirect} runs: the calls made with a GEMM's fields, and the last one's function and arguments. */
     private boolean recording;
     private int recordedCalls;
@@ -71,6 +73,22 @@ public abstract class RuntimeBlas implements Blas {
     /** cuBLAS's status for the library's {@code status} (cuBLAS's own numbers by default). */
     protected int cublasStatus(int status) {
         return status;
+    }
+
+    /** Sets the library handle's math mode (cublasMath_t) where it differs from the last; nothing where the library has none. */
+    protected void mathMode(int mode) throws CudaException {
+    }
+
+    @Override
+    public void underMathMode(int mathMode, Operations ops) throws CudaException {
+        Integer outer = callMathMode.get();
+        callMathMode.set(mathMode);
+        try {
+            ops.run();
+        } finally {
+            if (outer == null) callMathMode.remove();
+            else callMathMode.set(outer);
+        }
     }
 
     /**
@@ -140,6 +158,8 @@ public abstract class RuntimeBlas implements Blas {
             check(invoke(setPointerModeFunction(), new long[] {handle(), mode}, slots), setPointerModeFunction());
             pointerMode = mode;
         }
+        Integer math = callMathMode.get();
+        if (math != null) mathMode(math);
         long[] a = args.clone();
         for (int i = 0; i < a.length; i++) {
             if (a[i] == ALPHA) a[i] = scalar(alpha, 0, slots);

@@ -93,7 +93,13 @@ public final class Cublas {
 
     /** Enqueues work in the handle's stream, ordered with that stream's kernels and copies. */
     void enqueue(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
-        enqueue(h, h.stream, what, work);
+        enqueue(h, h.stream, what, underMathMode(h, work));
+    }
+
+    /** work under the handle's math mode as it is now (the application may change it before the work runs: ggml does). */
+    private static LibrarySupport.Work underMathMode(CublasHandle h, LibrarySupport.Work work) {
+        int mode = h.mathMode;
+        return q -> h.blas.underMathMode(mode, () -> work.run(q));
     }
 
     /** Enqueues work in {@code stream} (cuBLASLt's calls name theirs) of the handle's context. */
@@ -111,7 +117,7 @@ public final class Cublas {
      */
     boolean tryHere(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
         try {
-            return lib.tryHere(h.context, h.stream, what, work);
+            return lib.tryHere(h.context, h.stream, what, underMathMode(h, work));
         } catch (CudaException e) {
             throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
         }
@@ -129,7 +135,7 @@ public final class Cublas {
     /** Runs work in the handle's stream and waits (results the host reads on return). */
     void run(CublasHandle h, String what, LibrarySupport.Work work) throws CudaException {
         try {
-            lib.run(h.context, h.stream, what, work);
+            lib.run(h.context, h.stream, what, underMathMode(h, work));
         } catch (CudaException e) {
             throw status(CublasStatus.EXECUTION_FAILED, what + ": " + e.getMessage());
         }

@@ -165,6 +165,15 @@ final class NvidiaCublas extends RuntimeBlas {
     /** NVIDIA's handle's math mode as last set here (NVIDIA's default, CUBLAS_DEFAULT_MATH, at its creation). */
     private int mathMode;
 
+    @Override
+    protected synchronized void mathMode(int mode) throws CudaException {
+        if (mode == mathMode) return;
+        stateChanging();
+        mathMode = -1;  // unknown until set
+        check(invoke("cublasSetMathMode", new long[] {handle, mode}, new long[4]), "cublasSetMathMode");
+        mathMode = mode;
+    }
+
     /** Whether a GEMM's sizes fit cuBLAS's 32-bit entry points (those applications call: the _64 ones cost more a call). */
     static boolean fits32(Gemm g) {
         long max = Math.max(Math.max(Math.max(g.m(), g.n()), Math.max(g.k(), g.batch())), Math.max(g.lda(), Math.max(g.ldb(), g.ldc())));
@@ -177,12 +186,7 @@ final class NvidiaCublas extends RuntimeBlas {
      */
     @Override
     public synchronized void gemm(Gemm g, long queue) throws CudaException {
-        if (g.mathMode() != mathMode) {
-            stateChanging();
-            mathMode = -1;  // unknown until set
-            check(invoke("cublasSetMathMode", new long[] {handle, g.mathMode()}, new long[4]), "cublasSetMathMode");
-            mathMode = g.mathMode();
-        }
+        mathMode(g.mathMode());
         String w = fits32(g) ? "" : "_64";  // the arguments are passed as 64-bit values either way (ints in registers)
         String typed = typed(g);
         if (typed != null) {  // a typed call (cublasSgemm...): NVIDIA's function of that name, which may choose otherwise than GemmEx
