@@ -278,6 +278,7 @@ final class ScalarOps {
         LLVMValueRef amt = t.bits() > 32 ? LLVMBuildZExt(l.b, clamped, lt, "") : t.bits() < 32 ? LLVMBuildTrunc(l.b, clamped, lt, "") : clamped;
         if (left) {
             LLVMValueRef r = LLVMBuildShl(l.b, x, amt, "");
+            if (LLVMIsConstant(amount32) != 0) l.target.constantShift(l.ctx, r);
             return LLVMBuildSelect(l.b, big, LLVMConstInt(lt, 0, 0), r, "");
         }
         if (signed) return LLVMBuildAShr(l.b, x, amt, "");

@@ -377,6 +377,12 @@ public record NvptxTarget(int sm) implements Target {
         return inline(b, instruction, LLVMTypeOf(operands[0]), operands);
     }
 
+    /** A left shift by a constant the PTX wrote: marked, so that a shift of a widened value keeps its form ({@link ExtendedShifts}). */
+    @Override
+    public void constantShift(LLVMContextRef ctx, LLVMValueRef shift) {
+        ExtendedShifts.mark(ctx, shift);
+    }
+
     /**
      * Float to integer conversions and the packed f32 pairs to f16x2/bf16x2 (one instruction, not two conversions and
      * a repack) as NVIDIA's cvt: its saturation and NaN results are PTX's by definition.
@@ -556,6 +562,7 @@ public record NvptxTarget(int sm) implements Target {
     public void beforeCodegen(LLVMModuleRef m) {
         signFlips(m);
         constantShiftsAndDivisors(m);
+        ExtendedShifts.keep(m);
         selectedHalfConstants(m);
         unsignedRoundTrips(m);
         highWordTests(m);

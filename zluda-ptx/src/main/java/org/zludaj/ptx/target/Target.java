@@ -441,6 +441,9 @@ public sealed interface Target permits HostTarget, AmdgpuTarget, NvptxTarget {
         return false;
     }
 
+    /** Called on a left shift by a constant amount that the PTX wrote (an instruction, or a folded constant). */
+    default void constantShift(LLVMContextRef ctx, LLVMValueRef shift) {}
+
     /**
      * An integer PTX instruction the target executes itself ({@code prmt} with its mode, {@code dp4a}, {@code
      * dp2a.lo/.hi} with their types, {@code div}/{@code rem} of a divisor and {@code shl}/{@code shr} of an amount known
