@@ -61,9 +61,7 @@ public final class ExtendedShifts {
                 LLVMValueRef ext = LLVMGetOperand(s, 0);
                 LLVMValueRef cvt = cvts.get(ext);
                 if (cvt == null) {
-                    LLVMValueRef next = LLVMGetNextInstruction(ext);
-                    while (LLVMIsAPHINode(next) != null && !LLVMIsAPHINode(next).isNull()) next = LLVMGetNextInstruction(next);
-                    LLVMPositionBuilderBefore(b, next);
+                    LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(ext));  // where the extension was (a block ends in a terminator)
                     boolean signed = LLVMGetInstructionOpcode(ext) == LLVMSExt;
                     cvt = Ll.pureAsm(b, i64, signed ? "cvt.s64.s32 $0, $1;" : "cvt.u64.u32 $0, $1;", "=l,r", LLVMGetOperand(ext, 0));
                     cvts.put(ext, cvt);
