@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.zludaj.ptx.target.NvptxRewrites;
 import org.zludaj.ptx.target.NvptxTarget;
 
 /**
@@ -258,7 +259,7 @@ class NvptxLoweringTest {
      * copysign(m, fneg(s))), where NVPTX's PTX neg gave the canonical NaN on NVIDIA's GPUs and the result's sign came
      * out positive (corpus kernels fuzz_1_15995 and 10 more through the cuda backend, every JIT level, H200): the
      * output negates the copysign's result as the PTX does (copysign is inline bit operations, opaque to LLVM), and
-     * a negation LLVM makes itself is a flip of the sign bit (NvptxTarget.signFlips).
+     * a negation LLVM makes itself is a flip of the sign bit (NvptxRewrites.signFlips).
      */
     @Test
     void negationsOfNaNSignsStaySignFlips() throws Exception {
@@ -767,12 +768,12 @@ class NvptxLoweringTest {
         assertEquals(0, count(wholeWarp, copy), wholeWarp);
         String someLanes = Compiler.nvptx(Ptx.parse("lanes.ptx", kernel.replace("COLLECTIVE", "shfl.sync.bfly.b32 %r5, %r2, 1, 31, 65535;\n\tst.shared.u32 [%r6+8], %r5;")), 90);
         assertTrue(count(someLanes, copy) > 0, someLanes);
-        assertTrue(NvptxTarget.unalignedCollective("vote.sync.ballot.b32 $0, $1, $2;"));
-        assertTrue(NvptxTarget.unalignedCollective("{ .reg .pred %zp; shfl.sync.bfly.b32 $0|%zp, $1, $2, $3, $4; }"));
-        assertTrue(NvptxTarget.unalignedCollective("bar.warp.sync $0;"));
-        assertFalse(NvptxTarget.unalignedCollective("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {$0, $1}, {$2}, {$3}, {$4};"));
-        assertFalse(NvptxTarget.unalignedCollective("ldmatrix.sync.aligned.m8n8.x4.b16 {$0, $1, $2, $3}, [$4];"));
-        assertFalse(NvptxTarget.unalignedCollective("cvt.rn.f16.f32 $0, $1;"));
+        assertTrue(NvptxRewrites.unalignedCollective("vote.sync.ballot.b32 $0, $1, $2;"));
+        assertTrue(NvptxRewrites.unalignedCollective("{ .reg .pred %zp; shfl.sync.bfly.b32 $0|%zp, $1, $2, $3, $4; }"));
+        assertTrue(NvptxRewrites.unalignedCollective("bar.warp.sync $0;"));
+        assertFalse(NvptxRewrites.unalignedCollective("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {$0, $1}, {$2}, {$3}, {$4};"));
+        assertFalse(NvptxRewrites.unalignedCollective("ldmatrix.sync.aligned.m8n8.x4.b16 {$0, $1, $2, $3}, [$4];"));
+        assertFalse(NvptxRewrites.unalignedCollective("cvt.rn.f16.f32 $0, $1;"));
     }
 
     /**
