@@ -18,8 +18,8 @@ import org.zludaj.ptx.llvm.Ll;
  * every shift of a widened value a {@code mul.wide.s32} by the power of two, and ptxas treats the two differently: in
  * ggml's {@code mul_mat_vec_q<q5_0>} (q5_0 weights, one column) the two lane offsets of its loop became such products,
  * which ptxas folded into each iteration's addresses (an IMAD.WIDE a load), where NVIDIA's shifted offsets stayed in
- * registers: 18.7 us a launch against 18.0-18.2 with NVIDIA's PTX for that preheader alone (H200, {@code ptxrun}; the
- * same kernel with only these two instructions as NVIDIA wrote them: 18.0-18.2).
+ * registers. Timed alone (H200, {@code ptxrun}): ggml's PTX 18.0-18.2 us a launch; ggml's PTX with our preheader spliced
+ * in 18.6-18.8; with our preheader but these two instructions as NVIDIA wrote them 18.0-18.2.
  *
  * <p>The lowering marks the shifts PTX wrote ({@link #mark}); before code generation ({@link #keep}) a marked shift of
  * a sign or zero extension from 32 bits takes the extension as NVIDIA's own {@code cvt} in inline PTX, which the back
