@@ -535,12 +535,14 @@ public record NvptxTarget(int sm) implements Target {
      * a predicated {@code mad.hi} of invariant operands in a loop of at most eight iterations, which our lowering made
      * a conditional block: wrong from NVIDIA's JIT -O2 on, right with the product hoisted first; fuzz_1_00998 was the
      * same defect), while hoisting out of large loops raised ggml's attention kernels' register pressure (see
-     * {@link #middleEnd}).
+     * {@link #middleEnd}). The sums LICM reassociated to hoist part of them are then summed in their loop again, as the
+     * PTX wrote them ({@link HoistedSums}).
      */
     @Override
     public void afterMiddleEnd(LLVMModuleRef m, LLVMTargetMachineRef tm) throws PtxException {
         LoopPragmas.disableLicmAbove(m, LICM_LOOP_LIMIT);
         Compiler.optimize(m, tm, "function(loop-mssa(licm))", true, true);
+        HoistedSums.restore(m);
     }
 
     /**
