@@ -8,7 +8,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.bytedeco.javacpp.SizeTPointer;
 import org.bytedeco.llvm.LLVM.LLVMBasicBlockRef;
 import org.bytedeco.llvm.LLVM.LLVMModuleRef;
 import org.bytedeco.llvm.LLVM.LLVMValueRef;
@@ -120,11 +119,6 @@ public final class HoistedSums {
     }
 
     private static String name(LLVMValueRef v) {
-        SizeTPointer length = new SizeTPointer(1);
-        try {
-            return LLVMGetValueName2(v, length).getString();
-        } finally {
-            length.close();
-        }
+        return LLVMGetValueName(v).getString();  // (no length pointer to allocate: this runs for every add)
     }
 }
