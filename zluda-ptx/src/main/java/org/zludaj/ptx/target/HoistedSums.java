@@ -33,8 +33,8 @@ public final class HoistedSums {
 
     private record Partial(LLVMBasicBlockRef block, LLVMValueRef sum, LLVMValueRef term) {}
 
-    /** Sums the hoisted parts of LICM's reassociated adds in their loops again; returns how many adds it restored. */
-    public static int restore(LLVMModuleRef m) {
+    /** Sums the hoisted parts of LICM's reassociated adds in their loops again. */
+    public static void restore(LLVMModuleRef m) {
         List<LLVMValueRef> reassociated = new ArrayList<>();
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f != null && !f.isNull(); f = LLVMGetNextFunction(f)) {
             Ll.forEachInstruction(f, i -> {
@@ -42,7 +42,6 @@ public final class HoistedSums {
             });
         }
         Map<Partial, LLVMValueRef> partials = new HashMap<>();
-        int[] restored = {0};
         Set<LLVMValueRef> hoisted = new LinkedHashSet<>();  // every hoisted sum the restored adds used, nested ones too
         Ll.withBuilder(m, b -> {
             for (LLVMValueRef add : reassociated) {
@@ -64,11 +63,9 @@ public final class HoistedSums {
                 }
                 if (name(add).startsWith("invariant.op") && isInstruction(sum)) LLVMSetValueName2(sum, "invariant.op", 12);
                 Ll.replace(add, sum);
-                restored[0]++;
             }
         });
         eraseUnused(hoisted);
-        return restored[0];
     }
 
     /**
